@@ -1,0 +1,91 @@
+import { spawn, ChildProcess } from 'child_process';
+import path from 'path';
+import readline from 'readline';
+
+export interface EmbeddedPostgresOptions {
+  /** Directory for persistent data; in-memory when omitted (tests). */
+  dataDir?: string;
+  /** 0 picks a free port. */
+  port?: number;
+  host?: string;
+  /** Concurrent wire connections multiplexed onto the single PGlite instance. */
+  maxConnections?: number;
+  /** How long to wait for the server to accept connections. */
+  startTimeoutMs?: number;
+}
+
+export interface EmbeddedPostgres {
+  host: string;
+  port: number;
+  /** Connection settings for knex / Backstage `backend.database.connection`. */
+  connection: { host: string; port: number; user: string; password: string; database: string };
+  connectionString: string;
+  /** Process id of the server, e.g. to simulate a crash in reliability tests. */
+  pid: number;
+  stop(): Promise<void>;
+}
+
+/** Path of the server script, for callers that run it directly (the dev start script). */
+export const embeddedServerScript = path.resolve(__dirname, '..', 'server.mjs');
+
+/** Starts PGlite + pgvector in a child process, serving the Postgres wire protocol on loopback. */
+export async function startEmbeddedPostgres(
+  options: EmbeddedPostgresOptions = {},
+): Promise<EmbeddedPostgres> {
+  const args = [embeddedServerScript, '--host', options.host ?? '127.0.0.1', '--port', String(options.port ?? 0)];
+  if (options.dataDir) args.push('--data-dir', options.dataDir);
+  if (options.maxConnections) args.push('--max-connections', String(options.maxConnections));
+
+  const child = spawn(process.execPath, args, { stdio: ['pipe', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr!.on('data', d => {
+    stderr = (stderr + d.toString()).slice(-4000);
+  });
+
+  const ready = await new Promise<{ host: string; port: number }>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`embedded-db: server did not start in time. ${stderr}`));
+    }, options.startTimeoutMs ?? 60_000);
+    const lines = readline.createInterface({ input: child.stdout! });
+    lines.on('line', line => {
+      try {
+        const msg = JSON.parse(line);
+        if (msg.ready) {
+          clearTimeout(timer);
+          resolve({ host: msg.host, port: msg.port });
+        }
+      } catch {
+        // not our status line
+      }
+    });
+    child.once('exit', code => {
+      clearTimeout(timer);
+      reject(new Error(`embedded-db: server exited with code ${code}. ${stderr}`));
+    });
+  });
+
+  const { host, port } = ready;
+  // PGlite accepts any credentials; these only satisfy clients that insist on them.
+  const connection = { host, port, user: 'postgres', password: 'postgres', database: 'postgres' };
+  return {
+    host,
+    port,
+    connection,
+    connectionString: `postgres://postgres:postgres@${host}:${port}/postgres`,
+    pid: child.pid!,
+    stop: () => stopChild(child),
+  };
+}
+
+function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise(resolve => {
+    const killer = setTimeout(() => child.kill('SIGKILL'), 5000);
+    child.once('exit', () => {
+      clearTimeout(killer);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+}

@@ -1,0 +1,140 @@
+import { AnswerFeedback, AnswerSource, AskScope, EvidenceChunk } from '@askdocs/plugin-ask-docs-common';
+
+/** Visibility attributes of a source entity (what permission rules query). */
+export interface EntityRow {
+  entityRef: string;
+  kind: string;
+  namespace: string;
+  name: string;
+  title: string;
+  owners: string[];
+  tags: string[];
+  labels: Record<string, string>;
+  annotations: Record<string, string>;
+  spec: Record<string, unknown>;
+  etag: string;
+}
+
+export interface DocumentRow {
+  documentId: string;
+  entityRef: string;
+  sourceKind: 'techdocs' | 'catalog';
+  pagePath: string;
+  title: string;
+  url: string;
+  lang: string;
+  revision: string;
+  contentHash: string;
+  textLength: number;
+  note?: string;
+}
+
+export interface ChunkTerm {
+  kind: string;
+  term: string;
+  tf: number;
+}
+
+export interface ChunkWrite {
+  chunkId: string;
+  ordinal: number;
+  title: string;
+  sectionPath: string;
+  anchor: string;
+  charStart: number;
+  charEnd: number;
+  text: string;
+  contentHash: string;
+  lang: string;
+  termCount: number;
+  terms: ChunkTerm[];
+}
+
+export interface StoredDocumentState {
+  contentHash: string;
+  revision: string;
+  /** Whether every chunk has a vector of the current model. */
+  embedded: boolean;
+}
+
+export interface RunProgress {
+  entitiesDone: number;
+  pagesDone: number;
+  pagesSkipped: number;
+  chunksWritten: number;
+  chunksEmbedded: number;
+  chunksDeleted: number;
+  errors: Array<{ entityRef?: string; page?: string; message: string }>;
+}
+
+export interface RetrievedChunkAudit {
+  chunkId: string;
+  documentId: string;
+  title: string;
+  sectionPath: string;
+  revision: string;
+  contentHash: string;
+  rank: number;
+  scores: Record<string, number | null>;
+  sent: boolean;
+}
+
+export interface AnswerWrite {
+  id: string;
+  userRef: string;
+  question: string;
+  scope: AskScope;
+  status: string;
+  grounded: boolean;
+  policy: unknown;
+  retrieved: RetrievedChunkAudit[];
+  embeddingModel: string;
+  llmModel?: string;
+  rawOutput?: string;
+  answer: string;
+  sources: AnswerSource[];
+  evidence: EvidenceChunk[];
+  notice?: string;
+  corrections?: Array<{ from: string; to: string }>;
+}
+
+export interface StoredAnswer extends AnswerWrite {
+  createdAt: string;
+  feedback?: AnswerFeedback;
+}
+
+/** Persistence of the knowledge index, ingestion runs and the answer audit log. */
+export interface AskDocsStore {
+  upsertEntity(entity: EntityRow): Promise<void>;
+  listEntityRefs(): Promise<string[]>;
+  /** Deletes entities with all their documents, chunks, vectors and terms. */
+  deleteEntities(entityRefs: string[]): Promise<number>;
+  documentStates(entityRef: string, modelId: string): Promise<Map<string, StoredDocumentState>>;
+  /** Chunk ids whose current text already has a vector of this model. */
+  embeddedChunkHashes(documentId: string, modelId: string): Promise<Map<string, string>>;
+  /**
+   * Replaces one document's chunks in a single transaction, so readers never see half a page.
+   * `vectors` holds the new vectors by chunk id; chunks absent from it keep theirs.
+   */
+  replaceDocument(
+    doc: DocumentRow,
+    chunks: ChunkWrite[],
+    vectors: Map<string, number[]>,
+    model: { modelId: string; dimension: number },
+  ): Promise<{ chunksWritten: number; chunksDeleted: number }>;
+  deleteDocuments(documentIds: string[]): Promise<number>;
+  registerModel(model: { modelId: string; dimension: number; kind: string }): Promise<void>;
+
+  startRun(trigger: 'schedule' | 'manual'): Promise<number>;
+  updateRun(runId: number, progress: RunProgress): Promise<void>;
+  finishRun(runId: number, status: 'succeeded' | 'failed', progress: RunProgress): Promise<void>;
+  latestRun(): Promise<(RunProgress & { runId: number; status: string; trigger: string; startedAt: string; finishedAt?: string }) | undefined>;
+
+  insertAnswer(answer: AnswerWrite): Promise<string>;
+  getAnswer(id: string): Promise<StoredAnswer | undefined>;
+  listAnswers(userRef: string, limit: number): Promise<StoredAnswer[]>;
+  setFeedback(id: string, feedback: AnswerFeedback): Promise<void>;
+  deleteAnswersBefore(date: Date): Promise<number>;
+  /** Current revision of each document (null when it no longer exists). */
+  currentRevisions(documentIds: string[]): Promise<Map<string, string | null>>;
+}

@@ -1,0 +1,350 @@
+import { Knex } from 'knex';
+import { AnswerFeedback } from '@askdocs/plugin-ask-docs-common';
+import {
+  AnswerWrite,
+  AskDocsStore,
+  ChunkWrite,
+  DocumentRow,
+  EntityRow,
+  RunProgress,
+  StoredAnswer,
+  StoredDocumentState,
+} from './AskDocsStore';
+
+const TERM_INSERT_BATCH = 2000;
+
+export class DatabaseAskDocsStore implements AskDocsStore {
+  constructor(private readonly db: Knex) {}
+
+  async upsertEntity(e: EntityRow): Promise<void> {
+    await this.db('ask_docs_entities')
+      .insert({
+        entity_ref: e.entityRef,
+        kind: e.kind.toLocaleLowerCase('en-US'),
+        namespace: e.namespace.toLocaleLowerCase('en-US'),
+        name: e.name,
+        title: e.title,
+        owners: e.owners.map(o => o.toLocaleLowerCase('en-US')),
+        tags: e.tags,
+        labels: JSON.stringify(e.labels),
+        annotations: JSON.stringify(e.annotations),
+        spec: JSON.stringify(e.spec),
+        etag: e.etag,
+        updated_at: this.db.fn.now(),
+      })
+      .onConflict('entity_ref')
+      .merge();
+  }
+
+  async listEntityRefs(): Promise<string[]> {
+    const rows = await this.db('ask_docs_entities').select('entity_ref');
+    return rows.map(r => r.entity_ref);
+  }
+
+  async deleteEntities(entityRefs: string[]): Promise<number> {
+    if (entityRefs.length === 0) return 0;
+    return this.db.transaction(async tx => {
+      await this.supersedeVersions(tx, tx('ask_docs_chunks').whereIn('entity_ref', entityRefs).select('chunk_id'));
+      const chunks = await tx('ask_docs_chunks').whereIn('entity_ref', entityRefs).delete();
+      await tx('ask_docs_entities').whereIn('entity_ref', entityRefs).delete();
+      return chunks;
+    });
+  }
+
+  async documentStates(entityRef: string, modelId: string): Promise<Map<string, StoredDocumentState>> {
+    const rows = await this.db('ask_docs_documents as d')
+      .where('d.entity_ref', entityRef)
+      .select(
+        'd.document_id',
+        'd.content_hash',
+        'd.revision',
+        this.db.raw(
+          `NOT EXISTS (SELECT 1 FROM ask_docs_chunks c
+             LEFT JOIN ask_docs_embeddings e ON e.chunk_id = c.chunk_id AND e.model_id = ? AND e.content_hash = c.content_hash
+             WHERE c.document_id = d.document_id AND e.chunk_id IS NULL) AS embedded`,
+          [modelId],
+        ),
+      );
+    return new Map(
+      rows.map(r => [r.document_id, { contentHash: r.content_hash, revision: r.revision, embedded: Boolean(r.embedded) }]),
+    );
+  }
+
+  async embeddedChunkHashes(documentId: string, modelId: string): Promise<Map<string, string>> {
+    const rows = await this.db('ask_docs_embeddings as e')
+      .join('ask_docs_chunks as c', 'c.chunk_id', 'e.chunk_id')
+      .where({ 'c.document_id': documentId, 'e.model_id': modelId })
+      .select('e.chunk_id', 'e.content_hash');
+    return new Map(rows.map(r => [r.chunk_id, r.content_hash]));
+  }
+
+  async replaceDocument(
+    doc: DocumentRow,
+    chunks: ChunkWrite[],
+    vectors: Map<string, number[]>,
+    model: { modelId: string; dimension: number },
+  ): Promise<{ chunksWritten: number; chunksDeleted: number }> {
+    return this.db.transaction(async tx => {
+      await tx('ask_docs_documents')
+        .insert({
+          document_id: doc.documentId,
+          entity_ref: doc.entityRef,
+          source_kind: doc.sourceKind,
+          page_path: doc.pagePath,
+          title: doc.title,
+          url: doc.url,
+          lang: doc.lang,
+          revision: doc.revision,
+          content_hash: doc.contentHash,
+          text_length: doc.textLength,
+          note: doc.note ?? null,
+          updated_at: tx.fn.now(),
+        })
+        .onConflict('document_id')
+        .merge();
+
+      const existing = new Map<string, string>(
+        (await tx('ask_docs_chunks').where('document_id', doc.documentId).select('chunk_id', 'content_hash')).map(
+          r => [r.chunk_id, r.content_hash],
+        ),
+      );
+      const keep = new Set(chunks.map(c => c.chunkId));
+      const gone = [...existing.keys()].filter(id => !keep.has(id));
+      const changed = chunks.filter(c => existing.get(c.chunkId) !== c.contentHash);
+      const changedIds = changed.map(c => c.chunkId);
+
+      // Old texts stay addressable in ask_docs_chunk_versions for audit replay.
+      const replacedIds = [...gone, ...changedIds.filter(id => existing.has(id))];
+      if (replacedIds.length > 0) {
+        await this.supersedeVersions(tx, replacedIds);
+      }
+      if (gone.length > 0) {
+        await tx('ask_docs_chunks').whereIn('chunk_id', gone).delete();
+      }
+
+      // Unchanged chunks still get the page's new revision and position.
+      for (const c of chunks) {
+        const row = {
+          chunk_id: c.chunkId,
+          document_id: doc.documentId,
+          entity_ref: doc.entityRef,
+          ordinal: c.ordinal,
+          title: c.title,
+          section_path: c.sectionPath,
+          anchor: c.anchor,
+          char_start: c.charStart,
+          char_end: c.charEnd,
+          text: c.text,
+          content_hash: c.contentHash,
+          revision: doc.revision,
+          lang: c.lang,
+          term_count: c.termCount,
+        };
+        await tx('ask_docs_chunks').insert(row).onConflict('chunk_id').merge();
+      }
+
+      if (changed.length > 0) {
+        await tx('ask_docs_chunk_versions')
+          .insert(
+            changed.map(c => ({
+              chunk_id: c.chunkId,
+              content_hash: c.contentHash,
+              revision: doc.revision,
+              document_id: doc.documentId,
+              entity_ref: doc.entityRef,
+              title: c.title,
+              section_path: c.sectionPath,
+              anchor: c.anchor,
+              text: c.text,
+            })),
+          )
+          .onConflict(['chunk_id', 'content_hash'])
+          .merge({ superseded_at: null, revision: doc.revision });
+
+        await tx('ask_docs_terms').whereIn('chunk_id', changedIds).delete();
+        const termRows = changed.flatMap(c =>
+          c.terms.map(t => ({
+            chunk_id: c.chunkId,
+            entity_ref: doc.entityRef,
+            lang: c.lang,
+            kind: t.kind,
+            term: t.term,
+            tf: t.tf,
+          })),
+        );
+        for (let i = 0; i < termRows.length; i += TERM_INSERT_BATCH) {
+          await tx('ask_docs_terms').insert(termRows.slice(i, i + TERM_INSERT_BATCH));
+        }
+      }
+
+      for (const c of chunks) {
+        const vector = vectors.get(c.chunkId);
+        if (!vector) continue;
+        if (vector.length !== model.dimension) {
+          throw new Error(`Vector of chunk ${c.chunkId} has ${vector.length} dimensions, model ${model.modelId} has ${model.dimension}`);
+        }
+        await tx('ask_docs_embeddings')
+          .insert({
+            chunk_id: c.chunkId,
+            model_id: model.modelId,
+            content_hash: c.contentHash,
+            dimension: model.dimension,
+            embedding: toVectorLiteral(vector),
+          })
+          .onConflict(['chunk_id', 'model_id'])
+          .merge();
+      }
+      return { chunksWritten: changed.length, chunksDeleted: gone.length };
+    });
+  }
+
+  async deleteDocuments(documentIds: string[]): Promise<number> {
+    if (documentIds.length === 0) return 0;
+    return this.db.transaction(async tx => {
+      await this.supersedeVersions(tx, tx('ask_docs_chunks').whereIn('document_id', documentIds).select('chunk_id'));
+      const n = await tx('ask_docs_chunks').whereIn('document_id', documentIds).delete();
+      await tx('ask_docs_documents').whereIn('document_id', documentIds).delete();
+      return n;
+    });
+  }
+
+  async registerModel(model: { modelId: string; dimension: number; kind: string }): Promise<void> {
+    await this.db('ask_docs_models')
+      .insert({ model_id: model.modelId, dimension: model.dimension, kind: model.kind })
+      .onConflict('model_id')
+      .ignore();
+  }
+
+  async startRun(trigger: 'schedule' | 'manual'): Promise<number> {
+    const [row] = await this.db('ask_docs_ingestion_runs').insert({ trigger, status: 'running' }).returning('id');
+    return typeof row === 'object' ? row.id : row;
+  }
+
+  async updateRun(runId: number, p: RunProgress): Promise<void> {
+    await this.db('ask_docs_ingestion_runs').where('id', runId).update(progressColumns(p));
+  }
+
+  async finishRun(runId: number, status: 'succeeded' | 'failed', p: RunProgress): Promise<void> {
+    await this.db('ask_docs_ingestion_runs')
+      .where('id', runId)
+      .update({ ...progressColumns(p), status, finished_at: this.db.fn.now() });
+  }
+
+  async latestRun() {
+    const r = await this.db('ask_docs_ingestion_runs').orderBy('id', 'desc').first();
+    if (!r) return undefined;
+    return {
+      runId: r.id,
+      status: r.status,
+      trigger: r.trigger,
+      startedAt: toIso(r.started_at)!,
+      finishedAt: toIso(r.finished_at),
+      entitiesDone: r.entities_done,
+      pagesDone: r.pages_done,
+      pagesSkipped: r.pages_skipped,
+      chunksWritten: r.chunks_written,
+      chunksEmbedded: r.chunks_embedded,
+      chunksDeleted: r.chunks_deleted,
+      errors: r.errors ?? [],
+    };
+  }
+
+  async insertAnswer(a: AnswerWrite): Promise<string> {
+    await this.db('ask_docs_answers').insert({
+      id: a.id,
+      user_ref: a.userRef,
+      question: a.question,
+      status: a.status,
+      grounded: a.grounded,
+      scope: JSON.stringify(a.scope ?? {}),
+      policy: JSON.stringify(a.policy ?? null),
+      retrieved: JSON.stringify(a.retrieved),
+      embedding_model: a.embeddingModel,
+      llm_model: a.llmModel ?? null,
+      raw_output: a.rawOutput ?? null,
+      answer: a.answer,
+      sources: JSON.stringify({ sources: a.sources, evidence: a.evidence, notice: a.notice ?? null, corrections: a.corrections ?? [] }),
+    });
+    return a.id;
+  }
+
+  async getAnswer(id: string): Promise<StoredAnswer | undefined> {
+    if (!/^[0-9a-f-]{36}$/i.test(id)) return undefined;
+    const r = await this.db('ask_docs_answers').where('id', id).first();
+    return r ? answerFromRow(r) : undefined;
+  }
+
+  async listAnswers(userRef: string, limit: number): Promise<StoredAnswer[]> {
+    const rows = await this.db('ask_docs_answers').where('user_ref', userRef).orderBy('created_at', 'desc').limit(limit);
+    return rows.map(answerFromRow);
+  }
+
+  async setFeedback(id: string, feedback: AnswerFeedback): Promise<void> {
+    await this.db('ask_docs_answers').where('id', id).update({ feedback: JSON.stringify(feedback) });
+  }
+
+  async deleteAnswersBefore(date: Date): Promise<number> {
+    return this.db('ask_docs_answers').where('created_at', '<', date).delete();
+  }
+
+  async currentRevisions(documentIds: string[]): Promise<Map<string, string | null>> {
+    const result = new Map<string, string | null>(documentIds.map(id => [id, null]));
+    if (documentIds.length === 0) return result;
+    const rows = await this.db('ask_docs_documents').whereIn('document_id', documentIds).select('document_id', 'revision');
+    for (const r of rows) result.set(r.document_id, r.revision);
+    return result;
+  }
+
+  private async supersedeVersions(tx: Knex.Transaction, chunkIds: string[] | Knex.QueryBuilder) {
+    await tx('ask_docs_chunk_versions')
+      .whereIn('chunk_id', chunkIds as any)
+      .whereNull('superseded_at')
+      .update({ superseded_at: tx.fn.now() });
+  }
+}
+
+/** pgvector's text input format. */
+export function toVectorLiteral(v: ArrayLike<number>): string {
+  return `[${Array.from(v, x => (Number.isFinite(x) ? x : 0)).join(',')}]`;
+}
+
+function progressColumns(p: RunProgress) {
+  return {
+    entities_done: p.entitiesDone,
+    pages_done: p.pagesDone,
+    pages_skipped: p.pagesSkipped,
+    chunks_written: p.chunksWritten,
+    chunks_embedded: p.chunksEmbedded,
+    chunks_deleted: p.chunksDeleted,
+    errors: JSON.stringify(p.errors.slice(0, 200)),
+  };
+}
+
+function toIso(v: unknown): string | undefined {
+  if (!v) return undefined;
+  return v instanceof Date ? v.toISOString() : new Date(String(v)).toISOString();
+}
+
+function answerFromRow(r: any): StoredAnswer {
+  const extra = r.sources ?? {};
+  return {
+    id: r.id,
+    createdAt: toIso(r.created_at)!,
+    userRef: r.user_ref,
+    question: r.question,
+    scope: r.scope ?? {},
+    status: r.status,
+    grounded: r.grounded,
+    policy: r.policy,
+    retrieved: r.retrieved ?? [],
+    embeddingModel: r.embedding_model,
+    llmModel: r.llm_model ?? undefined,
+    rawOutput: r.raw_output ?? undefined,
+    answer: r.answer,
+    sources: extra.sources ?? [],
+    evidence: extra.evidence ?? [],
+    notice: extra.notice ?? undefined,
+    corrections: extra.corrections ?? [],
+    feedback: r.feedback ?? undefined,
+  };
+}

@@ -1,0 +1,44 @@
+import knexFactory, { Knex } from 'knex';
+import { startEmbeddedPostgres, EmbeddedPostgres } from '@askdocs/embedded-db';
+import { applyDatabaseMigrations } from '../database/migrations';
+
+/**
+ * A real Postgres + pgvector for tests. Uses ASK_DOCS_TEST_PG_URL when set (an external server
+ * with pgvector), otherwise starts the embedded PGlite server on a free loopback port.
+ */
+export interface TestDatabase {
+  knex: Knex;
+  /** Kind of server, for test names and reports. */
+  engine: 'external' | 'pglite';
+  stop(): Promise<void>;
+}
+
+export async function startTestDatabase(
+  options: { migrate?: boolean } = {},
+): Promise<TestDatabase> {
+  const external = process.env.ASK_DOCS_TEST_PG_URL;
+  let embedded: EmbeddedPostgres | undefined;
+  let connection: Knex.StaticConnectionConfig | string;
+  if (external) {
+    connection = external;
+  } else {
+    embedded = await startEmbeddedPostgres();
+    connection = embedded.connection;
+  }
+  const knex = knexFactory({
+    client: 'pg',
+    connection,
+    pool: { min: 0, max: 5 },
+  });
+  if (options.migrate !== false) {
+    await applyDatabaseMigrations(knex);
+  }
+  return {
+    knex,
+    engine: external ? 'external' : 'pglite',
+    async stop() {
+      await knex.destroy();
+      await embedded?.stop();
+    },
+  };
+}

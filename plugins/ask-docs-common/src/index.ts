@@ -1,0 +1,7 @@
+/**
+ * Shared types, permissions and citation parsing for the Ask the docs plugins.
+ *
+ * @packageDocumentation
+ */
+export * from './types';
+export * from './permissions';

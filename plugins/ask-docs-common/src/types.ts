@@ -1,0 +1,121 @@
+/** Wire types shared by the Ask the docs frontend, backend and node library. */
+
+/** What an answer turned out to be. */
+export type AnswerStatus =
+  /** The model answered and cited at least one retrieved-and-sent document. */
+  | 'answered'
+  /** Nothing relevant passed the relevance filter; the model was not called. */
+  | 'not_in_knowledge_base'
+  /** The model was unavailable or gave no usable citation; the evidence is shown instead. */
+  | 'evidence_only';
+
+export interface AskScope {
+  /** Restrict retrieval to documents of these entities (e.g. "component:default/payments"). */
+  entityRefs?: string[];
+}
+
+export interface AskRequest {
+  question: string;
+  scope?: AskScope;
+}
+
+/** A cited document: one per document, represented by its best-ranked cited chunk. */
+export interface AnswerSource {
+  /** The title as it appears in the answer's [Title] markers. */
+  title: string;
+  documentId: string;
+  chunkId: string;
+  entityRef: string;
+  sectionPath: string;
+  anchor: string;
+  /** Link into the portal: the TechDocs page at the section anchor, or the entity page. */
+  url: string;
+  snippet: string;
+  revision: string;
+}
+
+/** A retrieved chunk shown when there is no model answer. */
+export interface EvidenceChunk {
+  chunkId: string;
+  documentId: string;
+  entityRef: string;
+  title: string;
+  sectionPath: string;
+  anchor: string;
+  url: string;
+  snippet: string;
+  revision: string;
+  score: number;
+}
+
+export interface AskResponse {
+  /** Audit record id: GET /answers/:id replays it. */
+  id: string;
+  status: AnswerStatus;
+  /** True only when the text is a model answer backed by cited sources. */
+  grounded: boolean;
+  /** Answer text with [Title] markers, or the fixed not-in-KB / evidence-only label. */
+  answer: string;
+  sources: AnswerSource[];
+  /** Retrieved passages, filled when status is 'evidence_only'. */
+  evidence: EvidenceChunk[];
+  /** Human-readable explanation for non-answers (e.g. "The model is unavailable..."). */
+  notice?: string;
+  /** Spelling corrections applied to the question, from the asker's own visible vocabulary. */
+  corrections?: Array<{ from: string; to: string }>;
+  llmModel?: string;
+  embeddingModel: string;
+  createdAt: string;
+}
+
+/** A stored answer read back later. */
+export interface AnswerRecord extends AskResponse {
+  question: string;
+  userRef: string;
+  scope: AskScope;
+  /** Cited documents that have been re-ingested with a newer revision since. */
+  outdatedSources: Array<{ documentId: string; title: string; answeredRevision: string; currentRevision: string | null }>;
+  feedback?: AnswerFeedback;
+}
+
+export interface AnswerFeedback {
+  rating: 'up' | 'down';
+  comment?: string;
+}
+
+/** Events of the streaming endpoint (text/event-stream). */
+export type AskStreamEvent =
+  | { type: 'status'; phase: 'retrieving' | 'generating' }
+  | { type: 'delta'; text: string }
+  | { type: 'done'; response: AskResponse }
+  | { type: 'error'; message: string };
+
+export interface IngestionProgress {
+  runId: number | null;
+  status: 'idle' | 'running' | 'succeeded' | 'failed';
+  trigger?: 'schedule' | 'manual';
+  startedAt?: string;
+  finishedAt?: string;
+  entitiesDone: number;
+  pagesDone: number;
+  pagesSkipped: number;
+  chunksWritten: number;
+  chunksEmbedded: number;
+  chunksDeleted: number;
+  errors: Array<{ entityRef?: string; page?: string; message: string }>;
+}
+
+export interface HealthResponse {
+  status: 'ok';
+  embedder: { modelId: string; kind: 'transformers' | 'hashing-fallback'; dimension: number; note?: string };
+  llm: { configured: boolean; model?: string };
+  languages: string[];
+}
+
+/** The fixed reply when the knowledge base has no evidence. */
+export const NOT_IN_KNOWLEDGE_BASE_ANSWER =
+  'This is not in the knowledge base. No document you can see answers this question.';
+
+/** The label shown instead of an answer when only evidence can be given. */
+export const EVIDENCE_ONLY_NOTICE =
+  'Not an answer: the language model is unavailable. These are the most relevant passages from the documentation.';
