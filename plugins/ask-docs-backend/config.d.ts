@@ -18,6 +18,10 @@ export interface Config {
       /** Dimension of the hashing embedder. */
       dimension?: number;
       batchSize?: number;
+      /** Tokens per passage; longer passages are truncated (default 512). */
+      maxTokens?: number;
+      /** ONNX weights variant, e.g. 'fp32' (default) or 'q8'. */
+      dtype?: string;
       /** Use the hashing embedder when the model cannot be loaded (reported by /health). */
       allowFallback?: boolean;
     };
@@ -52,12 +56,18 @@ export interface Config {
       maxRetries?: number;
       temperature?: number;
       maxTokens?: number;
-      /** Characters of document text sent to the model. */
-      maxContextChars?: number;
-      /** Drop sources whose passage does not support the citing sentence. */
-      verifyClaims?: boolean;
     };
-    answers?: {
+    answer?: {
+      /** Characters of document text sent to the model (default 12000). */
+      maxContextChars?: number;
+      /** Context blocks sent to the model (default 8). */
+      maxBlocks?: number;
+      /** Passages shown when there is no model answer (default 5). */
+      maxEvidence?: number;
+      /** Drop sources whose passages share too few words with the sentence citing them. */
+      verifyClaims?: boolean;
+      /** Share of a citing sentence's content words that must occur in the source (default 0.25). */
+      minClaimOverlap?: number;
       /** Audit records older than this are deleted, e.g. { days: 365 }. */
       retention?: { days: number };
       maxQuestionChars?: number;

@@ -1,10 +1,15 @@
-import { normalizeTitle, parseCitationMarkers, splitSectionPath } from './citations';
+import {
+  normalizeTitle,
+  parseCitationMarkers,
+  splitSectionPath,
+} from './citations';
 
 const titles = (text: string) => parseCitationMarkers(text).map(m => m.title);
 
 describe('parseCitationMarkers', () => {
   it('finds bracket markers with offsets', () => {
-    const text = 'Roll back with the script [Release process]. Then page [On-call].';
+    const text =
+      'Roll back with the script [Release process]. Then page [On-call].';
     const markers = parseCitationMarkers(text);
     expect(markers.map(m => [m.title, m.section])).toEqual([
       ['Release process', undefined],
@@ -29,7 +34,9 @@ describe('parseCitationMarkers', () => {
   });
 
   it('does not treat dashes, colons or unspaced > as separators', () => {
-    const markers = parseCitationMarkers('[PostgreSQL - Backup] [Guide: Setup] [a>b]');
+    const markers = parseCitationMarkers(
+      '[PostgreSQL - Backup] [Guide: Setup] [a>b]',
+    );
     expect(markers.map(m => [m.title, m.section])).toEqual([
       ['PostgreSQL - Backup', undefined],
       ['Guide: Setup', undefined],
@@ -46,7 +53,9 @@ describe('parseCitationMarkers', () => {
       ['Deployment', undefined],
     ]);
     expect(new Set(markers.map(m => m.start)).size).toBe(1);
-    expect(markers[2].raw).toBe('[Release process › Rollback; FAQ ;  Deployment]');
+    expect(markers[2].raw).toBe(
+      '[Release process › Rollback; FAQ ;  Deployment]',
+    );
   });
 
   it('ignores markdown links, images and reference definitions', () => {
@@ -59,7 +68,8 @@ describe('parseCitationMarkers', () => {
   });
 
   it('ignores checkboxes, footnotes, numeric brackets and escaped brackets', () => {
-    const text = '- [ ] todo\n- [x] done\n- [X] done\nA fact[^1] [1] [2, 3] [4-6] \\[Not a cite] [Real]';
+    const text =
+      '- [ ] todo\n- [x] done\n- [X] done\nA fact[^1] [1] [2, 3] [4-6] \\[Not a cite] [Real]';
     expect(titles(text)).toEqual(['Real']);
   });
 
@@ -82,7 +92,9 @@ describe('parseCitationMarkers', () => {
   });
 
   it('does not find titles mentioned without brackets', () => {
-    expect(parseCitationMarkers('The Release process page and the FAQ say so.')).toEqual([]);
+    expect(
+      parseCitationMarkers('The Release process page and the FAQ say so.'),
+    ).toEqual([]);
   });
 
   it('does not span lines or nest', () => {
@@ -96,12 +108,16 @@ describe('parseCitationMarkers', () => {
 
 describe('normalizeTitle', () => {
   it('case-folds, collapses whitespace and trims', () => {
-    expect(normalizeTitle('  Release\u00a0  Process \n')).toBe('release process');
+    expect(normalizeTitle('  Release\u00a0  Process \n')).toBe(
+      'release process',
+    );
     expect(normalizeTitle('STRASSE')).toBe(normalizeTitle('Straße'));
   });
 
   it('applies NFC so composed and decomposed forms match', () => {
-    expect(normalizeTitle('Nasazen\u0069\u0301')).toBe(normalizeTitle('Nasazení'));
+    expect(normalizeTitle('Nasazen\u0069\u0301')).toBe(
+      normalizeTitle('Nasazení'),
+    );
   });
 
   it('strips trailing punctuation, quotes and emphasis', () => {
@@ -111,7 +127,9 @@ describe('normalizeTitle', () => {
   });
 
   it('unifies typographic apostrophes and dashes', () => {
-    expect(normalizeTitle('What’s new – 2024')).toBe(normalizeTitle("What's new - 2024"));
+    expect(normalizeTitle('What’s new – 2024')).toBe(
+      normalizeTitle("What's new - 2024"),
+    );
   });
 
   it('keeps distinct titles distinct', () => {
@@ -122,11 +140,8 @@ describe('normalizeTitle', () => {
 
 describe('splitSectionPath', () => {
   it('splits on any accepted separator', () => {
-    expect(splitSectionPath('Release process › Rollback » Manual > Steps')).toEqual([
-      'Release process',
-      'Rollback',
-      'Manual',
-      'Steps',
-    ]);
+    expect(
+      splitSectionPath('Release process › Rollback » Manual > Steps'),
+    ).toEqual(['Release process', 'Rollback', 'Manual', 'Steps']);
   });
 });

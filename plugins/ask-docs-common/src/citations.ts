@@ -43,7 +43,10 @@ export interface CitationMarker {
 
 // Longest bracket content considered; anything longer is prose, not a citation.
 const MAX_BRACKET_CONTENT = 500;
-const BRACKET = new RegExp(`\\[([^\\[\\]\\n]{1,${MAX_BRACKET_CONTENT}})\\]`, 'g');
+const BRACKET = new RegExp(
+  `\\[([^\\[\\]\\n]{1,${MAX_BRACKET_CONTENT}})\\]`,
+  'g',
+);
 const SEPARATOR = /\s*[›»]\s*|\s+>\s+/;
 const CHECKBOX = /^\s*[xX]?\s*$/;
 const NUMERIC = /^[\d\s,.\-–—]+$/;
@@ -73,7 +76,9 @@ export function parseCitationMarkers(text: string): CitationMarker[] {
         raw: match[0],
         label,
         title,
-        ...(sections.length ? { section: sections.join(SECTION_SEPARATOR) } : {}),
+        ...(sections.length
+          ? { section: sections.join(SECTION_SEPARATOR) }
+          : {}),
         start,
         end,
       });
@@ -107,7 +112,8 @@ const TRAILING_PUNCTUATION = /[\s.,;:!?…]+$/;
  */
 export function normalizeTitle(title: string): string {
   let s = title.normalize('NFC');
-  for (const [pattern, replacement] of TYPOGRAPHIC) s = s.replace(pattern, replacement);
+  for (const [pattern, replacement] of TYPOGRAPHIC)
+    s = s.replace(pattern, replacement);
   // Upper then lower folds ß → ss and final sigma, which toLowerCase alone does not.
   s = s.toUpperCase().toLowerCase().normalize('NFC');
   s = s.replace(/\s+/g, ' ');
@@ -122,7 +128,8 @@ export function normalizeTitle(title: string): string {
 function codeRanges(text: string): Array<[number, number]> {
   const ranges: Array<[number, number]> = [];
   // Fenced blocks: ``` or ~~~ at line start up to the matching fence (or the end of the text).
-  const fence = /^[ \t]{0,3}(`{3,}|~{3,})[^\n]*\n[\s\S]*?(?:^[ \t]{0,3}\1[ \t]*$|(?![\s\S]))/gm;
+  const fence =
+    /^[ \t]{0,3}(`{3,}|~{3,})[^\n]*\n[\s\S]*?(?:^[ \t]{0,3}\1[ \t]*$|(?![\s\S]))/gm;
   for (const m of text.matchAll(fence)) {
     ranges.push([m.index ?? 0, (m.index ?? 0) + m[0].length]);
   }

@@ -126,6 +126,8 @@ export interface AskDocsStore {
   registerModel(model: { modelId: string; dimension: number; kind: string }): Promise<void>;
 
   startRun(trigger: 'schedule' | 'manual'): Promise<number>;
+  /** Marks runs left 'running' by a stopped backend as failed. */
+  failAbandonedRuns(): Promise<number>;
   updateRun(runId: number, progress: RunProgress): Promise<void>;
   finishRun(runId: number, status: 'succeeded' | 'failed', progress: RunProgress): Promise<void>;
   latestRun(): Promise<(RunProgress & { runId: number; status: string; trigger: string; startedAt: string; finishedAt?: string }) | undefined>;

@@ -220,6 +220,19 @@ export class DatabaseAskDocsStore implements AskDocsStore {
     return typeof row === 'object' ? row.id : row;
   }
 
+  async failAbandonedRuns(): Promise<number> {
+    // Runs are bounded by the scheduler timeout (30 min by default); one still 'running' after an
+    // hour was abandoned by a stopped backend. Younger ones may belong to another instance.
+    return this.db('ask_docs_ingestion_runs')
+      .where('status', 'running')
+      .where('started_at', '<', new Date(Date.now() - 3_600_000))
+      .update({
+        status: 'failed',
+        finished_at: this.db.fn.now(),
+        errors: this.db.raw(`errors || '[{"message":"abandoned: the backend stopped during the run"}]'::jsonb`),
+      });
+  }
+
   async updateRun(runId: number, p: RunProgress): Promise<void> {
     await this.db('ask_docs_ingestion_runs').where('id', runId).update(progressColumns(p));
   }

@@ -1,0 +1,265 @@
+import {
+  AnswerSource,
+  AnswerStatus,
+  EVIDENCE_ONLY_NOTICE,
+  EvidenceChunk,
+  NOT_IN_KNOWLEDGE_BASE_ANSWER,
+} from '@askdocs/plugin-ask-docs-common';
+import { CitationMatch, matchCitations, UnmatchedCitation } from './citations';
+import { classifyModelError, ModelFailureReason } from './llm';
+import {
+  buildPrompt,
+  DEFAULT_MAX_BLOCKS,
+  DEFAULT_MAX_CONTEXT_CHARS,
+  NOT_IN_DOCUMENTS_REPLY,
+} from './prompt';
+import { contentTerms, makeSnippet, overlap } from './snippet';
+import type { ChatModel, RetrievedChunk } from './types';
+
+/** Shown (as answer and notice) when the model answered without citing any sent document. */
+export const UNCITED_ANSWER_NOTICE =
+  "Not an answer: the model's answer cited no retrieved document, so it is not shown. These are the most relevant passages from the documentation.";
+/** Shown when claim verification rejected every cited document. */
+export const UNSUPPORTED_ANSWER_NOTICE =
+  'Not an answer: the passages the model cited do not support its answer, so it is not shown. These are the most relevant passages from the documentation.';
+/** Shown when not even the best passage fits the context budget. */
+export const CONTEXT_TOO_LARGE_NOTICE =
+  'Not an answer: the relevant passages are too long to send to the language model. These are the most relevant passages from the documentation.';
+/** Notice when the model itself reported that the passages do not contain the answer. */
+export const MODEL_FOUND_NO_ANSWER_NOTICE =
+  'The passages retrieved for this question do not contain the answer.';
+
+export const DEFAULT_MAX_EVIDENCE = 5;
+/**
+ * Claim verification threshold: a cited document is kept when, for at least one sentence
+ * citing it, at least this share of the sentence's content words (5-letter prefixes, stopwords
+ * removed) occur in the document's sent chunks. Sentences with fewer than 3 content words are
+ * too short to judge and always pass.
+ */
+export const DEFAULT_MIN_CLAIM_OVERLAP = 0.25;
+const MIN_JUDGEABLE_TERMS = 3;
+
+export interface AnswerOptions {
+  maxContextChars?: number;
+  maxBlocks?: number;
+  /** Passages shown when there is no model answer. */
+  maxEvidence?: number;
+  /** Drop cited documents that share too few words with the sentences citing them. */
+  verifyClaims?: boolean;
+  minClaimOverlap?: number;
+  /** The asker went away: rethrown as is, never turned into an evidence-only answer. */
+  signal?: AbortSignal;
+  /** Streams the raw model text; the final status and sources come with the result. */
+  onDelta?: (text: string) => void;
+}
+
+export interface AnswerInput {
+  question: string;
+  /** Relevance-filtered, permission-filtered, ranked. */
+  chunks: RetrievedChunk[];
+  /** Undefined when no model is configured. */
+  model: ChatModel | undefined;
+  options?: AnswerOptions;
+}
+
+export interface AnswerResult {
+  status: AnswerStatus;
+  grounded: boolean;
+  answer: string;
+  sources: AnswerSource[];
+  evidence: EvidenceChunk[];
+  notice?: string;
+  /** The model that was asked, when one was. */
+  llmModel?: string;
+  /** The model's text as received, for the audit record (also when it is not shown). */
+  rawOutput?: string;
+  /** Chunk ids sent to the model, in block order. */
+  sent: string[];
+  /** Markers that named no sent document (hallucinated, copied from a document, ambiguous). */
+  unmatchedCitations: UnmatchedCitation[];
+  /** Cited documents removed by claim verification, by label. */
+  droppedSources: string[];
+  modelError?: { reason: ModelFailureReason; message: string };
+}
+
+/**
+ * Turns retrieved chunks into an answer. Never throws because of the model: a missing or
+ * failing model yields an evidence-only result. Status rules:
+ * - no chunks: 'not_in_knowledge_base', the model is not called;
+ * - no model, model failure, or no chunk fits the budget: 'evidence_only';
+ * - the model replies NOT_IN_DOCUMENTS and cites nothing: 'not_in_knowledge_base';
+ * - the model cites no sent document (or verification rejects all): 'evidence_only', its text
+ *   kept only in rawOutput;
+ * - otherwise 'answered' and grounded, with one source per cited document.
+ */
+export async function answerQuestion(
+  input: AnswerInput,
+): Promise<AnswerResult> {
+  const { question, chunks, model, options = {} } = input;
+  const base = {
+    sources: [],
+    evidence: [],
+    sent: [],
+    unmatchedCitations: [],
+    droppedSources: [],
+  };
+  if (!chunks.length) {
+    return {
+      ...base,
+      status: 'not_in_knowledge_base',
+      grounded: false,
+      answer: NOT_IN_KNOWLEDGE_BASE_ANSWER,
+    };
+  }
+
+  const evidenceOnly = (
+    notice: string,
+    extra: Partial<AnswerResult> = {},
+  ): AnswerResult => ({
+    ...base,
+    status: 'evidence_only',
+    grounded: false,
+    answer: notice,
+    notice,
+    evidence: evidenceFor(
+      question,
+      chunks,
+      options.maxEvidence ?? DEFAULT_MAX_EVIDENCE,
+    ),
+    ...extra,
+  });
+
+  if (!model) return evidenceOnly(EVIDENCE_ONLY_NOTICE);
+
+  const prompt = buildPrompt(question, chunks, {
+    maxContextChars: options.maxContextChars ?? DEFAULT_MAX_CONTEXT_CHARS,
+    maxBlocks: options.maxBlocks ?? DEFAULT_MAX_BLOCKS,
+  });
+  if (!prompt.sent.length) return evidenceOnly(CONTEXT_TOO_LARGE_NOTICE);
+  const sent = prompt.sent.map(c => c.chunkId);
+
+  let rawOutput: string;
+  try {
+    rawOutput = await model.complete(prompt.messages, {
+      signal: options.signal,
+      onDelta: options.onDelta,
+    });
+  } catch (error) {
+    if (options.signal?.aborted) throw error;
+    const failure = classifyModelError(error);
+    return evidenceOnly(EVIDENCE_ONLY_NOTICE, {
+      llmModel: model.model,
+      sent,
+      modelError: { reason: failure.reason, message: failure.message },
+    });
+  }
+
+  const audit = { llmModel: model.model, rawOutput, sent };
+  const selection = matchCitations(rawOutput, prompt.sent);
+  let sources = selection.sources;
+  const droppedSources: string[] = [];
+  if (options.verifyClaims) {
+    const threshold = options.minClaimOverlap ?? DEFAULT_MIN_CLAIM_OVERLAP;
+    sources = sources.filter(source => {
+      const supported = isSupported(
+        source.documentId,
+        selection.matches,
+        prompt.sent,
+        threshold,
+      );
+      if (!supported) droppedSources.push(source.title);
+      return supported;
+    });
+  }
+  const unmatchedCitations = selection.unmatched;
+  const saysNotInDocs = new RegExp(`\\b${NOT_IN_DOCUMENTS_REPLY}\\b`).test(
+    rawOutput,
+  );
+
+  if (!sources.length) {
+    if (saysNotInDocs) {
+      return {
+        ...base,
+        ...audit,
+        status: 'not_in_knowledge_base',
+        grounded: false,
+        answer: NOT_IN_KNOWLEDGE_BASE_ANSWER,
+        notice: MODEL_FOUND_NO_ANSWER_NOTICE,
+        unmatchedCitations,
+        droppedSources,
+      };
+    }
+    const notice = selection.sources.length
+      ? UNSUPPORTED_ANSWER_NOTICE
+      : UNCITED_ANSWER_NOTICE;
+    return evidenceOnly(notice, {
+      ...audit,
+      unmatchedCitations,
+      droppedSources,
+    });
+  }
+
+  const answer = saysNotInDocs
+    ? rawOutput
+        .replace(
+          new RegExp(`\\s*\\b${NOT_IN_DOCUMENTS_REPLY}\\b\\s*`, 'g'),
+          ' ',
+        )
+        .trim()
+    : rawOutput.trim();
+  return {
+    ...base,
+    ...audit,
+    status: 'answered',
+    grounded: true,
+    answer,
+    sources,
+    unmatchedCitations,
+    droppedSources,
+  };
+}
+
+function isSupported(
+  documentId: string,
+  matches: CitationMatch[],
+  sent: RetrievedChunk[],
+  threshold: number,
+): boolean {
+  const evidence = contentTerms(
+    sent
+      .filter(c => c.documentId === documentId)
+      .map(c => `${c.sectionPath}\n${c.text}`)
+      .join('\n'),
+  );
+  return matches
+    .filter(m => m.documentId === documentId)
+    .some(m => {
+      const claim = contentTerms(m.claim);
+      return (
+        claim.size < MIN_JUDGEABLE_TERMS ||
+        overlap(claim, evidence).ratio >= threshold
+      );
+    });
+}
+
+function evidenceFor(
+  question: string,
+  chunks: RetrievedChunk[],
+  max: number,
+): EvidenceChunk[] {
+  return [...chunks]
+    .sort((a, b) => a.rank - b.rank)
+    .slice(0, max)
+    .map(c => ({
+      chunkId: c.chunkId,
+      documentId: c.documentId,
+      entityRef: c.entityRef,
+      title: c.title,
+      sectionPath: c.sectionPath,
+      anchor: c.anchor,
+      url: c.url,
+      snippet: makeSnippet(c.text, question),
+      revision: c.revision,
+      score: c.score,
+    }));
+}

@@ -1,0 +1,48 @@
+/** The answering layer: prompt, model call, citation matching. Independent of the database. */
+export type {
+  RetrievedChunk,
+  ChatMessage,
+  ChatModel,
+  ChatCompleteOptions,
+} from './types';
+export {
+  createChatModel,
+  createChatModelFromOptions,
+  readChatModelOptions,
+  classifyModelError,
+  ModelUnavailableError,
+  DEFAULT_LLM_TIMEOUT_MS,
+  DEFAULT_LLM_MAX_RETRIES,
+} from './llm';
+export type { ChatModelOptions, ModelFailureReason } from './llm';
+export {
+  buildPrompt,
+  SYSTEM_PROMPT,
+  NOT_IN_DOCUMENTS_REPLY,
+  DEFAULT_MAX_CONTEXT_CHARS,
+  DEFAULT_MAX_BLOCKS,
+} from './prompt';
+export type { BuiltPrompt, PromptBlock, PromptBudget } from './prompt';
+export { citationLabels } from './labels';
+export { matchCitations, selectSources } from './citations';
+export type {
+  CitationMatch,
+  CitationSelection,
+  UnmatchedCitation,
+} from './citations';
+export { makeSnippet, SNIPPET_CHARS } from './snippet';
+export {
+  answerQuestion,
+  UNCITED_ANSWER_NOTICE,
+  UNSUPPORTED_ANSWER_NOTICE,
+  CONTEXT_TOO_LARGE_NOTICE,
+  MODEL_FOUND_NO_ANSWER_NOTICE,
+  DEFAULT_MAX_EVIDENCE,
+  DEFAULT_MIN_CLAIM_OVERLAP,
+} from './answerQuestion';
+export type {
+  AnswerInput,
+  AnswerOptions,
+  AnswerResult,
+} from './answerQuestion';
+export { readAnswerOptions } from './readAnswerOptions';

@@ -1,0 +1,101 @@
+import { normalizeTitle } from '@askdocs/plugin-ask-docs-common';
+import type { RetrievedChunk } from './types';
+
+/**
+ * Citation labels: the title by which the model cites each sent document.
+ *
+ * Duplicate titles (decision record 0003): when two sent documents share a normalised title,
+ * each is labelled `Title (entity name)`, then `Title (entity ref)` if the names collide too,
+ * then `Title (entity ref) #n` — so every sent document has a unique label and a citation can
+ * only ever resolve to one document. A bare citation of the shared title is ambiguous and is
+ * not a source (see citations.ts). Labels depend only on the set of sent chunks, so the prompt
+ * and source selection compute the same labels independently.
+ */
+export function citationLabels(chunks: RetrievedChunk[]): Map<string, string> {
+  const docs = new Map<
+    string,
+    { title: string; entityRef: string; rank: number }
+  >();
+  for (const chunk of chunks) {
+    const known = docs.get(chunk.documentId);
+    if (!known || chunk.rank < known.rank) {
+      docs.set(chunk.documentId, {
+        title: cleanLabel(chunk.title) || chunk.documentId,
+        entityRef: chunk.entityRef,
+        rank: known ? Math.min(known.rank, chunk.rank) : chunk.rank,
+      });
+    }
+  }
+  const ordered = [...docs.entries()].sort(
+    ([a, x], [b, y]) => x.rank - y.rank || (a < b ? -1 : a > b ? 1 : 0),
+  );
+
+  const byTitle = groupBy(ordered, ([, d]) => normalizeTitle(d.title));
+  const labels = new Map<string, string>();
+  for (const group of byTitle.values()) {
+    if (group.length === 1) {
+      labels.set(group[0][0], group[0][1].title);
+      continue;
+    }
+    const byName = groupBy(group, ([, d]) => entityName(d.entityRef));
+    for (const [id, d] of group) {
+      const nameUnique = byName.get(entityName(d.entityRef))!.length === 1;
+      labels.set(
+        id,
+        `${d.title} (${nameUnique ? entityName(d.entityRef) : d.entityRef})`,
+      );
+    }
+  }
+
+  // Whatever is still not unique (same entity, same title; or a label equal to another title)
+  // gets a counter, in rank order.
+  const seen = new Set<string>();
+  for (const [id] of ordered) {
+    const base = labels.get(id)!;
+    let label = base;
+    for (let n = 2; seen.has(normalizeTitle(label)); n++)
+      label = `${base} #${n}`;
+    seen.add(normalizeTitle(label));
+    labels.set(id, label);
+  }
+  return labels;
+}
+
+/** Brackets and semicolons would break the marker syntax, so they never appear in a label. */
+export function cleanLabel(title: string): string {
+  return title
+    .replace(/\[/g, '(')
+    .replace(/\]/g, ')')
+    .replace(/;/g, ',')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+/** 'component:default/payments' → 'payments'. */
+export function entityName(entityRef: string): string {
+  const afterKind = entityRef.includes(':')
+    ? entityRef.slice(entityRef.indexOf(':') + 1)
+    : entityRef;
+  return afterKind.includes('/')
+    ? afterKind.slice(afterKind.lastIndexOf('/') + 1)
+    : afterKind;
+}
+
+/** The headings below the document title, e.g. ['Rollback', 'Manual'] for 'Release › Rollback › Manual'. */
+export function chunkSections(
+  chunk: Pick<RetrievedChunk, 'title' | 'sectionPath'>,
+): string[] {
+  const parts = chunk.sectionPath.split('›').map(cleanLabel).filter(Boolean);
+  if (parts.length && normalizeTitle(parts[0]) === normalizeTitle(chunk.title))
+    parts.shift();
+  return parts;
+}
+
+function groupBy<T>(items: T[], key: (item: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) {
+    const k = key(item);
+    groups.set(k, [...(groups.get(k) ?? []), item]);
+  }
+  return groups;
+}

@@ -1,0 +1,275 @@
+import { ConfigReader } from '@backstage/config';
+import { FakeOpenAI, startFakeOpenAI } from '../../../../test/fake-openai';
+import {
+  createChatModel,
+  createChatModelFromOptions,
+  ModelUnavailableError,
+  readChatModelOptions,
+} from './llm';
+import type { ChatModel } from './types';
+
+const messages = [
+  { role: 'system' as const, content: 'Be brief.' },
+  { role: 'user' as const, content: 'What is the rollback command?' },
+];
+
+async function failure(
+  promise: Promise<unknown>,
+): Promise<ModelUnavailableError> {
+  try {
+    await promise;
+  } catch (error) {
+    expect(error).toBeInstanceOf(ModelUnavailableError);
+    return error as ModelUnavailableError;
+  }
+  throw new Error('expected the call to fail');
+}
+
+describe('readChatModelOptions / createChatModel', () => {
+  it('is undefined without askDocs.llm, without model or without apiKey', () => {
+    expect(createChatModel(new ConfigReader({}))).toBeUndefined();
+    expect(
+      createChatModel(new ConfigReader({ askDocs: { llm: { apiKey: 'k' } } })),
+    ).toBeUndefined();
+    // What an unset ${OPENAI_API_KEY} leaves behind.
+    expect(
+      createChatModel(new ConfigReader({ askDocs: { llm: { model: 'm' } } })),
+    ).toBeUndefined();
+    expect(
+      createChatModel(
+        new ConfigReader({ askDocs: { llm: { model: 'm', apiKey: ' ' } } }),
+      ),
+    ).toBeUndefined();
+  });
+
+  it('applies defaults and reads overrides', () => {
+    expect(
+      readChatModelOptions(
+        new ConfigReader({ askDocs: { llm: { model: 'm', apiKey: 'k' } } }),
+      ),
+    ).toEqual({
+      baseUrl: undefined,
+      apiKey: 'k',
+      model: 'm',
+      timeoutMs: 30000,
+      maxRetries: 1,
+      temperature: 0,
+      maxTokens: undefined,
+    });
+    const options = readChatModelOptions(
+      new ConfigReader({
+        askDocs: {
+          llm: {
+            model: 'm',
+            apiKey: 'k',
+            baseUrl: 'http://x/v1',
+            timeoutMs: 5,
+            maxRetries: 0,
+            temperature: 0.5,
+            maxTokens: 100,
+          },
+        },
+      }),
+    );
+    expect(options).toMatchObject({
+      baseUrl: 'http://x/v1',
+      timeoutMs: 5,
+      maxRetries: 0,
+      temperature: 0.5,
+      maxTokens: 100,
+    });
+  });
+
+  it('rejects nonsensical limits', () => {
+    expect(() =>
+      readChatModelOptions(
+        new ConfigReader({
+          askDocs: { llm: { model: 'm', apiKey: 'k', timeoutMs: 0 } },
+        }),
+      ),
+    ).toThrow(/timeoutMs/);
+    expect(() =>
+      readChatModelOptions(
+        new ConfigReader({
+          askDocs: { llm: { model: 'm', apiKey: 'k', maxRetries: -1 } },
+        }),
+      ),
+    ).toThrow(/maxRetries/);
+  });
+});
+
+describe('chat model against a fake OpenAI server', () => {
+  let fake: FakeOpenAI;
+  let model: ChatModel;
+  const make = (
+    overrides: {
+      timeoutMs?: number;
+      maxRetries?: number;
+      apiKey?: string;
+    } = {},
+  ) =>
+    createChatModelFromOptions({
+      baseUrl: fake.baseUrl,
+      apiKey: overrides.apiKey ?? 'test-key',
+      model: 'fake-model',
+      timeoutMs: overrides.timeoutMs ?? 2000,
+      maxRetries: overrides.maxRetries ?? 1,
+      temperature: 0,
+      maxTokens: 300,
+    });
+
+  beforeEach(async () => {
+    fake = await startFakeOpenAI({ apiKey: 'test-key' });
+    model = make();
+  });
+  afterEach(async () => {
+    await fake.stop();
+  });
+
+  it('returns the answer and sends model, messages, temperature, max tokens and key', async () => {
+    fake.setBehaviour(req => `You asked: ${req.messages[1].content}`);
+    await expect(model.complete(messages)).resolves.toBe(
+      'You asked: What is the rollback command?',
+    );
+    expect(model.model).toBe('fake-model');
+    expect(fake.calls).toBe(1);
+    expect(fake.lastRequest).toMatchObject({
+      model: 'fake-model',
+      stream: false,
+      messages,
+      body: { temperature: 0, max_tokens: 300 },
+    });
+    expect(fake.lastRequest!.headers.authorization).toBe('Bearer test-key');
+  });
+
+  it('streams deltas whose concatenation is the final text', async () => {
+    const text =
+      'Run the rollback script [Release process › Rollback]. Then check the dashboards.';
+    fake.setBehaviour(() => text);
+    const deltas: string[] = [];
+    const result = await model.complete(messages, {
+      onDelta: d => deltas.push(d),
+    });
+    expect(fake.lastRequest!.stream).toBe(true);
+    expect(deltas.length).toBeGreaterThan(5);
+    expect(deltas.join('')).toBe(text);
+    expect(result).toBe(text);
+  });
+
+  it('classifies 500 as server_error after retrying once', async () => {
+    fake.setBehaviour(() => ({ status: 500 }));
+    const error = await failure(model.complete(messages));
+    expect(error.reason).toBe('server_error');
+    expect(error.details).toMatchObject({ status: 500, attempts: 2 });
+    expect(fake.calls).toBe(2);
+  });
+
+  it('recovers when the retry succeeds', async () => {
+    fake.setBehaviour(() =>
+      fake.calls === 1 ? { status: 503 } : 'Second time lucky.',
+    );
+    await expect(model.complete(messages)).resolves.toBe('Second time lucky.');
+    expect(fake.calls).toBe(2);
+  });
+
+  it('classifies 429 as rate_limited and caps a long Retry-After', async () => {
+    fake.setBehaviour(() => ({
+      status: 429,
+      headers: { 'retry-after': '3600' },
+    }));
+    const started = Date.now();
+    const error = await failure(model.complete(messages));
+    expect(error.reason).toBe('rate_limited');
+    expect(fake.calls).toBe(2);
+    expect(Date.now() - started).toBeLessThan(4000);
+  });
+
+  it('does not retry a rejected request (bad key)', async () => {
+    const error = await failure(make({ apiKey: 'wrong' }).complete(messages));
+    expect(error.reason).toBe('rejected');
+    expect(error.details.status).toBe(401);
+    expect(fake.calls).toBe(1);
+  });
+
+  it('times out a hanging server within the bounded time', async () => {
+    fake.setBehaviour(() => ({ hang: true }));
+    const started = Date.now();
+    const error = await failure(
+      make({ timeoutMs: 200, maxRetries: 1 }).complete(messages),
+    );
+    expect(error.reason).toBe('timeout');
+    expect(fake.calls).toBe(2);
+    // 2 attempts × 200 ms + 250 ms backoff, plus slack.
+    expect(Date.now() - started).toBeLessThan(2000);
+  });
+
+  it('times out a stream that goes silent and does not retry after text was streamed', async () => {
+    fake.setBehaviour(() => ({ streamThenHang: ['Partial ', 'answer'] }));
+    const deltas: string[] = [];
+    const error = await failure(
+      make({ timeoutMs: 200, maxRetries: 2 }).complete(messages, {
+        onDelta: d => deltas.push(d),
+      }),
+    );
+    expect(error.reason).toBe('timeout');
+    expect(deltas.join('')).toBe('Partial answer');
+    expect(fake.calls).toBe(1);
+  });
+
+  it('treats a stream cut off mid-way as a failure, not as a short answer', async () => {
+    fake.setBehaviour(() => ({ streamThenClose: ['Partial ', 'answer'] }));
+    const deltas: string[] = [];
+    const error = await failure(
+      model.complete(messages, { onDelta: d => deltas.push(d) }),
+    );
+    expect(error.reason).toBe('connection');
+    expect(deltas.join('')).toBe('Partial answer');
+    expect(fake.calls).toBe(1);
+  });
+
+  it('classifies a dropped connection as connection', async () => {
+    fake.setBehaviour(() => ({ close: true }));
+    const error = await failure(model.complete(messages));
+    expect(error.reason).toBe('connection');
+    expect(fake.calls).toBe(2);
+  });
+
+  it('classifies a stopped server (connection refused) as connection', async () => {
+    await fake.stop();
+    const error = await failure(make({ maxRetries: 0 }).complete(messages));
+    expect(error.reason).toBe('connection');
+  });
+
+  it('classifies malformed and empty responses as bad_response', async () => {
+    fake.setBehaviour(() => ({ raw: '{"choices": [', status: 200 }));
+    expect((await failure(model.complete(messages))).reason).toBe(
+      'bad_response',
+    );
+    fake.setBehaviour(() => '   ');
+    expect((await failure(model.complete(messages))).reason).toBe(
+      'bad_response',
+    );
+    fake.setBehaviour(() => ({
+      raw: JSON.stringify({ id: 'x', choices: [] }),
+    }));
+    expect((await failure(model.complete(messages))).reason).toBe(
+      'bad_response',
+    );
+  });
+
+  it('rethrows an abort by the caller instead of classifying it', async () => {
+    fake.setBehaviour(() => ({ hang: true }));
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 50);
+    const outcome = await model
+      .complete(messages, { signal: controller.signal })
+      .then(
+        () => 'resolved',
+        e => e,
+      );
+    expect(outcome).not.toBe('resolved');
+    expect(outcome).not.toBeInstanceOf(ModelUnavailableError);
+    expect(controller.signal.aborted).toBe(true);
+    expect(fake.calls).toBe(1);
+  });
+});

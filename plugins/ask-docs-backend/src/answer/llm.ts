@@ -1,0 +1,353 @@
+import OpenAI, {
+  APIConnectionError,
+  APIConnectionTimeoutError,
+  APIError,
+} from 'openai';
+import type { Config } from '@backstage/config';
+import type { LoggerService } from '@backstage/backend-plugin-api';
+import { CustomErrorBase } from '@backstage/errors';
+import type { ChatCompleteOptions, ChatMessage, ChatModel } from './types';
+
+/**
+ * The only place that talks to a language model (decision record 0004). Everything above it
+ * sees `ChatModel` and `ModelUnavailableError`, never the SDK or HTTP.
+ */
+
+/** Settings under `askDocs.llm`. */
+export interface ChatModelOptions {
+  /** OpenAI-compatible endpoint including `/v1`; the SDK default (api.openai.com) when absent. */
+  baseUrl?: string;
+  apiKey: string;
+  model: string;
+  /** Per attempt: whole call when not streaming; first byte and every gap when streaming. */
+  timeoutMs: number;
+  /** Extra attempts after a retryable failure (timeout, 5xx, 429, connection). */
+  maxRetries: number;
+  temperature: number;
+  maxTokens?: number;
+}
+
+export const DEFAULT_LLM_TIMEOUT_MS = 30_000;
+export const DEFAULT_LLM_MAX_RETRIES = 1;
+// Longest wait between attempts, whatever Retry-After says: keeps the worst case bounded.
+const MAX_BACKOFF_MS = 2_000;
+
+/** Why the model could not answer. */
+export type ModelFailureReason =
+  | 'timeout'
+  | 'rate_limited'
+  | 'server_error'
+  | 'connection'
+  | 'bad_response'
+  /** 4xx other than 429: bad key, unknown model, request refused. Not retried. */
+  | 'rejected';
+
+/** Any failure of the model; callers fall back to evidence-only answers. */
+export class ModelUnavailableError extends CustomErrorBase {
+  name = 'ModelUnavailableError' as const;
+  constructor(
+    message: string,
+    readonly reason: ModelFailureReason,
+    readonly details: {
+      status?: number;
+      attempts?: number;
+      retryAfterMs?: number;
+    } = {},
+    cause?: unknown,
+  ) {
+    super(message, cause);
+  }
+}
+
+/**
+ * Reads `askDocs.llm`. Returns undefined when no model is configured (section, model or apiKey
+ * missing, e.g. because `${OPENAI_API_KEY}` is unset); callers then treat the model as down.
+ * Local servers that need no key still need some apiKey value, e.g. `none`.
+ */
+export function readChatModelOptions(
+  config: Config,
+): ChatModelOptions | undefined {
+  const llm = config.getOptionalConfig('askDocs.llm');
+  if (!llm) return undefined;
+  const model = llm.getOptionalString('model')?.trim();
+  const apiKey = llm.getOptionalString('apiKey')?.trim();
+  if (!model || !apiKey) return undefined;
+  const timeoutMs =
+    llm.getOptionalNumber('timeoutMs') ?? DEFAULT_LLM_TIMEOUT_MS;
+  const maxRetries =
+    llm.getOptionalNumber('maxRetries') ?? DEFAULT_LLM_MAX_RETRIES;
+  if (!(timeoutMs > 0))
+    throw new Error(`askDocs.llm.timeoutMs must be positive, got ${timeoutMs}`);
+  if (!(Number.isInteger(maxRetries) && maxRetries >= 0)) {
+    throw new Error(
+      `askDocs.llm.maxRetries must be a non-negative integer, got ${maxRetries}`,
+    );
+  }
+  return {
+    baseUrl: llm.getOptionalString('baseUrl')?.trim() || undefined,
+    apiKey,
+    model,
+    timeoutMs,
+    maxRetries,
+    temperature: llm.getOptionalNumber('temperature') ?? 0,
+    maxTokens: llm.getOptionalNumber('maxTokens'),
+  };
+}
+
+/** The configured chat model, or undefined when none is configured. */
+export function createChatModel(
+  config: Config,
+  deps: { logger?: LoggerService } = {},
+): ChatModel | undefined {
+  const options = readChatModelOptions(config);
+  return options ? createChatModelFromOptions(options, deps) : undefined;
+}
+
+export function createChatModelFromOptions(
+  options: ChatModelOptions,
+  deps: { logger?: LoggerService } = {},
+): ChatModel {
+  const client = new OpenAI({
+    apiKey: options.apiKey,
+    baseURL: options.baseUrl,
+    // Retries and timeouts are ours (below) so the worst case is bounded and known.
+    maxRetries: 0,
+    timeout: options.timeoutMs,
+    logLevel: 'off',
+  });
+
+  async function attempt(
+    messages: ChatMessage[],
+    callerSignal: AbortSignal | undefined,
+    onDelta: ((text: string) => void) | undefined,
+  ): Promise<string> {
+    // Our own deadline: the SDK timeout stops at response headers, a hung body would wait forever.
+    const deadline = new AbortController();
+    let timer: NodeJS.Timeout | undefined;
+    const arm = () => {
+      clearTimeout(timer);
+      timer = setTimeout(() => deadline.abort(), options.timeoutMs);
+    };
+    arm();
+    const signal = callerSignal
+      ? AbortSignal.any([callerSignal, deadline.signal])
+      : deadline.signal;
+    const body = {
+      model: options.model,
+      messages,
+      temperature: options.temperature,
+      ...(options.maxTokens ? { max_tokens: options.maxTokens } : {}),
+    };
+    try {
+      if (!onDelta) {
+        const completion = await client.chat.completions.create(
+          { ...body, stream: false },
+          { signal },
+        );
+        const text = completion?.choices?.[0]?.message?.content;
+        if (typeof text !== 'string' || !text.trim()) {
+          throw new ModelUnavailableError(
+            'The model returned no answer text',
+            'bad_response',
+          );
+        }
+        return text;
+      }
+      const stream = await client.chat.completions.create(
+        { ...body, stream: true },
+        { signal },
+      );
+      let text = '';
+      for await (const chunk of stream) {
+        arm(); // streaming: the timeout is the longest silence, not the whole answer
+        const delta = chunk?.choices?.[0]?.delta?.content;
+        if (typeof delta === 'string' && delta) {
+          text += delta;
+          onDelta(delta);
+        }
+      }
+      // An aborted stream may simply end instead of throwing: a cut-off answer is no answer.
+      if (callerSignal?.aborted) throw callerSignal.reason;
+      if (deadline.signal.aborted)
+        throw new Error('stream aborted by deadline');
+      if (!text.trim()) {
+        throw new ModelUnavailableError(
+          'The model streamed no answer text',
+          'bad_response',
+        );
+      }
+      return text;
+    } catch (error) {
+      if (callerSignal?.aborted) throw error;
+      if (deadline.signal.aborted) {
+        throw new ModelUnavailableError(
+          `The model did not respond within ${options.timeoutMs} ms`,
+          'timeout',
+          {},
+          error,
+        );
+      }
+      throw classifyModelError(error);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  return {
+    model: options.model,
+    async complete(
+      messages: ChatMessage[],
+      { signal, onDelta }: ChatCompleteOptions = {},
+    ) {
+      let streamed = false;
+      const forward = onDelta
+        ? (text: string) => {
+            streamed = true;
+            onDelta(text);
+          }
+        : undefined;
+      for (let attemptNo = 1; ; attemptNo++) {
+        try {
+          return await attempt(messages, signal, forward);
+        } catch (error) {
+          if (signal?.aborted) throw signal.reason ?? error;
+          const failure =
+            error instanceof ModelUnavailableError
+              ? error
+              : classifyModelError(error);
+          failure.details.attempts = attemptNo;
+          // Text already streamed to the asker cannot be taken back, so no retry after it.
+          if (
+            !isRetryable(failure) ||
+            streamed ||
+            attemptNo > options.maxRetries
+          )
+            throw failure;
+          const wait = Math.min(
+            failure.details.retryAfterMs ?? 250 * 2 ** (attemptNo - 1),
+            MAX_BACKOFF_MS,
+          );
+          deps.logger?.warn(
+            `Language model call failed (${failure.reason}: ${failure.message}); retrying in ${wait} ms`,
+          );
+          await sleep(wait, signal);
+        }
+      }
+    },
+  };
+}
+
+function isRetryable(error: ModelUnavailableError): boolean {
+  return ['timeout', 'rate_limited', 'server_error', 'connection'].includes(
+    error.reason,
+  );
+}
+
+/** Maps SDK, network and parsing errors onto ModelUnavailableError. */
+export function classifyModelError(error: unknown): ModelUnavailableError {
+  if (error instanceof ModelUnavailableError) return error;
+  if (error instanceof APIConnectionTimeoutError) {
+    return new ModelUnavailableError(
+      'The model request timed out',
+      'timeout',
+      {},
+      error,
+    );
+  }
+  if (error instanceof APIConnectionError) {
+    return new ModelUnavailableError(
+      `Could not reach the model: ${error.message}`,
+      'connection',
+      {},
+      error,
+    );
+  }
+  if (error instanceof APIError && typeof error.status === 'number') {
+    const status = error.status;
+    const details = { status, retryAfterMs: retryAfterMs(error.headers) };
+    if (status === 429) {
+      return new ModelUnavailableError(
+        'The model is rate limited (429)',
+        'rate_limited',
+        details,
+        error,
+      );
+    }
+    if (status === 408) {
+      return new ModelUnavailableError(
+        'The model request timed out (408)',
+        'timeout',
+        details,
+        error,
+      );
+    }
+    if (status >= 500) {
+      return new ModelUnavailableError(
+        `The model failed (${status})`,
+        'server_error',
+        details,
+        error,
+      );
+    }
+    return new ModelUnavailableError(
+      `The model refused the request (${status}): ${error.message}`,
+      'rejected',
+      details,
+      error,
+    );
+  }
+  if (error instanceof APIError) {
+    // An error event inside a stream, without an HTTP status.
+    return new ModelUnavailableError(
+      `The model reported an error: ${error.message}`,
+      'bad_response',
+      {},
+      error,
+    );
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  if (
+    error instanceof TypeError ||
+    /socket|ECONN|terminated|EPIPE|closed/i.test(message)
+  ) {
+    return new ModelUnavailableError(
+      `Connection to the model failed: ${message}`,
+      'connection',
+      {},
+      error,
+    );
+  }
+  return new ModelUnavailableError(
+    `Unusable model response: ${message}`,
+    'bad_response',
+    {},
+    error,
+  );
+}
+
+function retryAfterMs(headers: Headers | undefined): number | undefined {
+  const value = headers?.get?.('retry-after');
+  if (!value) return undefined;
+  const seconds = Number(value);
+  if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
+  const date = Date.parse(value);
+  return Number.isFinite(date) ? Math.max(0, date - Date.now()) : undefined;
+}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) {
+      reject(signal.reason);
+      return;
+    }
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}

@@ -1,0 +1,26 @@
+import type { RetrievedChunk } from './types';
+
+/** Builds a RetrievedChunk for tests; ids derive from document and section. */
+export function chunk(
+  partial: Partial<RetrievedChunk> &
+    Pick<RetrievedChunk, 'title' | 'text' | 'rank'>,
+): RetrievedChunk {
+  const documentId = partial.documentId ?? `doc:${partial.title}`;
+  const sectionPath = partial.sectionPath ?? partial.title;
+  return {
+    chunkId: partial.chunkId ?? `${documentId}#${sectionPath}`,
+    documentId,
+    entityRef: partial.entityRef ?? 'component:default/service',
+    sectionPath,
+    anchor:
+      partial.anchor ??
+      sectionPath.split('›').pop()!.trim().toLowerCase().replace(/\s+/g, '-'),
+    url:
+      partial.url ??
+      `/docs/default/component/service/${encodeURIComponent(documentId)}`,
+    revision: partial.revision ?? 'rev-1',
+    contentHash: partial.contentHash ?? `hash:${documentId}:${sectionPath}`,
+    score: partial.score ?? 1 / partial.rank,
+    ...partial,
+  };
+}

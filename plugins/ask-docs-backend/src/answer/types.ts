@@ -1,0 +1,43 @@
+/** A chunk handed to the answering layer: already permission- and relevance-filtered. */
+export interface RetrievedChunk {
+  chunkId: string;
+  documentId: string;
+  entityRef: string;
+  /** Document title. */
+  title: string;
+  /** 'Title › Section › Subsection'. */
+  sectionPath: string;
+  anchor: string;
+  url: string;
+  text: string;
+  revision: string;
+  contentHash: string;
+  /** 1 = best. */
+  rank: number;
+  /** Higher = more relevant. */
+  score: number;
+}
+
+/** A message to the chat model. */
+export interface ChatMessage {
+  role: 'system' | 'user' | 'assistant';
+  content: string;
+}
+
+export interface ChatCompleteOptions {
+  /** Aborts the call; an abort by the caller is rethrown, not classified as model failure. */
+  signal?: AbortSignal;
+  /** Receives answer text as it streams; when given, the model is called with stream: true. */
+  onDelta?: (text: string) => void;
+}
+
+/** The one interface through which the plugin talks to a language model (decision record 0004). */
+export interface ChatModel {
+  /** Model name, recorded with every answer. */
+  model: string;
+  /** Resolves to the full answer text; rejects with ModelUnavailableError on any model failure. */
+  complete(
+    messages: ChatMessage[],
+    options?: ChatCompleteOptions,
+  ): Promise<string>;
+}

@@ -1,0 +1,114 @@
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { mockServices } from '@backstage/backend-test-utils';
+import { JsonObject } from '@backstage/types';
+import { buildTinyBertModel } from './__testUtils__/buildTinyBertModel';
+import { useNativeTypedArraysForOnnx } from './__testUtils__/useNativeTypedArraysForOnnx';
+import { createEmbedder, readEmbeddingSettings } from './createEmbedder';
+import { HashingEmbedder } from './HashingEmbedder';
+import { TransformersEmbedder } from './TransformersEmbedder';
+import { embedderInfo } from './types';
+
+const configWith = (embeddings: JsonObject | undefined) =>
+  mockServices.rootConfig({ data: embeddings ? { askDocs: { embeddings } } : {} });
+
+describe('createEmbedder', () => {
+  let dir: string;
+
+  beforeAll(async () => {
+    useNativeTypedArraysForOnnx();
+    dir = await fs.mkdtemp(path.join(os.tmpdir(), 'ask-docs-embedder-factory-'));
+    await buildTinyBertModel(dir, { modelId: 'test/tiny-bert', dimension: 12 });
+  });
+
+  afterAll(async () => {
+    await fs.rm(dir, { recursive: true, force: true });
+  });
+
+  it('builds the configured hashing embedder without calling it a fallback', async () => {
+    const logger = mockServices.logger.mock();
+    const e = await createEmbedder(configWith({ provider: 'hashing', dimension: 256 }), logger);
+    expect(e).toBeInstanceOf(HashingEmbedder);
+    expect(e.dimension).toBe(256);
+    expect(e.fallbackReason).toBeUndefined();
+    expect(logger.warn).not.toHaveBeenCalled();
+    const info = embedderInfo(e);
+    expect(info).toMatchObject({ modelId: 'hashing-fallback-v1-256', kind: 'hashing-fallback', dimension: 256 });
+    expect(info.note).toMatch(/configured/);
+    expect(info.note).not.toMatch(/instead of a semantic model/);
+  });
+
+  it('loads a local transformers model with the configured options', async () => {
+    const logger = mockServices.logger.mock();
+    const e = await createEmbedder(
+      configWith({
+        provider: 'transformers',
+        model: 'test/tiny-bert',
+        localModelPath: dir,
+        queryPrefix: 'query: ',
+        passagePrefix: '',
+        batchSize: 3,
+        maxTokens: 32,
+        allowFallback: false,
+      }),
+      logger,
+    );
+    expect(e).toBeInstanceOf(TransformersEmbedder);
+    const t = e as TransformersEmbedder;
+    expect([t.queryPrefix, t.passagePrefix, t.batchSize, t.maxTokens]).toEqual(['query: ', '', 3, 32]);
+    expect(embedderInfo(e)).toEqual({ modelId: 'test/tiny-bert', kind: 'transformers', dimension: 12 });
+    expect(logger.warn).not.toHaveBeenCalled();
+    expect(await e.embedQuery('deploy')).toHaveLength(12);
+  });
+
+  it('falls back loudly to hashing when the model is missing, and says why', async () => {
+    const logger = mockServices.logger.mock();
+    const missing = path.join(dir, 'absent');
+    const e = await createEmbedder(
+      configWith({ provider: 'transformers', localModelPath: missing, dimension: 128 }),
+      logger,
+    );
+    expect(e).toBeInstanceOf(HashingEmbedder);
+    expect(e.kind).toBe('hashing-fallback');
+    expect(e.dimension).toBe(128);
+    expect(e.fallbackReason).toContain(missing);
+    expect(e.fallbackReason).toContain('Xenova/multilingual-e5-small');
+    expect(logger.warn).toHaveBeenCalledTimes(1);
+    expect(logger.warn.mock.calls[0][0]).toMatch(/FALLING BACK/);
+    expect(embedderInfo(e).note).toMatch(/instead of a semantic model.*absent/);
+  });
+
+  it('refuses to fall back when allowFallback is false', async () => {
+    const logger = mockServices.logger.mock();
+    const missing = path.join(dir, 'absent');
+    await expect(
+      createEmbedder(
+        configWith({ provider: 'transformers', localModelPath: missing, allowFallback: false }),
+        logger,
+      ),
+    ).rejects.toThrow(missing);
+    expect(logger.warn).not.toHaveBeenCalled();
+  });
+
+  it('rejects a non-string prefix', async () => {
+    expect(() => readEmbeddingSettings(configWith({ queryPrefix: 3 }))).toThrow(/queryPrefix/);
+  });
+
+  it('rejects an unknown provider instead of silently falling back', async () => {
+    const logger = mockServices.logger.mock();
+    await expect(createEmbedder(configWith({ provider: 'openai' }), logger)).rejects.toThrow(/provider "openai"/);
+  });
+
+  it('defaults to the e5 transformers model under ./models with fallback allowed', () => {
+    const s = readEmbeddingSettings(configWith(undefined));
+    expect(s).toMatchObject({
+      provider: 'transformers',
+      model: 'Xenova/multilingual-e5-small',
+      localModelPath: path.resolve('models'),
+      dimension: 384,
+      allowFallback: true,
+    });
+    expect(s.queryPrefix).toBeUndefined();
+  });
+});

@@ -1,0 +1,278 @@
+import { LoggerService } from '@backstage/backend-plugin-api';
+import { Entity, stringifyEntityRef } from '@backstage/catalog-model';
+import pLimit from 'p-limit';
+import { AskDocsStore, ChunkWrite, DocumentRow, RunProgress, StoredDocumentState } from '../database/AskDocsStore';
+import { Embedder } from '../embedding';
+import { Analyzers, analyzeText, detectLanguage } from '../language';
+import { entityRow, entityUrl, techDocsUrl } from './entityRow';
+import {
+  ParsedPage,
+  chunkSections,
+  documentIdFor,
+  entityToDocument,
+  pageContentHash,
+  pageUrlPath,
+  parseHtmlPage,
+} from './parsing';
+import { EntitySource, TechDocsReader } from './sources';
+
+export interface IngesterOptions {
+  store: AskDocsStore;
+  entities: EntitySource;
+  techdocs: TechDocsReader;
+  embedder: Embedder;
+  analyzers: Analyzers;
+  languages: string[];
+  logger: LoggerService;
+  maxPageChars?: number;
+  maxChunkChars?: number;
+  concurrency?: number;
+}
+
+interface DocumentInput {
+  entityRef: string;
+  sourceKind: 'techdocs' | 'catalog';
+  pagePath: string;
+  url: string;
+  revision: string;
+  page: ParsedPage;
+}
+
+const emptyProgress = (): RunProgress => ({
+  entitiesDone: 0,
+  pagesDone: 0,
+  pagesSkipped: 0,
+  chunksWritten: 0,
+  chunksEmbedded: 0,
+  chunksDeleted: 0,
+  errors: [],
+});
+
+/**
+ * One ingestion run: every catalog entity and its TechDocs pages into the knowledge index.
+ * Unchanged pages are skipped and unchanged chunks keep their ids and vectors; a failing page is
+ * recorded and skipped, never aborting the run (and never deleting what was indexed before).
+ */
+export class Ingester {
+  private readonly limit: ReturnType<typeof pLimit>;
+  private running: Promise<RunProgress> | undefined;
+  /** Titles seen in the current run, to warn about duplicates (decision record 0003). */
+  private titles = new Map<string, string>();
+
+  constructor(private readonly o: IngesterOptions) {
+    this.limit = pLimit(o.concurrency ?? 4);
+  }
+
+  isRunning(): boolean {
+    return this.running !== undefined;
+  }
+
+  /** Runs once; a call while a run is in progress joins that run. */
+  run(trigger: 'schedule' | 'manual'): Promise<RunProgress> {
+    if (!this.running) {
+      this.running = this.doRun(trigger).finally(() => {
+        this.running = undefined;
+      });
+    }
+    return this.running;
+  }
+
+  private async doRun(trigger: 'schedule' | 'manual'): Promise<RunProgress> {
+    const { store, embedder, logger } = this.o;
+    await store.registerModel({ modelId: embedder.modelId, dimension: embedder.dimension, kind: embedder.kind });
+    const runId = await store.startRun(trigger);
+    const progress = emptyProgress();
+    this.titles = new Map();
+    const seen = new Set<string>();
+    let listingComplete = false;
+    let lastUpdate = Date.now();
+    try {
+      for await (const entity of this.o.entities.listEntities()) {
+        const ref = stringifyEntityRef(entity);
+        seen.add(ref);
+        try {
+          await this.ingestEntity(entity, progress);
+        } catch (e) {
+          progress.errors.push({ entityRef: ref, message: errorMessage(e) });
+          logger.warn(`ask-docs: failed to ingest ${ref}: ${errorMessage(e)}`);
+        }
+        progress.entitiesDone += 1;
+        if (Date.now() - lastUpdate > 2000) {
+          lastUpdate = Date.now();
+          await store.updateRun(runId, progress);
+        }
+      }
+      listingComplete = true;
+      // Deleted entities disappear, but only after a complete listing: a failed page of the
+      // catalog must not wipe the index.
+      const gone = (await store.listEntityRefs()).filter(ref => !seen.has(ref));
+      progress.chunksDeleted += await store.deleteEntities(gone);
+      await store.finishRun(runId, 'succeeded', progress);
+      logger.info(
+        `ask-docs: ingestion run ${runId} done: ${progress.entitiesDone} entities, ${progress.pagesDone} pages ` +
+          `(${progress.pagesSkipped} unchanged), ${progress.chunksWritten} chunks written, ` +
+          `${progress.chunksEmbedded} embedded, ${progress.chunksDeleted} deleted, ${progress.errors.length} errors`,
+      );
+    } catch (e) {
+      progress.errors.push({ message: `run aborted${listingComplete ? '' : ' while listing entities'}: ${errorMessage(e)}` });
+      logger.error(`ask-docs: ingestion run ${runId} failed: ${errorMessage(e)}`);
+      await store.finishRun(runId, 'failed', progress).catch(() => {});
+    }
+    return progress;
+  }
+
+  private async ingestEntity(entity: Entity, progress: RunProgress) {
+    const { store, embedder } = this.o;
+    const row = entityRow(entity);
+    await store.upsertEntity(row);
+    const states = await store.documentStates(row.entityRef, embedder.modelId);
+    const keep = new Set<string>();
+
+    const catalogDoc = entityToDocument(entity);
+    keep.add(
+      await this.ingestDocument(
+        {
+          entityRef: row.entityRef,
+          sourceKind: 'catalog',
+          pagePath: '',
+          url: entityUrl(row.entityRef),
+          revision: row.etag,
+          page: catalogDoc,
+        },
+        states,
+        progress,
+      ),
+    );
+
+    let site;
+    try {
+      site = await this.o.techdocs.getSite(entity);
+    } catch (e) {
+      // Keep the pages indexed before: the site may only be unreachable for a moment.
+      progress.errors.push({ entityRef: row.entityRef, message: `TechDocs site unavailable: ${errorMessage(e)}` });
+      for (const [id, _] of states) keep.add(id);
+      site = undefined;
+    }
+    if (site) {
+      await Promise.all(
+        site.pages.map(pagePath =>
+          this.limit(async () => {
+            const documentId = documentIdFor(row.entityRef, 'techdocs', pagePath);
+            keep.add(documentId);
+            try {
+              const html = await this.o.techdocs.getPage(entity, pagePath);
+              const page = parseHtmlPage(html, {
+                maxPageChars: this.o.maxPageChars,
+                siteName: site!.siteName,
+                fallbackTitle: pagePath,
+              });
+              await this.ingestDocument(
+                {
+                  entityRef: row.entityRef,
+                  sourceKind: 'techdocs',
+                  pagePath,
+                  url: techDocsUrl(row.entityRef, pageUrlPath(pagePath)),
+                  revision: site!.etag,
+                  page,
+                },
+                states,
+                progress,
+              );
+            } catch (e) {
+              progress.errors.push({ entityRef: row.entityRef, page: pagePath, message: errorMessage(e) });
+            }
+          }),
+        ),
+      );
+    }
+    const stale = [...states.keys()].filter(id => !keep.has(id));
+    progress.chunksDeleted += await store.deleteDocuments(stale);
+  }
+
+  /** Returns the document id. */
+  private async ingestDocument(
+    input: DocumentInput,
+    states: Map<string, StoredDocumentState>,
+    progress: RunProgress,
+  ): Promise<string> {
+    const { store, embedder, analyzers, languages } = this.o;
+    const documentId = documentIdFor(input.entityRef, input.sourceKind, input.pagePath);
+    const contentHash = pageContentHash(input.page.text);
+    const state = states.get(documentId);
+    // A rebuilt site has a new etag, but a page whose text did not change keeps the revision it
+    // was last changed in: answers citing it are not reported as outdated.
+    if (state && state.contentHash === contentHash && state.embedded) {
+      progress.pagesSkipped += 1;
+      progress.pagesDone += 1;
+      return documentId;
+    }
+
+    const notes = [...input.page.notes];
+    const titleKey = input.page.title.trim().toLocaleLowerCase();
+    const firstWithTitle = this.titles.get(titleKey);
+    if (firstWithTitle && firstWithTitle !== documentId) {
+      notes.push('duplicate-title');
+      this.o.logger.warn(
+        `ask-docs: duplicate document title "${input.page.title}" (${input.entityRef} ${input.pagePath || '(catalog)'}); ` +
+          'answers disambiguate it by entity name',
+      );
+    } else {
+      this.titles.set(titleKey, documentId);
+    }
+
+    const lang = detectLanguage(input.page.text, languages);
+    const chunks = chunkSections(input.page, { documentId, maxChars: this.o.maxChunkChars });
+    const writes: ChunkWrite[] = chunks.map(c => {
+      const analysis = analyzeText(`${c.sectionPath}\n${c.text}`, lang, analyzers);
+      return {
+        chunkId: c.chunkId,
+        ordinal: c.ordinal,
+        title: input.page.title,
+        sectionPath: c.sectionPath,
+        anchor: c.anchor,
+        charStart: c.charStart,
+        charEnd: c.charEnd,
+        text: c.text,
+        contentHash: c.contentHash,
+        lang,
+        termCount: analysis.tokenCount,
+        terms: analysis.terms,
+      };
+    });
+
+    const embedded = await store.embeddedChunkHashes(documentId, embedder.modelId);
+    const toEmbed = chunks.filter(c => embedded.get(c.chunkId) !== c.contentHash);
+    const vectors = new Map<string, number[]>();
+    if (toEmbed.length > 0) {
+      const out = await embedder.embedPassages(toEmbed.map(c => `${c.sectionPath}\n${c.text}`));
+      toEmbed.forEach((c, i) => vectors.set(c.chunkId, out[i]));
+    }
+
+    const doc: DocumentRow = {
+      documentId,
+      entityRef: input.entityRef,
+      sourceKind: input.sourceKind,
+      pagePath: input.pagePath,
+      title: input.page.title,
+      url: input.url,
+      lang,
+      revision: input.revision,
+      contentHash,
+      textLength: input.page.text.length,
+      note: notes.length ? notes.join('; ') : undefined,
+    };
+    const result = await store.replaceDocument(doc, writes, vectors, {
+      modelId: embedder.modelId,
+      dimension: embedder.dimension,
+    });
+    progress.pagesDone += 1;
+    progress.chunksWritten += result.chunksWritten;
+    progress.chunksDeleted += result.chunksDeleted;
+    progress.chunksEmbedded += vectors.size;
+    return documentId;
+  }
+}
+
+function errorMessage(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}

@@ -1,0 +1,45 @@
+import { Entity, parseEntityRef, RELATION_OWNED_BY, stringifyEntityRef } from '@backstage/catalog-model';
+import { EntityRow } from '../database/AskDocsStore';
+
+/** The visibility attributes permission rules are evaluated against (decision record 0001). */
+export function entityRow(entity: Entity): EntityRow {
+  const namespace = entity.metadata.namespace ?? 'default';
+  const owners = new Set<string>();
+  for (const r of entity.relations ?? []) {
+    if (r.type === RELATION_OWNED_BY) owners.add(r.targetRef.toLocaleLowerCase('en-US'));
+  }
+  const specOwner = (entity.spec as { owner?: unknown } | undefined)?.owner;
+  if (typeof specOwner === 'string' && specOwner) {
+    // Unprocessed entities (tests, fresh catalogs) have no relations yet.
+    try {
+      owners.add(stringifyEntityRef(parseEntityRef(specOwner, { defaultKind: 'group', defaultNamespace: namespace })).toLocaleLowerCase('en-US'));
+    } catch {
+      // an unparseable owner grants nothing
+    }
+  }
+  return {
+    entityRef: stringifyEntityRef(entity),
+    kind: entity.kind,
+    namespace,
+    name: entity.metadata.name,
+    title: entity.metadata.title ?? entity.metadata.name,
+    owners: [...owners],
+    tags: entity.metadata.tags ?? [],
+    labels: entity.metadata.labels ?? {},
+    annotations: entity.metadata.annotations ?? {},
+    spec: (entity.spec as Record<string, unknown>) ?? {},
+    etag: entity.metadata.etag ?? entity.metadata.uid ?? '',
+  };
+}
+
+/** Portal path of an entity page. */
+export function entityUrl(entityRef: string): string {
+  const { kind, namespace, name } = parseEntityRef(entityRef);
+  return `/catalog/${encodeURIComponent(namespace)}/${encodeURIComponent(kind.toLocaleLowerCase('en-US'))}/${encodeURIComponent(name)}`;
+}
+
+/** Portal path of a TechDocs page (directory-style URL as TechDocs renders it). */
+export function techDocsUrl(entityRef: string, pageUrlPath: string): string {
+  const { kind, namespace, name } = parseEntityRef(entityRef);
+  return `/docs/${encodeURIComponent(namespace)}/${encodeURIComponent(kind.toLocaleLowerCase('en-US'))}/${encodeURIComponent(name)}/${pageUrlPath}`;
+}

@@ -1,0 +1,35 @@
+export { parseHtmlPage, cleanTitle } from './parseHtmlPage';
+export {
+  chunkSections,
+  sectionPathOf,
+  DEFAULT_MAX_CHUNK_CHARS,
+  SECTION_PATH_SEPARATOR,
+} from './chunkSections';
+export { splitSentences } from './sentences';
+export type { Span } from './sentences';
+export { entityToDocument } from './entityToDocument';
+export type { EntityDocumentOptions } from './entityToDocument';
+export {
+  pageListFromMetadata,
+  pageListFromSearchIndex,
+  pageUrlPath,
+} from './techdocsPages';
+export {
+  documentIdFor,
+  pageContentHash,
+  chunkIdFor,
+  chunkContentHash,
+  sha256Hex,
+} from './identity';
+export {
+  PAGE_NOTE_TRUNCATED,
+  PAGE_NOTE_EMPTY,
+  DEFAULT_MAX_PAGE_CHARS,
+} from './pageAssembly';
+export type {
+  Section,
+  ParsedPage,
+  ParseHtmlPageOptions,
+  Chunk,
+  ChunkOptions,
+} from './types';

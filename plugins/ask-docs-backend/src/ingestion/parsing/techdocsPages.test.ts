@@ -1,0 +1,91 @@
+import {
+  pageListFromMetadata,
+  pageListFromSearchIndex,
+  pageUrlPath,
+} from './techdocsPages';
+
+describe('pageListFromMetadata', () => {
+  it('keeps HTML pages and drops 404, search, assets and non-HTML files', () => {
+    const metadata = {
+      site_name: 'Docs',
+      etag: 'abc',
+      files: [
+        'index.html',
+        'user-guide/index.html',
+        'user-guide/cli/index.html',
+        '404.html',
+        'search/search_index.json',
+        'search/worker.html',
+        'assets/javascripts/bundle.js',
+        'assets/partials/page.html',
+        'sitemap.xml.gz',
+        'img/logo.png',
+        'guides/js/index.html',
+        'index.html',
+      ],
+    };
+    expect(pageListFromMetadata(metadata)).toEqual([
+      'index.html',
+      'user-guide/index.html',
+      'user-guide/cli/index.html',
+      'guides/js/index.html',
+    ]);
+    expect(pageListFromMetadata(JSON.stringify(metadata))).toEqual(
+      pageListFromMetadata(metadata),
+    );
+  });
+
+  it('returns nothing for malformed metadata', () => {
+    expect(pageListFromMetadata('not json')).toEqual([]);
+    expect(pageListFromMetadata({ files: 'index.html' })).toEqual([]);
+    expect(pageListFromMetadata(null)).toEqual([]);
+    expect(pageListFromMetadata({ files: [1, null, 'a.html'] })).toEqual([
+      'a.html',
+    ]);
+  });
+});
+
+describe('pageListFromSearchIndex', () => {
+  it('maps locations to the HTML files that serve them, once each', () => {
+    const index = {
+      docs: [
+        { location: '', title: 'Home' },
+        { location: '#features', title: 'Features' },
+        { location: 'user-guide/choosing-your-theme/', title: 'Theme' },
+        { location: 'user-guide/choosing-your-theme/#mkdocs', title: 'mkdocs' },
+        { location: 'about.html#x', title: 'flat' },
+        { location: 'old/page', title: 'no slash' },
+        { location: '404.html' },
+        { title: 'no location' },
+      ],
+    };
+    expect(pageListFromSearchIndex(index)).toEqual([
+      'index.html',
+      'user-guide/choosing-your-theme/index.html',
+      'about.html',
+      'old/page/index.html',
+    ]);
+  });
+
+  it('returns nothing for malformed input', () => {
+    expect(pageListFromSearchIndex('{')).toEqual([]);
+    expect(pageListFromSearchIndex({ docs: {} })).toEqual([]);
+  });
+});
+
+describe('pageUrlPath', () => {
+  it('uses directory URLs for index pages and keeps other files', () => {
+    expect(pageUrlPath('user-guide/x/index.html')).toBe('user-guide/x/');
+    expect(pageUrlPath('index.html')).toBe('');
+    expect(pageUrlPath('sql-createtable.html')).toBe('sql-createtable.html');
+    expect(pageUrlPath('/a/index.html')).toBe('a/');
+    expect(pageUrlPath('a/myindex.html')).toBe('a/myindex.html');
+  });
+
+  it('round-trips with the search index locations', () => {
+    for (const location of ['', 'user-guide/', 'user-guide/cli/']) {
+      const [page] = pageListFromSearchIndex({ docs: [{ location }] });
+      expect(pageUrlPath(page)).toBe(location);
+    }
+  });
+});

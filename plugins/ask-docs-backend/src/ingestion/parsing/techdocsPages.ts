@@ -1,0 +1,76 @@
+/*
+ * Which files of a published TechDocs site are documentation pages, and how TechDocs addresses them.
+ * Page paths are relative to the site root and name the HTML file ("user-guide/cli/index.html").
+ */
+
+// Top-level folders of a built site that hold generated files or theme assets, not pages.
+const NON_PAGE_DIRS = new Set(['assets', 'search', '_static']);
+
+function parseJson(input: unknown): unknown {
+  if (typeof input !== 'string') return input;
+  try {
+    return JSON.parse(input);
+  } catch {
+    return undefined;
+  }
+}
+
+function normalizePath(path: string): string {
+  return path
+    .trim()
+    .replace(/\\/g, '/')
+    .replace(/^(\.\/|\/)+/, '');
+}
+
+function isDocumentationPage(path: string): boolean {
+  if (!/\.html?$/i.test(path)) return false;
+  const segments = path.split('/');
+  if (/^404\.html?$/i.test(segments[segments.length - 1])) return false;
+  return segments.length === 1 || !NON_PAGE_DIRS.has(segments[0].toLowerCase());
+}
+
+function unique(paths: string[]): string[] {
+  return [...new Set(paths)];
+}
+
+/** Pages listed in techdocs_metadata.json `files`: HTML only, without 404.html, search/ and assets. */
+export function pageListFromMetadata(metadataJson: unknown): string[] {
+  const metadata = parseJson(metadataJson) as { files?: unknown } | undefined;
+  const files = metadata && Array.isArray(metadata.files) ? metadata.files : [];
+  return unique(
+    files
+      .filter((f): f is string => typeof f === 'string')
+      .map(normalizePath)
+      .filter(isDocumentationPage),
+  );
+}
+
+/**
+ * Pages named by an MkDocs search_index.json: each `docs[].location` ("user-guide/cli/#options")
+ * without its fragment, as the HTML file the site serves for it.
+ */
+export function pageListFromSearchIndex(searchIndexJson: unknown): string[] {
+  const index = parseJson(searchIndexJson) as { docs?: unknown } | undefined;
+  const docs = index && Array.isArray(index.docs) ? index.docs : [];
+  const pages: string[] = [];
+  for (const doc of docs) {
+    const location = (doc as { location?: unknown } | null)?.location;
+    if (typeof location !== 'string') continue;
+    const path = normalizePath(location.split('#')[0].split('?')[0]);
+    let page: string;
+    if (path === '') page = 'index.html';
+    else if (path.endsWith('/')) page = `${path}index.html`;
+    else if (/\.html?$/i.test(path)) page = path;
+    else page = `${path}/index.html`;
+    if (isDocumentationPage(page)) pages.push(page);
+  }
+  return unique(pages);
+}
+
+/** The path TechDocs shows for a page: directory URLs for index.html ('user-guide/x/'), '' for the home page. */
+export function pageUrlPath(pagePath: string): string {
+  const path = normalizePath(pagePath);
+  if (/^index\.html?$/i.test(path)) return '';
+  const m = /^(.*\/)index\.html?$/i.exec(path);
+  return m ? m[1] : path;
+}

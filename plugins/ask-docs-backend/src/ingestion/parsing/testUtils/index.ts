@@ -1,0 +1,7 @@
+export {
+  unpackCorpus,
+  corporaDir,
+  corpusArchive,
+  listFiles,
+} from './unpackCorpus';
+export { expectPageInvariants, expectChunkInvariants } from './invariants';

@@ -1,0 +1,175 @@
+import {
+  createCzechAnalyzer,
+  czechLanguage,
+  DEFAULT_CZECH_DICTIONARY,
+} from './czechAnalyzer';
+import { LanguageAnalyzer } from './types';
+
+// The real Debian dictionary (scripts/install-system-deps.sh installs hunspell-cs).
+let cs: LanguageAnalyzer;
+beforeAll(async () => {
+  cs = await czechLanguage.createAnalyzer({
+    hunspell: DEFAULT_CZECH_DICTIONARY,
+    onMissingDictionary: 'error',
+    warn: message => {
+      throw new Error(`unexpected warning: ${message}`);
+    },
+    cacheSize: 1000,
+  });
+});
+
+const allKeys = (word: string) => {
+  const keys = cs.keysForWord(word);
+  return new Set([...keys.lemmas.map(l => `l:${l}`), `s:${keys.stem}`]);
+};
+const shared = (a: string, b: string) => {
+  const other = allKeys(b);
+  return [...allKeys(a)].filter(k => other.has(k));
+};
+
+describe('Czech analyzer with hunspell', () => {
+  it('is not degraded and signs its keys with the dictionary hash', () => {
+    expect(cs.degraded).toBeUndefined();
+    expect(cs.signature).toMatch(/^cs:\d+:hunspell-[0-9a-f]{12}$/);
+  });
+
+  it('lemmatises irregular forms: psa → pes, dne → den, lidé → člověk, oči → oko', () => {
+    expect(cs.keysForWord('psa').lemmas).toContain('pes');
+    expect(cs.keysForWord('psovi').lemmas).toContain('pes');
+    expect(cs.keysForWord('dne').lemmas).toContain('den');
+    expect(cs.keysForWord('dnech').lemmas).toEqual(
+      expect.arrayContaining(['den', 'dno']),
+    );
+    expect(cs.keysForWord('lidé').lemmas).toContain('clovek');
+    expect(cs.keysForWord('oči').lemmas).toContain('oko');
+    expect(cs.keysForWord('psa').known).toBe(true);
+  });
+
+  it('lemmatises regular inflection through hunspell: lišce → liška', () => {
+    expect(cs.keysForWord('lišce').lemmas).toContain('liska');
+    expect(cs.keysForWord('záložky').lemmas).toEqual(['zalozka']);
+    expect(cs.keysForWord('vitráží').lemmas).toContain('vitraz');
+    expect(cs.keysForWord('schůzích').lemmas).toContain('schuze');
+  });
+
+  it('finds names that hunspell only knows capitalised', () => {
+    expect(cs.keysForWord('pavlovi').lemmas).toContain('pavel');
+  });
+
+  it('does not relate Pavlovi to pavlač (no shared lemma or stem)', () => {
+    for (const form of ['pavlač', 'pavlače', 'pavlačemi']) {
+      expect(shared('pavlovi', form)).toEqual([]);
+      expect(shared('pavel', form)).toEqual([]);
+    }
+  });
+
+  it('does not relate pes to pesto (no shared key)', () => {
+    for (const dog of ['pes', 'psa', 'psem']) {
+      for (const sauce of ['pesto', 'pesta', 'pestem'])
+        expect(shared(dog, sauce)).toEqual([]);
+    }
+  });
+
+  it('folds keys so text without diacritics meets them', () => {
+    const keys = cs.keysForWord('záložky');
+    expect(keys.stem).toBe('zalozk');
+    expect(cs.keysForWord('zalozky').stem).toBe(keys.stem);
+    // Unknown to the dictionary: its own lemma, not known.
+    expect(cs.keysForWord('zalozky')).toEqual({
+      lemmas: ['zalozky'],
+      stem: 'zalozk',
+      known: false,
+    });
+  });
+
+  it('restores diacritics of words typed without them', () => {
+    expect(cs.restoreDiacritics!('zalozky')).toEqual(['záložky']);
+    expect(cs.restoreDiacritics!('prumernou')).toContain('průměrnou');
+    expect(cs.restoreDiacritics!('mrizku')).toContain('mřížku');
+    // Already accented, nonsense, or too short: nothing to restore.
+    expect(cs.restoreDiacritics!('záložky')).toEqual([]);
+    expect(cs.restoreDiacritics!('qbsit')).toEqual([]);
+    expect(cs.restoreDiacritics!('ab')).toEqual([]);
+  });
+
+  it('keeps numbers as they are and recognises stopwords typed either way', () => {
+    expect(cs.keysForWord('2011')).toEqual({
+      lemmas: ['2011'],
+      stem: '2011',
+      known: false,
+    });
+    for (const word of ['jak', 'je', 'při', 'pri', 'že'])
+      expect(cs.isStopword(word)).toBe(true);
+    for (const word of ['záložka', 'pes', 'vrstva'])
+      expect(cs.isStopword(word)).toBe(false);
+  });
+
+  it('returns frozen cached keys', () => {
+    const first = cs.keysForWord('vrstvy');
+    expect(cs.keysForWord('vrstvy')).toBe(first);
+    expect(Object.isFrozen(first)).toBe(true);
+    expect(Object.isFrozen(first.lemmas)).toBe(true);
+  });
+});
+
+describe('Czech analyzer without a dictionary', () => {
+  const missing = {
+    affPath: '/nonexistent/cs_CZ.aff',
+    dicPath: '/nonexistent/cs_CZ.dic',
+  };
+
+  it('fails with a clear error by default', async () => {
+    await expect(
+      czechLanguage.createAnalyzer({
+        hunspell: missing,
+        onMissingDictionary: 'error',
+        warn: () => {},
+        cacheSize: 10,
+      }),
+    ).rejects.toThrow(
+      /hunspell dictionary.*\/nonexistent\/cs_CZ\.aff.*hunspell-cs/s,
+    );
+  });
+
+  it('runs stem-only when allowed, and says so', async () => {
+    const warnings: string[] = [];
+    const degraded = await czechLanguage.createAnalyzer({
+      hunspell: missing,
+      onMissingDictionary: 'stem-only',
+      warn: m => warnings.push(m),
+      cacheSize: 10,
+    });
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/stem-only/);
+    expect(degraded.degraded).toBe(warnings[0]);
+    expect(degraded.signature).toMatch(/stem-only/);
+    expect(degraded.signature).not.toBe(cs.signature);
+    // Stems still conflate inflection; lemmas fall back to the word except for the table.
+    expect(degraded.keysForWord('lišce').stem).toBe(
+      degraded.keysForWord('liška').stem,
+    );
+    expect(degraded.keysForWord('lišce')).toMatchObject({
+      lemmas: ['lisce'],
+      known: false,
+    });
+    expect(degraded.keysForWord('psa').lemmas).toEqual(['pes']);
+    expect(degraded.restoreDiacritics!('zalozky')).toEqual([]);
+  });
+
+  it('works with an injected dictionary', () => {
+    const fake = createCzechAnalyzer({
+      dictionary: {
+        stemSync: w => (w === 'kočky' ? ['kočka'] : []),
+        spellSync: w => w === 'kočky',
+      },
+      fingerprint: 'test',
+    });
+    expect(fake.keysForWord('kočky')).toEqual({
+      lemmas: ['kocka'],
+      stem: 'kock',
+      known: true,
+    });
+    expect(fake.restoreDiacritics!('kocky')).toEqual(['kočky']);
+    expect(fake.signature).toBe('cs:1:hunspell-test');
+  });
+});

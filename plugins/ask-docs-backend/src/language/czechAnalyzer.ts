@@ -1,0 +1,169 @@
+/**
+ * Czech keys: lemmas from hunspell plus our irregular-forms table, and a light stem.
+ */
+import { BoundedCache } from './boundedCache';
+import { restoreCzechDiacritics } from './czechDiacritics';
+import { czechIrregularLemmas } from './czechIrregularForms';
+import { czechLightStem } from './czechLightStemmer';
+import {
+  DictionaryUnavailableError,
+  HunspellDictionary,
+  loadHunspell,
+} from './hunspell';
+import { CZECH_STOPWORDS } from './stopwords';
+import { foldDiacritics, hasDiacritics, hasLetter } from './tokenize';
+import {
+  LanguageAnalyzer,
+  LanguageModule,
+  LanguageModuleContext,
+  WordKeys,
+} from './types';
+
+/** Where Debian's hunspell-cs puts the dictionary (scripts/install-system-deps.sh). */
+export const DEFAULT_CZECH_DICTIONARY = {
+  affPath: '/usr/share/hunspell/cs_CZ.aff',
+  dicPath: '/usr/share/hunspell/cs_CZ.dic',
+};
+
+/** Bump when the key computation changes: stored keys must then be rebuilt. */
+const KEYS_VERSION = 1;
+
+// Folded stopwords catch questions typed without diacritics ("pri", "pred", "muze").
+const FOLDED_STOPWORDS = new Set([...CZECH_STOPWORDS].map(foldDiacritics));
+
+export interface CzechAnalyzerOptions {
+  /** Without a dictionary the analyzer runs stem-only (each word is its own lemma). */
+  dictionary?: HunspellDictionary;
+  /** Dictionary content hash, part of the signature. */
+  fingerprint?: string;
+  /** Reason for running without a dictionary. */
+  degraded?: string;
+  cacheSize?: number;
+}
+
+export function createCzechAnalyzer(
+  options: CzechAnalyzerOptions = {},
+): LanguageAnalyzer {
+  const { dictionary } = options;
+  const cache = new BoundedCache<string, WordKeys>(
+    options.cacheSize ?? 200_000,
+  );
+  const restoreCache = new BoundedCache<string, readonly string[]>(10_000);
+
+  // Hunspell is case-sensitive and our tokens are lowercase: names ("Pavlovi") are only
+  // found capitalised, so that is tried when the lowercase form is unknown.
+  const dictionaryLemmas = (word: string): string[] => {
+    if (!dictionary) return [];
+    let stems = dictionary.stemSync(word);
+    if (stems.length === 0) {
+      const capitalised = capitalise(word);
+      if (capitalised !== word) stems = dictionary.stemSync(capitalised);
+    }
+    return stems.map(s => s.toLocaleLowerCase('cs'));
+  };
+
+  const compute = (word: string): WordKeys => {
+    if (!hasLetter(word)) return { lemmas: [word], stem: word, known: false };
+    const irregular = czechIrregularLemmas(word);
+    const fromDictionary = dictionaryLemmas(word);
+    // The dictionary lists irregular forms as words of their own ("psa" → "psa"); the table
+    // replaces that self-reading but keeps any other reading ("dnech" → den and dno).
+    const lemmas = irregular
+      ? [...irregular, ...fromDictionary.filter(l => l !== word)]
+      : fromDictionary;
+    const known = lemmas.length > 0;
+    return {
+      lemmas: unique((known ? lemmas : [word]).map(foldDiacritics)),
+      stem: foldDiacritics(czechLightStem(word)),
+      known,
+    };
+  };
+
+  return {
+    lang: 'cs',
+    signature: dictionary
+      ? `cs:${KEYS_VERSION}:hunspell-${options.fingerprint ?? 'custom'}`
+      : `cs:${KEYS_VERSION}:stem-only`,
+    degraded: options.degraded,
+    keysForWord(word: string): WordKeys {
+      const cached = cache.get(word);
+      if (cached) return cached;
+      // Cached objects are shared by every caller: frozen so no caller can alter another's.
+      const keys = Object.freeze(compute(word));
+      Object.freeze(keys.lemmas);
+      cache.set(word, keys);
+      return keys;
+    },
+    isStopword(word: string): boolean {
+      return (
+        CZECH_STOPWORDS.has(word) ||
+        (!hasDiacritics(word) && FOLDED_STOPWORDS.has(word))
+      );
+    },
+    restoreDiacritics(word: string): readonly string[] {
+      if (
+        !dictionary ||
+        word.length < 3 ||
+        hasDiacritics(word) ||
+        !hasLetter(word)
+      )
+        return [];
+      const cached = restoreCache.get(word);
+      if (cached) return cached;
+      // Lowercase spellings only: names typed without diacritics ("brne") still meet
+      // their documents through the folded stem ("brn").
+      const restored = Object.freeze(
+        restoreCzechDiacritics(word, candidate =>
+          dictionary.spellSync(candidate),
+        ),
+      );
+      restoreCache.set(word, restored);
+      return restored;
+    },
+  };
+}
+
+export const czechLanguage: LanguageModule = {
+  profile: {
+    lang: 'cs',
+    stopwords: CZECH_STOPWORDS,
+    distinctiveLetters: /[ěščřžýáíéůúťďň]/,
+  },
+  async createAnalyzer(
+    context: LanguageModuleContext,
+  ): Promise<LanguageAnalyzer> {
+    const paths = context.hunspell ?? DEFAULT_CZECH_DICTIONARY;
+    try {
+      const { dictionary, fingerprint } = await loadHunspell(paths);
+      return createCzechAnalyzer({
+        dictionary,
+        fingerprint,
+        cacheSize: context.cacheSize,
+      });
+    } catch (error) {
+      if (!(error instanceof DictionaryUnavailableError)) throw error;
+      if (context.onMissingDictionary !== 'stem-only') {
+        throw new Error(
+          `Czech keyword analysis needs the hunspell dictionary. ${error.message}. Install the ` +
+            `Debian package hunspell-cs (scripts/install-system-deps.sh), point ` +
+            `askDocs.hunspell.cs.affPath/dicPath at the files, or allow the stem-only mode.`,
+          { cause: error },
+        );
+      }
+      const reason = `Czech runs stem-only without lemmas: ${error.message}`;
+      context.warn(reason);
+      return createCzechAnalyzer({
+        degraded: reason,
+        cacheSize: context.cacheSize,
+      });
+    }
+  },
+};
+
+function capitalise(word: string): string {
+  return word.charAt(0).toLocaleUpperCase('cs') + word.slice(1);
+}
+
+function unique(values: string[]): string[] {
+  return [...new Set(values)];
+}

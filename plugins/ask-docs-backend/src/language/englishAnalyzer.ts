@@ -1,0 +1,63 @@
+/**
+ * English keys: WordNet-based lemma candidates (wink-lemmatizer) and a Porter2 stem.
+ */
+import lemmatizer from 'wink-lemmatizer';
+import porter2 from 'wink-porter2-stemmer';
+import { BoundedCache } from './boundedCache';
+import { ENGLISH_STOPWORDS } from './stopwords';
+import { foldDiacritics, hasLetter } from './tokenize';
+import { LanguageAnalyzer, LanguageModule, WordKeys } from './types';
+
+const KEYS_VERSION = 1;
+
+export function createEnglishAnalyzer(
+  options: { cacheSize?: number } = {},
+): LanguageAnalyzer {
+  const cache = new BoundedCache<string, WordKeys>(
+    options.cacheSize ?? 200_000,
+  );
+
+  const compute = (word: string): WordKeys => {
+    if (!hasLetter(word)) return { lemmas: [word], stem: word, known: false };
+    // "café" and "cafe" are the same keyword; the lemmatizer and stemmer know ASCII only.
+    const folded = foldDiacritics(word);
+    // The part of speech is unknown, so every reading is a candidate ("running" is the noun
+    // running and the verb run). The word itself stays: wink maps the noun "data" to
+    // "datum", but "data" must still meet "data".
+    const lemmas = unique([
+      folded,
+      lemmatizer.noun(folded),
+      lemmatizer.verb(folded),
+      lemmatizer.adjective(folded),
+    ]);
+    return { lemmas, stem: porter2(folded), known: lemmas.length > 1 };
+  };
+
+  return {
+    lang: 'en',
+    signature: `en:${KEYS_VERSION}:wink-porter2`,
+    keysForWord(word: string): WordKeys {
+      const cached = cache.get(word);
+      if (cached) return cached;
+      // Cached objects are shared by every caller: frozen so no caller can alter another's.
+      const keys = Object.freeze(compute(word));
+      Object.freeze(keys.lemmas);
+      cache.set(word, keys);
+      return keys;
+    },
+    isStopword(word: string): boolean {
+      return ENGLISH_STOPWORDS.has(word);
+    },
+  };
+}
+
+export const englishLanguage: LanguageModule = {
+  profile: { lang: 'en', stopwords: ENGLISH_STOPWORDS },
+  async createAnalyzer(context) {
+    return createEnglishAnalyzer({ cacheSize: context.cacheSize });
+  },
+};
+
+function unique(values: string[]): string[] {
+  return [...new Set(values)];
+}

@@ -1,0 +1,106 @@
+import {
+  foldDiacritics,
+  hasDiacritics,
+  MAX_TOKEN_LENGTH,
+  tokenize,
+} from './tokenize';
+
+describe('tokenize', () => {
+  it('lowercases Unicode words and splits on punctuation, underscores and dots', () => {
+    expect(tokenize('Příliš žluťoučký KŮŇ úpěl ďábelské ódy.')).toEqual([
+      'příliš',
+      'žluťoučký',
+      'kůň',
+      'úpěl',
+      'ďábelské',
+      'ódy',
+    ]);
+    expect(tokenize('SET max_connections = 100; see pyladies.cz/info')).toEqual(
+      ['set', 'max', 'connections', '100', 'see', 'pyladies', 'cz', 'info'],
+    );
+  });
+
+  it('keeps digits inside words and numbers as tokens', () => {
+    expect(tokenize('Press F1 in GIMP 2.10 (since 1998)')).toEqual([
+      'press',
+      'f1',
+      'in',
+      'gimp',
+      '2',
+      '10',
+      'since',
+      '1998',
+    ]);
+  });
+
+  it('splits hyphenated words but joins a single-letter prefix', () => {
+    expect(tokenize('read-only state-of-the-art Je-li')).toEqual([
+      'read',
+      'only',
+      'state',
+      'of',
+      'the',
+      'art',
+      'je',
+      'li',
+    ]);
+    expect(tokenize('e-mailovou schránku, X-ray')).toEqual([
+      'emailovou',
+      'schránku',
+      'xray',
+    ]);
+    // Dashes between words and dangling hyphens are separators, not parts of words.
+    expect(tokenize('GIMP – editor -- a - b x-')).toEqual([
+      'gimp',
+      'editor',
+      'a',
+      'b',
+      'x',
+    ]);
+  });
+
+  it('drops the possessive and keeps other internal apostrophes', () => {
+    expect(tokenize("the user's table, don’t O'Reilly 'quoted'")).toEqual([
+      'the',
+      'user',
+      'table',
+      "don't",
+      "o'reilly",
+      'quoted',
+    ]);
+  });
+
+  it('treats decomposed and precomposed Czech alike', () => {
+    const decomposed = 'z\u0061\u0301loz\u030Cky'; // z + a + acute + lo + z + caron + ky
+    expect(decomposed).not.toBe('záložky');
+    expect(tokenize(decomposed)).toEqual(['záložky']);
+  });
+
+  it('drops runs longer than MAX_TOKEN_LENGTH and yields nothing for empty text', () => {
+    const blob = 'a'.repeat(MAX_TOKEN_LENGTH + 1);
+    expect(tokenize(`key ${blob} value`)).toEqual(['key', 'value']);
+    expect(tokenize(`${'b'.repeat(MAX_TOKEN_LENGTH)}`)).toHaveLength(1);
+    expect(tokenize('')).toEqual([]);
+    expect(tokenize(' ,.;— ')).toEqual([]);
+  });
+});
+
+describe('foldDiacritics', () => {
+  it('removes Czech diacritics', () => {
+    expect(foldDiacritics('záložky')).toBe('zalozky');
+    expect(foldDiacritics('příliš žluťoučký kůň úpěl ďábelské ódy')).toBe(
+      'prilis zlutoucky kun upel dabelske ody',
+    );
+  });
+
+  it('folds letters that do not decompose and leaves ASCII alone', () => {
+    expect(foldDiacritics('łódź straße')).toBe('lodz strasse');
+    expect(foldDiacritics('plain-ascii 123')).toBe('plain-ascii 123');
+  });
+
+  it('hasDiacritics tells accented words from plain and non-Latin ones', () => {
+    expect(hasDiacritics('průměr')).toBe(true);
+    expect(hasDiacritics('prumer')).toBe(false);
+    expect(hasDiacritics('数据')).toBe(false);
+  });
+});

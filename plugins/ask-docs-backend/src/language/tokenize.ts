@@ -1,0 +1,102 @@
+/**
+ * Word tokenizer and diacritics folding shared by every language.
+ *
+ * Tokens are lowercased runs of Unicode letters, marks and digits. Punctuation, underscores,
+ * dots and slashes split words, so `max_connections`, `pg_dump` and `pyladies.cz` become their
+ * parts both in documents and in questions, which is all keyword matching needs.
+ */
+
+/** Longer runs are hashes, base64 or URLs glued together: never useful as keywords. */
+export const MAX_TOKEN_LENGTH = 64;
+
+// A word, optionally joined to further words by an apostrophe or a hyphen (no spaces).
+const WORD = /[\p{L}\p{M}\p{N}]+(?:['’ʼ\-‐‑][\p{L}\p{M}\p{N}]+)*/gu;
+const HYPHENS = /[-‐‑]/;
+const APOSTROPHES = /[’ʼ]/g;
+const HAS_LETTER = /\p{L}/u;
+
+/**
+ * Splits text into lowercase word tokens.
+ *
+ * - Hyphenated words become their parts ("read-only" → read, only; "je-li" → je, li),
+ *   except when the first part is a single letter ("e-mail", "x-ray"): such prefixes are
+ *   meaningless alone, so the word is joined ("email") and matches its unhyphenated spelling.
+ * - An English possessive "'s" is dropped ("user's" → user); other internal apostrophes stay
+ *   ("don't", "o'reilly"), typographic ones normalised to "'".
+ * - Text is NFC-normalised first, so decomposed Czech input ("c" + combining caron) tokenizes
+ *   the same as precomposed.
+ */
+export function tokenize(text: string): string[] {
+  const out: string[] = [];
+  if (!text) return out;
+  const normalized = text.normalize('NFC');
+  for (const match of normalized.matchAll(WORD)) {
+    let word = match[0].toLowerCase();
+    if (word.includes("'") || word.includes('’') || word.includes('ʼ')) {
+      word = word.replace(APOSTROPHES, "'");
+      if (word.endsWith("'s")) word = word.slice(0, -2);
+    }
+    if (HYPHENS.test(word)) {
+      const parts = word.split(/[-‐‑]+/).filter(Boolean);
+      if (
+        parts.length > 1 &&
+        parts[0].length === 1 &&
+        HAS_LETTER.test(parts[0])
+      ) {
+        push(out, parts.join(''));
+      } else {
+        for (const part of parts) push(out, part);
+      }
+      continue;
+    }
+    push(out, word);
+  }
+  return out;
+}
+
+function push(out: string[], word: string): void {
+  // A stray apostrophe left at an edge ("'s" alone) is not a word.
+  const trimmed = word.replace(/^'+|'+$/g, '');
+  if (trimmed && trimmed.length <= MAX_TOKEN_LENGTH) out.push(trimmed);
+}
+
+// Letters that Unicode decomposition does not reduce to a base letter plus marks.
+const SPECIAL_FOLDS: Record<string, string> = {
+  ł: 'l',
+  đ: 'd',
+  ø: 'o',
+  ß: 'ss',
+  æ: 'ae',
+  œ: 'oe',
+  ı: 'i',
+  ŀ: 'l',
+  þ: 'th',
+};
+const SPECIALS = new RegExp(`[${Object.keys(SPECIAL_FOLDS).join('')}]`, 'g');
+const ASCII_ONLY = /^[\x00-\x7f]*$/;
+const MARKS = /\p{M}+/gu;
+
+/**
+ * Removes diacritics from a lowercase word: "záložky" → "zalozky", "ůčet" → "ucet".
+ *
+ * All lemma and stem keys are stored folded and queries are folded the same way, so a
+ * question typed without diacritics still meets the document's keys (see README.md).
+ */
+export function foldDiacritics(word: string): string {
+  if (ASCII_ONLY.test(word)) return word;
+  return word
+    .normalize('NFD')
+    .replace(MARKS, '')
+    .replace(SPECIALS, c => SPECIAL_FOLDS[c])
+    .normalize('NFC');
+}
+
+/** True when folding would change the word, i.e. it carries diacritics. */
+export function hasDiacritics(word: string): boolean {
+  return !ASCII_ONLY.test(word) && foldDiacritics(word) !== word;
+}
+
+/** True when the token has at least one letter (pure numbers are never stemmed or lemmatised). */
+export function hasLetter(token: string): boolean {
+  return HAS_LETTER.test(token);
+}

@@ -1,0 +1,184 @@
+import { RESOURCE_TYPE_CATALOG_ENTITY } from '@backstage/plugin-catalog-common/alpha';
+import {
+  EntityCriteria,
+  EntityFilter,
+  InvalidVisibilityCriteriaError,
+} from './entityFilter';
+import { objectParams } from './paramsSchema';
+import { EntityRuleDefinition } from './rules';
+import { translateConditions } from './translateConditions';
+
+/**
+ * Translations of the catalog's built-in permission rules (plugin-catalog-backend's
+ * `permissionRules`) to the visibility filter on `ask_docs_entities`, so that a user's
+ * conditional `catalog.entity.read` decision also limits which documents they can retrieve.
+ * Rule names and parameters mirror the catalog's; anything else (custom catalog rules, and
+ * metadata keys we do not index) is unknown and makes the whole decision deny.
+ */
+export const CATALOG_RESOURCE_TYPE = RESOURCE_TYPE_CATALOG_ENTITY;
+
+/**
+ * `HAS_METADATA` keys we can answer from `ask_docs_entities`. Others (title, description, uid,
+ * links, `tags.<tag>`, ...) are not stored, or not stored with catalog semantics (our title
+ * column is never empty), so they are refused rather than approximated.
+ */
+function metadataFilter(key: string, value: string | undefined): EntityFilter {
+  const k = key.toLowerCase();
+  if (k === 'name' || k === 'namespace') {
+    return value === undefined
+      ? { type: 'always' }
+      : { type: 'oneOf', field: k, values: [value] };
+  }
+  if (k === 'tags') {
+    return value === undefined
+      ? { type: 'nonEmpty', field: 'tags' }
+      : { type: 'overlaps', field: 'tags', values: [value] };
+  }
+  for (const field of ['labels', 'annotations'] as const) {
+    const prefix = `${field}.`;
+    if (k.startsWith(prefix) && k.length > prefix.length) {
+      const sub = key.slice(prefix.length);
+      return value === undefined
+        ? { type: 'hasKey', field, key: sub }
+        : { type: 'hasKey', field, key: sub, value };
+    }
+  }
+  throw new InvalidVisibilityCriteriaError(
+    `HAS_METADATA key '${key}' is not supported`,
+  );
+}
+
+const keyValueSchema = () =>
+  objectParams<{ key: string; value?: string }>({
+    key: {
+      type: 'string',
+      nonEmpty: true,
+      description: 'Property path to match on',
+    },
+    value: {
+      type: 'string',
+      optional: true,
+      description: 'Value to match; any value when omitted',
+    },
+  });
+const optionalValue = {
+  type: 'string',
+  optional: true,
+  description: 'Value to match; any value when omitted',
+} as const;
+
+const definitions: Array<EntityRuleDefinition<any>> = [
+  {
+    name: 'HAS_ANNOTATION',
+    description: 'Catalog: entity has the annotation (optionally with a value)',
+    paramsSchema: objectParams({
+      annotation: {
+        type: 'string',
+        nonEmpty: true,
+        description: 'Annotation key',
+      },
+      value: optionalValue,
+    }),
+    toFilter: ({
+      annotation,
+      value,
+    }: {
+      annotation: string;
+      value?: string;
+    }): EntityCriteria =>
+      value === undefined
+        ? { type: 'hasKey', field: 'annotations', key: annotation }
+        : { type: 'hasKey', field: 'annotations', key: annotation, value },
+  },
+  {
+    name: 'HAS_LABEL',
+    description: 'Catalog: entity has the label (optionally with a value)',
+    paramsSchema: objectParams({
+      label: { type: 'string', nonEmpty: true, description: 'Label key' },
+      value: optionalValue,
+    }),
+    toFilter: ({
+      label,
+      value,
+    }: {
+      label: string;
+      value?: string;
+    }): EntityCriteria =>
+      value === undefined
+        ? { type: 'hasKey', field: 'labels', key: label }
+        : { type: 'hasKey', field: 'labels', key: label, value },
+  },
+  {
+    name: 'HAS_METADATA',
+    description:
+      'Catalog: entity metadata field (name, namespace, tags, labels.*, annotations.*)',
+    paramsSchema: keyValueSchema(),
+    toFilter: ({
+      key,
+      value,
+    }: {
+      key: string;
+      value?: string;
+    }): EntityCriteria => metadataFilter(key, value),
+  },
+  {
+    name: 'HAS_SPEC',
+    description:
+      'Catalog: entity spec field at a dotted path (optionally with a value)',
+    paramsSchema: keyValueSchema(),
+    toFilter: ({
+      key,
+      value,
+    }: {
+      key: string;
+      value?: string;
+    }): EntityCriteria =>
+      value === undefined
+        ? { type: 'hasSpec', path: key }
+        : { type: 'hasSpec', path: key, value },
+  },
+  {
+    name: 'IS_ENTITY_KIND',
+    description: 'Catalog: entity kind is one of the given kinds',
+    paramsSchema: objectParams({
+      kinds: {
+        type: 'string[]',
+        description: 'Kinds to match at least one of',
+      },
+    }),
+    toFilter: ({ kinds }: { kinds: string[] }): EntityCriteria => ({
+      type: 'oneOf',
+      field: 'kind',
+      values: kinds,
+    }),
+  },
+  {
+    name: 'IS_ENTITY_OWNER',
+    // The catalog matches ownedBy relations; ingestion stores those targets in `owners`.
+    description: 'Catalog: entity is owned by one of the given claims',
+    paramsSchema: objectParams({
+      claims: {
+        type: 'string[]',
+        description: 'Owner entity refs to match at least one of',
+      },
+    }),
+    toFilter: ({ claims }: { claims: string[] }): EntityCriteria => ({
+      type: 'overlaps',
+      field: 'owners',
+      values: claims,
+    }),
+  },
+];
+
+export const catalogRuleTranslations: ReadonlyMap<
+  string,
+  EntityRuleDefinition<any>
+> = new Map(definitions.map(d => [d.name, d]));
+
+/** The catalog conditions of a `catalog.entity.read` decision as a filter; throws on anything unknown. */
+export function translateCatalogConditions(criteria: unknown): EntityCriteria {
+  return translateConditions(criteria, {
+    resourceType: CATALOG_RESOURCE_TYPE,
+    rules: catalogRuleTranslations,
+  });
+}

@@ -1,0 +1,256 @@
+import { PermissionCriteria } from '@backstage/plugin-permission-common';
+import { JsonValue } from '@backstage/types';
+
+/**
+ * The visibility attributes of a chunk's source entity: the columns of `ask_docs_entities`.
+ * This is the resource that `ask-docs-chunk` permission rules are evaluated against.
+ */
+export interface AskDocsEntityAttributes {
+  entityRef: string;
+  kind: string;
+  namespace: string;
+  name: string;
+  title: string;
+  owners: string[];
+  tags: string[];
+  labels: Record<string, string>;
+  annotations: Record<string, string>;
+  spec: { [key: string]: JsonValue | undefined };
+}
+
+/**
+ * One leaf of the visibility filter: a serialisable test on `ask_docs_entities` columns.
+ * Permission rules (ours and the translated catalog rules) produce these, never SQL.
+ *
+ * All string comparisons are case-insensitive, like the catalog's own permission filters
+ * (which match against its lower-cased search table).
+ */
+export type EntityFilter =
+  /** `kind`, `namespace` or `name` equals one of the values. */
+  | { type: 'oneOf'; field: 'kind' | 'namespace' | 'name'; values: string[] }
+  /** The `owners` or `tags` array shares at least one value. */
+  | { type: 'overlaps'; field: 'owners' | 'tags'; values: string[] }
+  /** The `tags` array is not empty (catalog `HAS_METADATA { key: 'tags' }`). */
+  | { type: 'nonEmpty'; field: 'tags' }
+  /** The `labels` or `annotations` object has the key (and, when given, that value). */
+  | {
+      type: 'hasKey';
+      field: 'labels' | 'annotations';
+      key: string;
+      value?: string;
+    }
+  /**
+   * A dotted path into `spec` matches, with the catalog's flattening semantics: arrays are
+   * searched element-wise, and an array of strings also yields `<path>.<item>` = "true".
+   */
+  | { type: 'hasSpec'; path: string; value?: string }
+  /** Matches every entity (e.g. catalog `HAS_METADATA { key: 'name' }` without a value). */
+  | { type: 'always' };
+
+/** A filter tree: leaves combined with the permission framework's anyOf / allOf / not. */
+export type EntityCriteria = PermissionCriteria<EntityFilter>;
+
+/** Thrown for anything that cannot be turned into a filter; callers deny everything. */
+export class InvalidVisibilityCriteriaError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'InvalidVisibilityCriteriaError';
+  }
+}
+
+/** Deeper trees than this are treated as malformed rather than walked. */
+export const MAX_CRITERIA_DEPTH = 32;
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function isStringArray(value: unknown): value is string[] {
+  return Array.isArray(value) && value.every(v => typeof v === 'string');
+}
+
+function fail(message: string): never {
+  throw new InvalidVisibilityCriteriaError(message);
+}
+
+/** Validates a single leaf; anything not exactly one of the known shapes is rejected. */
+export function assertEntityFilter(
+  value: unknown,
+): asserts value is EntityFilter {
+  if (!isPlainObject(value)) fail('filter leaf is not an object');
+  const keys = Object.keys(value).sort().join(',');
+  switch (value.type) {
+    case 'oneOf':
+      if (keys !== 'field,type,values') fail('oneOf: unexpected keys');
+      if (!['kind', 'namespace', 'name'].includes(value.field as string))
+        fail('oneOf: bad field');
+      if (!isStringArray(value.values)) fail('oneOf: values must be strings');
+      return;
+    case 'overlaps':
+      if (keys !== 'field,type,values') fail('overlaps: unexpected keys');
+      if (!['owners', 'tags'].includes(value.field as string))
+        fail('overlaps: bad field');
+      if (!isStringArray(value.values))
+        fail('overlaps: values must be strings');
+      return;
+    case 'nonEmpty':
+      if (keys !== 'field,type' || value.field !== 'tags')
+        fail('nonEmpty: bad shape');
+      return;
+    case 'hasKey':
+      if (keys !== 'field,key,type' && keys !== 'field,key,type,value')
+        fail('hasKey: unexpected keys');
+      if (!['labels', 'annotations'].includes(value.field as string))
+        fail('hasKey: bad field');
+      if (typeof value.key !== 'string' || value.key === '')
+        fail('hasKey: key must be a string');
+      if ('value' in value && typeof value.value !== 'string')
+        fail('hasKey: value must be a string');
+      return;
+    case 'hasSpec':
+      if (keys !== 'path,type' && keys !== 'path,type,value')
+        fail('hasSpec: unexpected keys');
+      if (typeof value.path !== 'string' || value.path === '')
+        fail('hasSpec: path must be a string');
+      if ('value' in value && typeof value.value !== 'string')
+        fail('hasSpec: value must be a string');
+      return;
+    case 'always':
+      if (keys !== 'type') fail('always: unexpected keys');
+      return;
+    default:
+      fail(`unknown filter type ${JSON.stringify(value.type)}`);
+  }
+}
+
+/**
+ * Walks a criteria tree, rejecting malformed nodes. An empty anyOf or allOf is rejected rather
+ * than given a meaning: an empty allOf would conventionally be `true` and silently allow
+ * everything, and an empty anyOf is almost certainly a bug in a policy.
+ */
+export function mapCriteria<TOut>(
+  criteria: unknown,
+  leaf: (value: unknown) => PermissionCriteria<TOut>,
+  depth = 0,
+): PermissionCriteria<TOut> {
+  if (depth > MAX_CRITERIA_DEPTH) fail('criteria nested too deeply');
+  if (!isPlainObject(criteria)) fail('criteria node is not an object');
+  for (const op of ['anyOf', 'allOf'] as const) {
+    if (op in criteria) {
+      if (Object.keys(criteria).length !== 1) fail(`${op} node has extra keys`);
+      const children = criteria[op];
+      if (!Array.isArray(children) || children.length === 0)
+        fail(`${op} must be a non-empty array`);
+      const mapped = children.map(c => mapCriteria<TOut>(c, leaf, depth + 1));
+      return (
+        op === 'anyOf' ? { anyOf: mapped } : { allOf: mapped }
+      ) as PermissionCriteria<TOut>;
+    }
+  }
+  if ('not' in criteria) {
+    if (Object.keys(criteria).length !== 1) fail('not node has extra keys');
+    return { not: mapCriteria<TOut>(criteria.not, leaf, depth + 1) };
+  }
+  return leaf(criteria);
+}
+
+/** Validates a whole filter tree (e.g. what a rule's toQuery returned). */
+export function assertEntityCriteria(
+  criteria: unknown,
+): asserts criteria is EntityCriteria {
+  mapCriteria<EntityFilter>(criteria, value => {
+    assertEntityFilter(value);
+    return value;
+  });
+}
+
+const lower = (s: string) => s.toLowerCase();
+
+function keyValueMatches(
+  record: Record<string, unknown>,
+  key: string,
+  value: string | undefined,
+): boolean {
+  return Object.entries(record ?? {}).some(
+    ([k, v]) =>
+      lower(k) === lower(key) &&
+      (value === undefined ||
+        (typeof v === 'string' && lower(v) === lower(value))),
+  );
+}
+
+/**
+ * The catalog's search flattening of `spec`: [lower-cased dotted key, lower-cased value or null]
+ * for every scalar, array elements under the array's own path, plus `<path>.<string item>`.
+ */
+export function flattenSpec(spec: unknown): Array<[string, string | null]> {
+  const out: Array<[string, string | null]> = [];
+  const visit = (path: string, current: unknown) => {
+    if (current === null || current === undefined) {
+      out.push([path, null]);
+    } else if (['string', 'number', 'boolean'].includes(typeof current)) {
+      out.push([path, lower(String(current))]);
+    } else if (Array.isArray(current)) {
+      for (const item of current) {
+        visit(path, item);
+        if (typeof item === 'string')
+          out.push([`${path}.${lower(item)}`, 'true']);
+      }
+    } else if (typeof current === 'object') {
+      for (const [k, v] of Object.entries(current as object))
+        visit(`${path}.${lower(k)}`, v);
+    }
+  };
+  visit('spec', spec);
+  return out;
+}
+
+/** In-memory evaluation with the same semantics as the SQL compiler (used by rules' `apply`). */
+export function matchesEntityFilter(
+  entity: AskDocsEntityAttributes,
+  filter: EntityFilter,
+): boolean {
+  switch (filter.type) {
+    case 'oneOf': {
+      const actual = lower(entity[filter.field] ?? '');
+      return filter.values.some(v => lower(v) === actual);
+    }
+    case 'overlaps': {
+      const actual = new Set((entity[filter.field] ?? []).map(lower));
+      return filter.values.some(v => actual.has(lower(v)));
+    }
+    case 'nonEmpty':
+      return (entity.tags ?? []).length > 0;
+    case 'hasKey':
+      return keyValueMatches(entity[filter.field], filter.key, filter.value);
+    case 'hasSpec': {
+      const key = `spec.${lower(filter.path)}`;
+      const wanted =
+        filter.value === undefined ? undefined : lower(filter.value);
+      return flattenSpec(entity.spec ?? {}).some(
+        ([k, v]) => k === key && (wanted === undefined || v === wanted),
+      );
+    }
+    case 'always':
+      return true;
+    default:
+      return false;
+  }
+}
+
+export function matchesEntityCriteria(
+  entity: AskDocsEntityAttributes,
+  criteria: EntityCriteria,
+): boolean {
+  // Empty groups match nothing, as in the SQL compiler (see mapCriteria).
+  if ('anyOf' in criteria)
+    return criteria.anyOf.some(c => matchesEntityCriteria(entity, c));
+  if ('allOf' in criteria) {
+    return (
+      criteria.allOf.length > 0 &&
+      criteria.allOf.every(c => matchesEntityCriteria(entity, c))
+    );
+  }
+  if ('not' in criteria) return !matchesEntityCriteria(entity, criteria.not);
+  return matchesEntityFilter(entity, criteria);
+}

@@ -1,0 +1,274 @@
+import { PermissionRuleParams } from '@backstage/plugin-permission-common';
+import {
+  createConditionExports,
+  createPermissionResourceRef,
+  createPermissionRule,
+} from '@backstage/plugin-permission-node';
+import { ASK_DOCS_CHUNK_RESOURCE_TYPE } from '@askdocs/plugin-ask-docs-common';
+import { Knex } from 'knex';
+import {
+  AskDocsEntityAttributes,
+  EntityCriteria,
+  matchesEntityCriteria,
+} from './entityFilter';
+import { objectParams, ParamsSchema } from './paramsSchema';
+
+/**
+ * The `ask-docs-chunk` resource. Its rules are all about the chunk's source entity, so the
+ * resource is the entity's visibility attributes; resource refs are entity refs (a chunk id
+ * is accepted too and resolves to its entity).
+ */
+export const askDocsChunkResourceRef = createPermissionResourceRef<
+  AskDocsEntityAttributes,
+  EntityCriteria
+>().with({ pluginId: 'ask-docs', resourceType: ASK_DOCS_CHUNK_RESOURCE_TYPE });
+
+/**
+ * A rule's parameters and its translation to the filter AST. `apply` is derived from the
+ * same translation, so in-memory checks and SQL can never disagree. Schemas are strict: a
+ * misspelt parameter (e.g. `valeu`) is rejected instead of silently widening the rule.
+ */
+export interface EntityRuleDefinition<TParams> {
+  name: string;
+  description: string;
+  paramsSchema: ParamsSchema<TParams>;
+  toFilter(params: TParams): EntityCriteria;
+}
+
+type OwnerParams = { claims: string[] };
+type KindParams = { kinds: string[] };
+type NamespaceParams = { namespaces: string[] };
+type TagParams = { tag: string };
+type LabelParams = { label: string; value?: string };
+type AnnotationParams = { annotation: string; value?: string };
+
+const isEntityOwnerDef: EntityRuleDefinition<OwnerParams> = {
+  name: 'IS_ENTITY_OWNER',
+  description:
+    'Allow chunks whose source entity is owned by one of the given claims',
+  paramsSchema: objectParams({
+    claims: {
+      type: 'string[]',
+      description:
+        "Entity refs (e.g. the user's ownership claims), one of which must own the entity",
+    },
+  }),
+  toFilter: ({ claims }) => ({
+    type: 'overlaps',
+    field: 'owners',
+    values: claims,
+  }),
+};
+
+const isEntityKindDef: EntityRuleDefinition<KindParams> = {
+  name: 'IS_ENTITY_KIND',
+  description: 'Allow chunks whose source entity has one of the given kinds',
+  paramsSchema: objectParams({
+    kinds: { type: 'string[]', description: 'Kinds to match at least one of' },
+  }),
+  toFilter: ({ kinds }) => ({ type: 'oneOf', field: 'kind', values: kinds }),
+};
+
+const isInNamespaceDef: EntityRuleDefinition<NamespaceParams> = {
+  name: 'IS_IN_NAMESPACE',
+  description:
+    'Allow chunks whose source entity is in one of the given namespaces',
+  paramsSchema: objectParams({
+    namespaces: {
+      type: 'string[]',
+      description: 'Namespaces to match at least one of',
+    },
+  }),
+  toFilter: ({ namespaces }) => ({
+    type: 'oneOf',
+    field: 'namespace',
+    values: namespaces,
+  }),
+};
+
+const hasTagDef: EntityRuleDefinition<TagParams> = {
+  name: 'HAS_TAG',
+  description: 'Allow chunks whose source entity has the given tag',
+  paramsSchema: objectParams({
+    tag: { type: 'string', nonEmpty: true, description: 'Tag to match' },
+  }),
+  toFilter: ({ tag }) => ({ type: 'overlaps', field: 'tags', values: [tag] }),
+};
+
+const hasLabelDef: EntityRuleDefinition<LabelParams> = {
+  name: 'HAS_LABEL',
+  description:
+    'Allow chunks whose source entity has the given label (optionally with a value)',
+  paramsSchema: objectParams({
+    label: { type: 'string', nonEmpty: true, description: 'Label key' },
+    value: {
+      type: 'string',
+      optional: true,
+      description: 'Label value; any value when omitted',
+    },
+  }),
+  toFilter: ({ label, value }) =>
+    value === undefined
+      ? { type: 'hasKey', field: 'labels', key: label }
+      : { type: 'hasKey', field: 'labels', key: label, value },
+};
+
+const hasAnnotationDef: EntityRuleDefinition<AnnotationParams> = {
+  name: 'HAS_ANNOTATION',
+  description:
+    'Allow chunks whose source entity has the given annotation (optionally with a value)',
+  paramsSchema: objectParams({
+    annotation: {
+      type: 'string',
+      nonEmpty: true,
+      description: 'Annotation key',
+    },
+    value: {
+      type: 'string',
+      optional: true,
+      description: 'Annotation value; any value when omitted',
+    },
+  }),
+  toFilter: ({ annotation, value }) =>
+    value === undefined
+      ? { type: 'hasKey', field: 'annotations', key: annotation }
+      : { type: 'hasKey', field: 'annotations', key: annotation, value },
+};
+
+/** The definitions by rule name: what the visibility resolver validates conditions against. */
+export const askDocsChunkRuleDefinitions: ReadonlyMap<
+  string,
+  EntityRuleDefinition<any>
+> = new Map<string, EntityRuleDefinition<any>>([
+  [isEntityOwnerDef.name, isEntityOwnerDef],
+  [isEntityKindDef.name, isEntityKindDef],
+  [isInNamespaceDef.name, isInNamespaceDef],
+  [hasTagDef.name, hasTagDef],
+  [hasLabelDef.name, hasLabelDef],
+  [hasAnnotationDef.name, hasAnnotationDef],
+]);
+
+function toPermissionRule<TParams extends PermissionRuleParams>(
+  def: EntityRuleDefinition<TParams>,
+) {
+  return createPermissionRule<typeof askDocsChunkResourceRef, TParams>({
+    name: def.name,
+    description: def.description,
+    resourceRef: askDocsChunkResourceRef,
+    paramsSchema: def.paramsSchema,
+    // NoInfer<TParams> is TParams; the cast only helps the compiler through the generic.
+    apply: (resource, params) =>
+      matchesEntityCriteria(resource, def.toFilter(params as TParams)),
+    toQuery: params => def.toFilter(params as TParams),
+  });
+}
+
+export const isEntityOwner = toPermissionRule<OwnerParams>(isEntityOwnerDef);
+export const isEntityKind = toPermissionRule<KindParams>(isEntityKindDef);
+export const isInNamespace =
+  toPermissionRule<NamespaceParams>(isInNamespaceDef);
+export const hasTag = toPermissionRule<TagParams>(hasTagDef);
+export const hasLabel = toPermissionRule<LabelParams>(hasLabelDef);
+export const hasAnnotation =
+  toPermissionRule<AnnotationParams>(hasAnnotationDef);
+
+export const askDocsChunkPermissionRules = {
+  isEntityOwner,
+  isEntityKind,
+  isInNamespace,
+  hasTag,
+  hasLabel,
+  hasAnnotation,
+};
+
+/** For `permissionsRegistry.addResourceType({ resourceRef, rules, getResources })`. */
+export const askDocsChunkRules = Object.values(askDocsChunkPermissionRules);
+
+/** Condition factories for permission policies, e.g. `askDocsChunkConditions.hasTag({ tag: 'public' })`. */
+export const {
+  conditions: askDocsChunkConditions,
+  createConditionalDecision: createAskDocsChunkConditionalDecision,
+} = createConditionExports({
+  resourceRef: askDocsChunkResourceRef,
+  rules: askDocsChunkPermissionRules,
+});
+
+interface EntityRowRaw {
+  entity_ref: string;
+  kind: string;
+  namespace: string;
+  name: string;
+  title: string;
+  owners: string[] | null;
+  tags: string[] | null;
+  labels: Record<string, string> | null;
+  annotations: Record<string, string> | null;
+  spec: AskDocsEntityAttributes['spec'] | null;
+}
+
+function toAttributes(row: EntityRowRaw): AskDocsEntityAttributes {
+  return {
+    entityRef: row.entity_ref,
+    kind: row.kind,
+    namespace: row.namespace,
+    name: row.name,
+    title: row.title,
+    owners: row.owners ?? [],
+    tags: row.tags ?? [],
+    labels: row.labels ?? {},
+    annotations: row.annotations ?? {},
+    spec: row.spec ?? {},
+  };
+}
+
+/**
+ * `getResources` for `addResourceType`: loads entity attributes by entity ref (case-insensitive),
+ * or by chunk id for refs that are not entity refs. Unknown refs give `undefined` (deny).
+ * This reads entity attributes only, never chunk text.
+ */
+export function createAskDocsChunkResourceLoader(knex: Knex) {
+  return async (
+    resourceRefs: string[],
+  ): Promise<Array<AskDocsEntityAttributes | undefined>> => {
+    if (resourceRefs.length === 0) return [];
+    const lowered = Array.from(new Set(resourceRefs.map(r => r.toLowerCase())));
+    const byEntity = await knex<EntityRowRaw>('ask_docs_entities')
+      .select(
+        'entity_ref',
+        'kind',
+        'namespace',
+        'name',
+        'title',
+        'owners',
+        'tags',
+        'labels',
+        'annotations',
+        'spec',
+      )
+      .whereRaw('lower(entity_ref) = ANY(?::text[])', [lowered]);
+    const entities = new Map(
+      byEntity.map(r => [r.entity_ref.toLowerCase(), toAttributes(r)]),
+    );
+
+    const chunkRefs = resourceRefs.filter(r => !entities.has(r.toLowerCase()));
+    const byChunk = new Map<string, AskDocsEntityAttributes>();
+    if (chunkRefs.length > 0) {
+      const rows = await knex('ask_docs_chunks as c')
+        .join('ask_docs_entities as e', 'e.entity_ref', 'c.entity_ref')
+        .select(
+          'c.chunk_id',
+          'e.entity_ref',
+          'e.kind',
+          'e.namespace',
+          'e.name',
+          'e.title',
+        )
+        .select('e.owners', 'e.tags', 'e.labels', 'e.annotations', 'e.spec')
+        .whereIn('c.chunk_id', chunkRefs);
+      for (const row of rows) byChunk.set(row.chunk_id, toAttributes(row));
+    }
+    return resourceRefs.map(
+      r => entities.get(r.toLowerCase()) ?? byChunk.get(r),
+    );
+  };
+}

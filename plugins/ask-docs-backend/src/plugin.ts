@@ -1,0 +1,140 @@
+import { coreServices, createBackendPlugin } from '@backstage/backend-plugin-api';
+import { catalogServiceRef } from '@backstage/plugin-catalog-node';
+import { askDocsPermissions } from '@askdocs/plugin-ask-docs-common';
+import { createChatModel } from './answer';
+import { DatabaseAskDocsStore } from './database/DatabaseAskDocsStore';
+import { applyDatabaseMigrations } from './database/migrations';
+import { createEmbedder, embedderInfo } from './embedding';
+import { CatalogEntitySource } from './ingestion/catalogEntitySource';
+import { Ingester } from './ingestion/Ingester';
+import { TechDocsBackendReader } from './ingestion/techDocsBackendReader';
+import { createLanguageAnalyzers } from './language';
+import {
+  askDocsChunkResourceRef,
+  askDocsChunkRules,
+  createAskDocsChunkResourceLoader,
+} from './permissions';
+import { ensureVectorIndex } from './retrieval';
+import { AskService } from './service/AskService';
+import { IngestionController } from './service/IngestionController';
+import { createRouter } from './service/router';
+import { readPluginSettings, readRetrievalSettings } from './settings';
+
+/**
+ * Ask the docs backend: keeps the knowledge index of TechDocs pages and catalog entities, and
+ * answers questions from the documents the asker may read.
+ */
+export const askDocsPlugin = createBackendPlugin({
+  pluginId: 'ask-docs',
+  register(env) {
+    env.registerInit({
+      deps: {
+        config: coreServices.rootConfig,
+        logger: coreServices.logger,
+        database: coreServices.database,
+        httpRouter: coreServices.httpRouter,
+        httpAuth: coreServices.httpAuth,
+        auth: coreServices.auth,
+        discovery: coreServices.discovery,
+        permissions: coreServices.permissions,
+        permissionsRegistry: coreServices.permissionsRegistry,
+        scheduler: coreServices.scheduler,
+        lifecycle: coreServices.lifecycle,
+        catalog: catalogServiceRef,
+      },
+      async init(deps) {
+        const { config, logger, database, httpRouter, httpAuth, auth, discovery, permissions, permissionsRegistry, scheduler, catalog } = deps;
+        const settings = readPluginSettings(config);
+        const knex = await database.getClient();
+        if (!database.migrations?.skip) {
+          await applyDatabaseMigrations(knex);
+        }
+        const store = new DatabaseAskDocsStore(knex);
+
+        permissionsRegistry.addResourceType({
+          resourceRef: askDocsChunkResourceRef,
+          permissions: askDocsPermissions,
+          rules: askDocsChunkRules,
+          getResources: createAskDocsChunkResourceLoader(knex),
+        });
+
+        const embedder = await createEmbedder(config, logger);
+        await store.registerModel({ modelId: embedder.modelId, dimension: embedder.dimension, kind: embedder.kind });
+        await ensureVectorIndex(knex, embedder.modelId, embedder.dimension);
+        const analyzers = await createLanguageAnalyzers({
+          languages: settings.languages,
+          hunspell: settings.hunspell,
+          onMissingDictionary: 'stem-only',
+          logger,
+        });
+        const model = createChatModel(config);
+        if (!model) {
+          logger.warn('ask-docs: no language model configured (askDocs.llm); answers will be evidence only');
+        }
+
+        const ingester = new Ingester({
+          store,
+          entities: new CatalogEntitySource(catalog, auth),
+          techdocs: new TechDocsBackendReader(discovery, auth),
+          embedder,
+          analyzers,
+          languages: settings.languages,
+          logger,
+          maxPageChars: settings.ingestion.maxPageChars,
+          maxChunkChars: settings.ingestion.maxChunkChars,
+          concurrency: settings.ingestion.concurrency,
+        });
+        await store.failAbandonedRuns();
+
+        await scheduler.scheduleTask({
+          id: 'ask-docs-ingestion',
+          ...settings.ingestion.schedule,
+          fn: async () => {
+            await ingester.run('schedule');
+          },
+        });
+        await scheduler.scheduleTask({
+          id: 'ask-docs-answer-retention',
+          frequency: { hours: 24 },
+          timeout: { minutes: 10 },
+          initialDelay: { minutes: 1 },
+          fn: async () => {
+            const cutoff = new Date(Date.now() - settings.retentionDays * 86_400_000);
+            const n = await store.deleteAnswersBefore(cutoff);
+            if (n) logger.info(`ask-docs: deleted ${n} answer records older than ${settings.retentionDays} days`);
+          },
+        });
+
+        const askService = new AskService({
+          knex,
+          store,
+          permissions,
+          embedder,
+          analyzers,
+          model,
+          retrieval: readRetrievalSettings(config, embedder.modelId),
+          answer: settings.answer,
+          logger,
+        });
+        const ingestion = new IngestionController(store, ingester, permissions);
+
+        httpRouter.use(
+          await createRouter({
+            httpAuth,
+            logger,
+            askService,
+            ingestion,
+            maxQuestionChars: settings.maxQuestionChars,
+            health: () => ({
+              status: 'ok',
+              embedder: embedderInfo(embedder),
+              llm: { configured: Boolean(model), model: model?.model },
+              languages: analyzers.languages,
+            }),
+          }),
+        );
+        httpRouter.addAuthPolicy({ path: '/health', allow: 'unauthenticated' });
+      },
+    });
+  },
+});

@@ -1,0 +1,42 @@
+export { retrieve } from './retriever';
+export { fetchVisibleChunks } from './fetchChunks';
+export type { ChunkIdentity } from './fetchChunks';
+export type {
+  RankedChunk,
+  RetrieveOptions,
+  RetrievalResult,
+  RetrievalMode,
+} from './retriever';
+export { vectorSearch, toVectorLiteral } from './vectorSearch';
+export type { VectorHit, VectorSearchOptions } from './vectorSearch';
+export {
+  ensureVectorIndex,
+  vectorIndexName,
+  embeddingExpression,
+  MAX_INDEXED_DIMENSION,
+} from './vectorIndex';
+export { keywordSearch, keywordStatistics, idf } from './keywordSearch';
+export type {
+  QueryToken,
+  KeywordHit,
+  KeywordStatistics,
+  TokenStatistics,
+} from './keywordSearch';
+export { suggestCorrections, boundedDamerauLevenshtein } from './typo';
+export type { Correction, TypoOptions } from './typo';
+export { reciprocalRankFusion, DEFAULT_RRF_K } from './fusion';
+export type { FusedItem } from './fusion';
+export {
+  readRelevanceThresholds,
+  filterRelevant,
+  isRelevant,
+  DEFAULT_RELEVANCE_THRESHOLDS,
+} from './relevance';
+export type { RelevanceThresholds, Evidence } from './relevance';
+export {
+  visibleChunks,
+  visibleChunkDetails,
+  visibleTerms,
+  visibleEmbeddings,
+} from './visibleChunks';
+export type { RetrievalScope } from './visibleChunks';

@@ -1,0 +1,773 @@
+import { mockCredentials } from '@backstage/backend-test-utils';
+import { startTestDatabase, TestDatabase } from '../testUtils/testDatabase';
+import { resolveVisibility, Visibility } from '../permissions/visibility';
+import {
+  cond,
+  fakePermissions,
+  FakeDecision,
+} from './testUtils/fakePermissions';
+import {
+  randomUnitVector,
+  seededRandom,
+  SeedDocument,
+  seedIndex,
+  words,
+} from './testUtils/seed';
+import {
+  idf,
+  keywordSearch,
+  keywordStatistics,
+  QueryToken,
+} from './keywordSearch';
+import { suggestCorrections } from './typo';
+import { vectorQuery, vectorSearch } from './vectorSearch';
+import { ensureVectorIndex, vectorIndexName } from './vectorIndex';
+import { retrieve } from './retriever';
+import { visibleChunkDetails } from './visibleChunks';
+
+const MODEL = 'test-model/v1.0';
+const PAY = 'component:default/payments';
+const LEDGER = 'component:default/ledger';
+const SECRET = 'component:default/secret';
+const SECRET_API = 'api:default/secret-api';
+const SEARCH = 'component:default/search';
+
+let db: TestDatabase;
+let alice: Visibility; // owns payments + ledger
+let bob: Visibility; // owns secret + secret-api, sees public docs; the catalog hides APIs from him
+let everyone: Visibility;
+let nobody: Visibility;
+const chunkOf: Record<string, string> = {};
+
+/** Query tokens as the language module would give them for plain English words in these tests. */
+const q = (...ws: string[]): QueryToken[] =>
+  ws.map(w => ({ token: w, lemmas: [w], stems: [w] }));
+
+async function visibilityFor(
+  chunk: FakeDecision,
+  catalog: FakeDecision = 'ALLOW',
+) {
+  return resolveVisibility({
+    permissions: fakePermissions({ chunk, catalog }),
+    credentials: mockCredentials.user('user:default/someone'),
+  });
+}
+
+beforeAll(async () => {
+  db = await startTestDatabase();
+  const v = (...xs: number[]) => ({ [MODEL]: xs });
+  const ids = await seedIndex(db.knex, {
+    entities: [
+      { entityRef: PAY, owners: ['group:default/team-pay'], tags: ['public'] },
+      { entityRef: LEDGER, owners: ['group:default/team-pay'] },
+      {
+        entityRef: SECRET,
+        owners: ['group:default/team-sec'],
+        tags: ['secret'],
+      },
+      { entityRef: SECRET_API, owners: ['group:default/team-sec'] },
+      { entityRef: SEARCH, owners: ['group:default/team-search'] },
+    ],
+    documents: [
+      {
+        entityRef: PAY,
+        title: 'Payments',
+        url: '/docs/default/component/payments',
+        chunks: [
+          {
+            chunkId: 'p1',
+            text: 'refunds are processed by the payments ledger service',
+            anchor: 'refunds',
+            embeddings: v(1, 0, 0, 0),
+          },
+          {
+            chunkId: 'p2',
+            text: 'card authorisation and capture flow',
+            embeddings: v(0.9, 0.3, 0, 0),
+          },
+        ],
+      },
+      {
+        entityRef: LEDGER,
+        title: 'Ledger',
+        chunks: [
+          {
+            chunkId: 'l1',
+            text: 'the ledger stores double entry bookkeeping records',
+            embeddings: v(0.6, 0.8, 0, 0),
+          },
+        ],
+      },
+      {
+        entityRef: SECRET,
+        title: 'Secret runbook',
+        chunks: [
+          // Nearly the same vector as p1: a leaking kNN would put it first.
+          {
+            chunkId: 's1',
+            text: 'zanzibar quarantine procedure for credentials rotation ledgers',
+            embeddings: v(1, 0.01, 0, 0),
+          },
+          {
+            chunkId: 's2',
+            text: 'payments fraud escalation to the zanzibar team',
+            embeddings: v(0.95, 0, 0.1, 0),
+          },
+        ],
+      },
+      {
+        entityRef: SECRET_API,
+        title: 'Secret API',
+        chunks: [
+          {
+            chunkId: 'a1',
+            text: 'zanzibar api payments endpoints',
+            embeddings: v(1, 0, 0.05, 0),
+          },
+        ],
+      },
+      {
+        entityRef: SEARCH,
+        title: 'Search',
+        chunks: [
+          {
+            chunkId: 'q1',
+            text: 'search ranking uses bm25 and vectors',
+            embeddings: v(0, 0, 1, 0),
+          },
+        ],
+      },
+    ],
+  });
+  for (const list of Object.values(ids))
+    for (const id of list) chunkOf[id] = id;
+  await ensureVectorIndex(db.knex, MODEL, 4);
+
+  alice = await visibilityFor({
+    conditions: cond('ask-docs-chunk', 'IS_ENTITY_OWNER', {
+      claims: ['group:default/team-pay'],
+    }),
+  });
+  bob = await visibilityFor(
+    {
+      conditions: {
+        anyOf: [
+          cond('ask-docs-chunk', 'IS_ENTITY_OWNER', {
+            claims: ['group:default/team-sec'],
+          }),
+          cond('ask-docs-chunk', 'HAS_TAG', { tag: 'public' }),
+        ],
+      },
+    },
+    {
+      conditions: cond('catalog-entity', 'IS_ENTITY_KIND', {
+        kinds: ['component'],
+      }),
+    },
+  );
+  everyone = await visibilityFor('ALLOW');
+  nobody = await visibilityFor('DENY');
+}, 120_000);
+
+afterAll(async () => {
+  await db?.stop();
+});
+
+const ALICE_CHUNKS = ['l1', 'p1', 'p2'];
+const BOB_CHUNKS = ['p1', 'p2', 's1', 's2']; // a1 is his, but the catalog decision hides APIs
+
+describe('vectorSearch', () => {
+  it('returns only visible chunks, nearest first, with raw cosine similarity', async () => {
+    const hits = await vectorSearch({
+      knex: db.knex,
+      visibility: alice,
+      modelId: MODEL,
+      queryVector: [1, 0, 0, 0],
+      k: 10,
+    });
+    expect(hits.map(h => h.chunkId)).toEqual(['p1', 'p2', 'l1']);
+    expect(hits[0].similarity).toBeCloseTo(1, 6);
+    expect(hits[2].similarity).toBeCloseTo(0.6, 6);
+    expect(hits.map(h => h.rank)).toEqual([1, 2, 3]);
+  });
+
+  it('gives another user their own neighbours, never the catalog-hidden API', async () => {
+    const hits = await vectorSearch({
+      knex: db.knex,
+      visibility: bob,
+      modelId: MODEL,
+      queryVector: [1, 0, 0, 0],
+      k: 10,
+    });
+    expect(hits.map(h => h.chunkId).sort()).toEqual(BOB_CHUNKS);
+    expect(hits[0].chunkId).toBe('p1');
+    expect(hits[1].chunkId).toBe('s1');
+  });
+
+  it('returns nothing under deny, and everything under allow', async () => {
+    const args = {
+      knex: db.knex,
+      modelId: MODEL,
+      queryVector: [1, 0, 0, 0],
+      k: 10,
+    };
+    expect(await vectorSearch({ ...args, visibility: nobody })).toEqual([]);
+    expect((await vectorSearch({ ...args, visibility: everyone })).length).toBe(
+      7,
+    );
+  });
+
+  it('scope narrows but never widens visibility', async () => {
+    const args = {
+      knex: db.knex,
+      modelId: MODEL,
+      queryVector: [1, 0, 0, 0],
+      k: 10,
+    };
+    const scoped = await vectorSearch({
+      ...args,
+      visibility: alice,
+      selection: { entityRefs: [LEDGER, SECRET] },
+    });
+    expect(scoped.map(h => h.chunkId)).toEqual(['l1']);
+    expect(
+      await vectorSearch({
+        ...args,
+        visibility: alice,
+        selection: { entityRefs: [SECRET] },
+      }),
+    ).toEqual([]);
+  });
+
+  it('only reads vectors of the requested model and dimension', async () => {
+    const hits = await vectorSearch({
+      knex: db.knex,
+      visibility: everyone,
+      modelId: 'other-model',
+      queryVector: [1, 0, 0, 0],
+      k: 5,
+    });
+    expect(hits).toEqual([]);
+    const wrongDim = await vectorSearch({
+      knex: db.knex,
+      visibility: everyone,
+      modelId: MODEL,
+      queryVector: [1, 0, 0],
+      k: 5,
+    });
+    expect(wrongDim).toEqual([]);
+  });
+
+  it('rejects vectors that are not finite numbers', async () => {
+    await expect(
+      vectorSearch({
+        knex: db.knex,
+        visibility: everyone,
+        modelId: MODEL,
+        queryVector: [1, NaN, 0, 0],
+        k: 5,
+      }),
+    ).rejects.toThrow(/finite/);
+  });
+});
+
+describe("keyword statistics are the asker's own", () => {
+  it('counts N over visible chunks only', async () => {
+    const stats = async (visibility: Visibility) =>
+      (
+        await keywordStatistics({
+          knex: db.knex,
+          visibility,
+          queryTokens: q('payments'),
+        })
+      ).visibleChunks;
+    expect(await stats(alice)).toBe(3);
+    expect(await stats(bob)).toBe(4);
+    expect(await stats(everyone)).toBe(7);
+    expect(await stats(nobody)).toBe(0);
+  });
+
+  it('a term that only exists in hidden documents has df 0', async () => {
+    const a = await keywordStatistics({
+      knex: db.knex,
+      visibility: alice,
+      queryTokens: q('zanzibar', 'quarantine'),
+    });
+    expect(a.tokens).toEqual([
+      expect.objectContaining({ token: 'zanzibar', df: 0, match: 'none' }),
+      expect.objectContaining({ token: 'quarantine', df: 0, match: 'none' }),
+    ]);
+    const b = await keywordStatistics({
+      knex: db.knex,
+      visibility: bob,
+      queryTokens: q('zanzibar'),
+    });
+    // s1 and s2; a1 also has it but is hidden from bob by the catalog decision.
+    expect(b.tokens[0]).toMatchObject({ df: 2, match: 'exact' });
+  });
+
+  it('idf differs between users because df and N differ', async () => {
+    const a = await keywordStatistics({
+      knex: db.knex,
+      visibility: alice,
+      queryTokens: q('payments'),
+    });
+    const b = await keywordStatistics({
+      knex: db.knex,
+      visibility: bob,
+      queryTokens: q('payments'),
+    });
+    expect(a.tokens[0]).toMatchObject({ df: 1, idf: idf(3, 1) });
+    expect(b.tokens[0]).toMatchObject({ df: 2, idf: idf(4, 2) });
+    expect(a.tokens[0].idf).not.toBeCloseTo(b.tokens[0].idf, 3);
+  });
+
+  it('prefix document frequencies are visible-only too', async () => {
+    const a = await keywordStatistics({
+      knex: db.knex,
+      visibility: alice,
+      queryTokens: q('quaran', 'bookkeep'),
+    });
+    expect(a.tokens.map(t => [t.token, t.match, t.df])).toEqual([
+      ['quaran', 'none', 0],
+      ['bookkeep', 'prefix', 1],
+    ]);
+    const b = await keywordStatistics({
+      knex: db.knex,
+      visibility: bob,
+      queryTokens: q('quaran'),
+    });
+    expect(b.tokens[0]).toMatchObject({ match: 'prefix', df: 1 });
+  });
+});
+
+describe('keywordSearch', () => {
+  const search = (
+    visibility: Visibility,
+    tokens: QueryToken[],
+    extra: object = {},
+  ) =>
+    keywordSearch({
+      knex: db.knex,
+      visibility,
+      queryTokens: tokens,
+      limit: 10,
+      ...extra,
+    });
+
+  it('scores visible chunks by matched tokens and reports coverage', async () => {
+    const { hits } = await search(alice, q('ledger', 'refunds'));
+    expect(hits.map(h => h.chunkId)).toEqual(['p1', 'l1']);
+    expect(hits[0].coverage).toBeCloseTo(1, 6);
+    expect(hits[0].matchedTokens.sort()).toEqual(['ledger', 'refunds']);
+    // l1 matches only "ledger", the more common of the two words for alice.
+    expect(hits[1].coverage).toBeGreaterThan(0);
+    expect(hits[1].coverage).toBeLessThan(0.5);
+  });
+
+  it('never returns hidden chunks, even for words that only they contain', async () => {
+    expect((await search(alice, q('zanzibar'))).hits).toEqual([]);
+    expect(
+      (await search(alice, q('zanzibar', 'payments'))).hits.map(h => h.chunkId),
+    ).toEqual(['p1']);
+    const bobHits = (await search(bob, q('zanzibar'))).hits
+      .map(h => h.chunkId)
+      .sort();
+    expect(bobHits).toEqual(['s1', 's2']);
+    expect((await search(nobody, q('payments'))).hits).toEqual([]);
+  });
+
+  it('an unmatched word still counts against coverage', async () => {
+    const { hits } = await search(alice, q('payments', 'zanzibar'));
+    expect(hits[0].chunkId).toBe('p1');
+    expect(hits[0].coverage).toBeLessThan(0.5);
+  });
+
+  it('falls back to prefix matches at half weight only for tokens without an exact match', async () => {
+    const prefix = await search(alice, q('bookkeep'));
+    expect(prefix.hits.map(h => h.chunkId)).toEqual(['l1']);
+    expect(prefix.statistics.tokens[0]).toMatchObject({
+      match: 'prefix',
+      weight: 0.5,
+    });
+    expect(prefix.hits[0].coverage).toBeCloseTo(0.5, 6);
+    const exact = await search(alice, q('bookkeeping'));
+    expect(exact.hits[0].score).toBeGreaterThan(prefix.hits[0].score);
+    // "ledger" has exact matches, so "ledger%" is not expanded.
+    expect(
+      await search(alice, q('ledger')).then(r => r.statistics.tokens[0].match),
+    ).toBe('exact');
+    // Hidden words are not reachable by prefix either.
+    expect((await search(alice, q('quaran'))).hits).toEqual([]);
+    expect((await search(bob, q('quaran'))).hits.map(h => h.chunkId)).toEqual([
+      's1',
+    ]);
+  });
+
+  it('escapes LIKE metacharacters in prefix keys', async () => {
+    for (const token of ['%ed', 'l_dger', '__dger', 'led%']) {
+      const r = await search(everyone, q(token));
+      expect({ token, hits: r.hits }).toEqual({ token, hits: [] });
+    }
+  });
+
+  it('does not expand short prefixes', async () => {
+    expect((await search(everyone, q('re'))).hits).toEqual([]);
+  });
+
+  it("respects scope and chunk restrictions without changing the asker's statistics", async () => {
+    const all = await search(alice, q('ledger'));
+    const scoped = await search(alice, q('ledger'), {
+      selection: { entityRefs: [LEDGER] },
+    });
+    expect(scoped.hits.map(h => h.chunkId)).toEqual(['l1']);
+    expect(scoped.statistics).toEqual(all.statistics);
+    expect(
+      (
+        await search(alice, q('zanzibar'), {
+          selection: { chunkIds: ['s1', 's2'] },
+        })
+      ).hits,
+    ).toEqual([]);
+  });
+});
+
+describe('suggestCorrections', () => {
+  const suggest = (visibility: Visibility, ...ws: string[]) =>
+    suggestCorrections({ knex: db.knex, visibility, queryTokens: q(...ws) });
+
+  it("corrects from the asker's visible vocabulary", async () => {
+    expect(await suggest(alice, 'ledgr', 'bookeeping')).toEqual([
+      { from: 'ledgr', to: 'ledger', distance: 1, df: 2 },
+      { from: 'bookeeping', to: 'bookkeeping', distance: 1, df: 1 },
+    ]);
+  });
+
+  it('never suggests a word that exists only in hidden documents', async () => {
+    expect(await suggest(alice, 'zanzibr', 'quarantime')).toEqual([]);
+    expect(await suggest(bob, 'zanzibr', 'quarantime')).toEqual([
+      { from: 'zanzibr', to: 'zanzibar', distance: 1, df: 2 },
+      { from: 'quarantime', to: 'quarantine', distance: 1, df: 1 },
+    ]);
+    expect(await suggest(nobody, 'ledgr')).toEqual([]);
+  });
+
+  it('leaves words alone that the asker can find, and short words and numbers', async () => {
+    expect(await suggest(alice, 'ledger', 'card')).toEqual([]);
+    expect(await suggest(everyone, 'crd', 'bm26')).toEqual([]);
+  });
+
+  it('prefers a farther visible word over a closer hidden one', async () => {
+    // "ledgers" (1 edit away) is only in a hidden runbook; "ledger" (2 edits) is alice's.
+    expect(await suggest(alice, 'ledgerss')).toEqual([
+      { from: 'ledgerss', to: 'ledger', distance: 2, df: 2 },
+    ]);
+    expect(await suggest(bob, 'ledgerss')).toEqual([
+      { from: 'ledgerss', to: 'ledgers', distance: 1, df: 1 },
+    ]);
+    // A word visible to nobody but hidden docs is simply unknown: "zanzibar" has no visible neighbour.
+    expect(await suggest(alice, 'zanzibar')).toEqual([]);
+  });
+
+  it('allows one edit for short words and two for long ones, preferring fewer edits', async () => {
+    expect(await suggest(alice, 'lidgr')).toEqual([]); // 2 edits on a 5-letter word
+    expect(await suggest(alice, 'bookeepng')).toEqual([
+      { from: 'bookeepng', to: 'bookkeeping', distance: 2, df: 1 },
+    ]);
+    expect(await suggest(alice, 'bokeepng')).toEqual([]); // 3 edits
+  });
+});
+
+describe('retrieve', () => {
+  const base = {
+    modelId: MODEL,
+    k: 5,
+    thresholds: { minSimilarity: 0.8, minCoverage: 0.5 },
+  };
+
+  it('hybrid: fuses both lists and returns visible chunks with identity and scores', async () => {
+    const result = await retrieve({
+      ...base,
+      knex: db.knex,
+      visibility: alice,
+      queryVector: [1, 0, 0, 0],
+      queryTokens: q('refunds', 'ledger'),
+      mode: 'hybrid',
+    });
+    // RRF order is p1, l1, p2; l1 (similarity 0.6, coverage 0.32) fails the evidence filter.
+    expect(result.chunks.map(c => c.chunkId)).toEqual(['p1', 'p2']);
+    expect(result.chunks[0]).toMatchObject({
+      chunkId: 'p1',
+      entityRef: PAY,
+      title: 'Payments',
+      anchor: 'refunds',
+      url: '/docs/default/component/payments#refunds',
+      text: 'refunds are processed by the payments ledger service',
+      revision: 'rev-1',
+      rank: 1,
+    });
+    expect(result.chunks[0].similarity).toBeCloseTo(1, 6);
+    expect(result.chunks[0].coverage).toBeCloseTo(1, 6);
+    // p2 came from the vector list only; its (zero) coverage was filled in.
+    expect(result.chunks[1]).toMatchObject({
+      chunkId: 'p2',
+      coverage: 0,
+      keywordScore: 0,
+    });
+    expect(result.chunks[1].rank).toBe(2);
+    expect(result.candidatesConsidered).toBe(3);
+    expect(result.filteredOut).toBe(1);
+  });
+
+  it('never returns a hidden chunk in any mode', async () => {
+    for (const mode of ['hybrid', 'vector', 'keyword'] as const) {
+      const result = await retrieve({
+        ...base,
+        k: 10,
+        thresholds: { minSimilarity: -1, minCoverage: 0 },
+        knex: db.knex,
+        visibility: alice,
+        queryVector: [1, 0.01, 0, 0],
+        queryTokens: q('zanzibar', 'quarantine', 'payments', 'ledger'),
+        mode,
+      });
+      const ids = result.chunks.map(c => c.chunkId);
+      expect({
+        mode,
+        leaked: ids.filter(id => !ALICE_CHUNKS.includes(id)),
+      }).toEqual({ mode, leaked: [] });
+      expect(ids.length).toBeGreaterThan(0);
+    }
+  });
+
+  it('applies corrections from the visible vocabulary and reports them', async () => {
+    const result = await retrieve({
+      ...base,
+      knex: db.knex,
+      visibility: alice,
+      queryTokens: q('ledgr'),
+      mode: 'keyword',
+    });
+    expect(result.corrections).toEqual([{ from: 'ledgr', to: 'ledger' }]);
+    expect(result.chunks.map(c => c.chunkId).sort()).toEqual(['l1', 'p1']);
+    const bobs = await retrieve({
+      ...base,
+      knex: db.knex,
+      visibility: alice,
+      queryTokens: q('zanzibr'),
+      mode: 'keyword',
+    });
+    expect(bobs).toMatchObject({ chunks: [], corrections: [] });
+  });
+
+  it('the relevance filter returns nothing for an unrelated question', async () => {
+    const result = await retrieve({
+      ...base,
+      knex: db.knex,
+      visibility: everyone,
+      queryVector: [0, 0, 0, 1],
+      queryTokens: q('weather', 'forecast', 'tomorrow'),
+      mode: 'hybrid',
+    });
+    expect(result.chunks).toEqual([]);
+    expect(result.candidatesConsidered).toBeGreaterThan(0);
+    expect(result.filteredOut).toBe(result.candidatesConsidered);
+  });
+
+  it('the relevance filter drops weak candidates but keeps evidence of either kind', async () => {
+    const result = await retrieve({
+      ...base,
+      knex: db.knex,
+      visibility: alice,
+      queryVector: [0.5, 1, 0, 0], // close to l1 only
+      queryTokens: q('refunds'), // in p1 only
+      mode: 'hybrid',
+    });
+    expect(result.chunks.map(c => c.chunkId).sort()).toEqual(['l1', 'p1']);
+    expect(result.filteredOut).toBe(1); // p2: similarity 0.71, no keyword evidence
+  });
+
+  it('keyword mode works without a query vector, vector mode without tokens', async () => {
+    const kw = await retrieve({
+      ...base,
+      knex: db.knex,
+      visibility: bob,
+      queryTokens: q('zanzibar'),
+      mode: 'keyword',
+    });
+    expect(kw.chunks.map(c => c.chunkId).sort()).toEqual(['s1', 's2']);
+    expect(kw.chunks[0].similarity).toBeNull();
+    const vec = await retrieve({
+      ...base,
+      knex: db.knex,
+      visibility: bob,
+      queryVector: [0, 0, 1, 0],
+      queryTokens: [],
+      mode: 'vector',
+    });
+    expect(vec.chunks.map(c => c.chunkId)).toEqual([]); // q1 is not bob's; s2 is at 0.1
+    const vec2 = await retrieve({
+      ...base,
+      knex: db.knex,
+      visibility: everyone,
+      queryVector: [0, 0, 1, 0],
+      queryTokens: [],
+      mode: 'vector',
+    });
+    expect(vec2.chunks.map(c => c.chunkId)).toEqual(['q1']);
+    expect(vec2.chunks[0].coverage).toBeNull();
+  });
+
+  it('returns nothing under deny or outside scope', async () => {
+    const args = {
+      ...base,
+      knex: db.knex,
+      queryVector: [1, 0, 0, 0],
+      queryTokens: q('payments'),
+      mode: 'hybrid' as const,
+    };
+    expect((await retrieve({ ...args, visibility: nobody })).chunks).toEqual(
+      [],
+    );
+    expect(
+      (
+        await retrieve({
+          ...args,
+          visibility: alice,
+          scope: { entityRefs: [SECRET] },
+        })
+      ).chunks,
+    ).toEqual([]);
+  });
+
+  it('the chunk fetch applies visibility on its own', async () => {
+    const rows = await visibleChunkDetails(db.knex, alice, {
+      chunkIds: ['s1', 'p1', 'a1'],
+    }).select('c.chunk_id');
+    expect(rows.map((r: { chunk_id: string }) => r.chunk_id)).toEqual(['p1']);
+  });
+});
+
+describe('seed fixture', () => {
+  it('derives postings from the chunk text', async () => {
+    const terms = await db
+      .knex('ask_docs_terms')
+      .where({ chunk_id: 'q1', kind: 'w' })
+      .pluck('term');
+    expect(terms.sort()).toEqual(
+      words('search ranking uses bm25 and vectors').sort(),
+    );
+    expect(Object.keys(chunkOf).length).toBe(7);
+  });
+});
+
+describe('iterative HNSW scans under a 1%-selective filter', () => {
+  const RECALL_MODEL = 'recall-model';
+  const DIM = 16;
+  const ENTITIES = 100;
+  const PER_ENTITY = 20;
+  let visible: Visibility;
+
+  beforeAll(async () => {
+    const random = seededRandom(42);
+    const documents: SeedDocument[] = [];
+    for (let e = 0; e < ENTITIES; e++) {
+      documents.push({
+        entityRef: `component:recall/e${e}`,
+        title: `Recall ${e}`,
+        chunks: Array.from({ length: PER_ENTITY }, (_, i) => ({
+          chunkId: `r${e}-${i}`,
+          text: 'x',
+          terms: {},
+          embeddings: { [RECALL_MODEL]: randomUnitVector(random, DIM) },
+        })),
+      });
+    }
+    await seedIndex(db.knex, {
+      entities: Array.from({ length: ENTITIES }, (_, e) => ({
+        entityRef: `component:recall/e${e}`,
+        owners: [`group:recall/o${e}`],
+      })),
+      documents,
+    });
+    expect(await ensureVectorIndex(db.knex, RECALL_MODEL, DIM)).toEqual({
+      indexName: vectorIndexName(RECALL_MODEL, DIM),
+      created: true,
+    });
+    // Idempotent.
+    expect((await ensureVectorIndex(db.knex, RECALL_MODEL, DIM)).created).toBe(
+      false,
+    );
+    visible = await visibilityFor({
+      conditions: cond('ask-docs-chunk', 'IS_ENTITY_OWNER', {
+        claims: ['group:recall/o7'],
+      }),
+    });
+  }, 120_000);
+
+  afterAll(async () => {
+    await db.knex('ask_docs_entities').where('namespace', 'recall').delete();
+  });
+
+  it('uses the partial HNSW index for the query expression', async () => {
+    const plan = (await db.knex.transaction(async trx => {
+      await trx.raw('SET LOCAL enable_seqscan = off');
+      const query = vectorQuery(trx, visible, {
+        modelId: RECALL_MODEL,
+        queryVector: randomUnitVector(seededRandom(1), DIM),
+        k: 10,
+      });
+      const { sql, bindings } = query.toSQL();
+      return trx.raw(`EXPLAIN ${sql}`, bindings as any[]);
+    })) as { rows: Array<Record<string, string>> };
+    const text = plan.rows.map(r => r['QUERY PLAN']).join('\n');
+    expect(text).toContain(vectorIndexName(RECALL_MODEL, DIM));
+  });
+
+  it('keeps recall close to exact search, where a plain index scan would starve', async () => {
+    const random = seededRandom(7);
+    let found = 0;
+    let expected = 0;
+    let plainScanRows = 0;
+    for (let i = 0; i < 5; i++) {
+      const queryVector = randomUnitVector(random, DIM);
+      const args = {
+        knex: db.knex,
+        visibility: visible,
+        modelId: RECALL_MODEL,
+        queryVector,
+        k: 10,
+        efSearch: 40,
+      };
+      const exact = await vectorSearch({ ...args, strategy: 'exact' });
+      const approx = await vectorSearch({ ...args, strategy: 'index' });
+      expect(exact.map(h => h.chunkId).every(id => id.startsWith('r7-'))).toBe(
+        true,
+      );
+      expect(approx.map(h => h.chunkId).every(id => id.startsWith('r7-'))).toBe(
+        true,
+      );
+      const truth = new Set(exact.map(h => h.chunkId));
+      expected += truth.size;
+      found += approx.filter(h => truth.has(h.chunkId)).length;
+
+      // The same query without iterative scanning: the graph walk stops after ef_search
+      // candidates, of which only ~1% are visible.
+      plainScanRows += (
+        await db.knex.transaction(async trx => {
+          await trx.raw('SET LOCAL hnsw.iterative_scan = off');
+          await trx.raw('SET LOCAL hnsw.ef_search = 40');
+          await trx.raw('SET LOCAL enable_seqscan = off');
+          return vectorQuery(trx, visible, {
+            modelId: RECALL_MODEL,
+            queryVector,
+            k: 10,
+          });
+        })
+      ).length;
+    }
+    expect(expected).toBe(50);
+    expect(found / expected).toBeGreaterThanOrEqual(0.9);
+    expect(plainScanRows).toBeLessThan(25);
+  });
+});

@@ -1,0 +1,261 @@
+import { Knex } from 'knex';
+import { Visibility } from '../permissions/visibility';
+import { DEFAULT_RRF_K, reciprocalRankFusion } from './fusion';
+import {
+  keywordSearch,
+  keywordStatistics,
+  KeywordHit,
+  KeywordStatistics,
+  normaliseTokens,
+  QueryToken,
+} from './keywordSearch';
+import {
+  DEFAULT_RELEVANCE_THRESHOLDS,
+  isRelevant,
+  RelevanceThresholds,
+} from './relevance';
+import { Correction, suggestCorrections } from './typo';
+import { vectorSearch, VectorHit } from './vectorSearch';
+import { ChunkIdentity, fetchVisibleChunks } from './fetchChunks';
+import { RetrievalScope } from './visibleChunks';
+
+export type RetrievalMode = 'hybrid' | 'vector' | 'keyword';
+
+export interface RankedChunk extends ChunkIdentity {
+  /** Fused score; the order of `chunks`. */
+  rrf: number;
+  /** Cosine similarity to the query vector; null without a vector for this model. */
+  similarity: number | null;
+  /** BM25 keyword score; 0 when no query token matches, null without query tokens. */
+  keywordScore: number | null;
+  /** idf-weighted query coverage; null without query tokens. */
+  coverage: number | null;
+  /** 1-based, after the relevance filter. */
+  rank: number;
+}
+
+export interface RetrieveOptions {
+  knex: Knex;
+  visibility: Visibility;
+  scope?: RetrievalScope;
+  /** The query embedded with `modelId`; omit when the embedder is unavailable. */
+  queryVector?: number[];
+  modelId: string;
+  queryTokens: QueryToken[];
+  mode: RetrievalMode;
+  /** Chunks to return at most. */
+  k: number;
+  /** The evidence filter; see relevance.ts. */
+  thresholds?: RelevanceThresholds;
+  /** Candidates taken from each retriever before fusion; default max(4k, 40). */
+  candidates?: number;
+  rrfK?: number;
+  efSearch?: number;
+}
+
+export interface RetrievalResult {
+  chunks: RankedChunk[];
+  /** Spelling corrections applied to keyword matching (from the asker's visible vocabulary). */
+  corrections: Array<{ from: string; to: string }>;
+  /** Distinct chunks either retriever returned, before the relevance filter. */
+  candidatesConsidered: number;
+  /** Candidates dropped by the relevance filter. */
+  filteredOut: number;
+  keywordStatistics?: KeywordStatistics;
+}
+
+/**
+ * Permission-scoped hybrid retrieval: kNN over the model's vectors and BM25 over keyword
+ * postings, both restricted to the asker's visibility, fused with RRF, then filtered for
+ * evidence. Every read (including the final chunk fetch) goes through the visible-chunk base
+ * queries. Missing evidence is filled in for each fused candidate (the similarity of a
+ * keyword-only hit, the coverage of a vector-only one) so the filter judges every chunk on both.
+ */
+export async function retrieve(
+  options: RetrieveOptions,
+): Promise<RetrievalResult> {
+  const { knex, visibility, modelId, mode } = options;
+  const k = Math.max(0, Math.floor(options.k));
+  const candidates = Math.max(
+    k,
+    Math.floor(options.candidates ?? Math.max(4 * k, 40)),
+  );
+  const thresholds = options.thresholds ?? DEFAULT_RELEVANCE_THRESHOLDS;
+  const scope: RetrievalScope = { entityRefs: options.scope?.entityRefs };
+  const queryVector =
+    options.queryVector && options.queryVector.length > 0
+      ? options.queryVector
+      : undefined;
+  let tokens = normaliseTokens(options.queryTokens ?? []);
+  const empty: RetrievalResult = {
+    chunks: [],
+    corrections: [],
+    candidatesConsidered: 0,
+    filteredOut: 0,
+  };
+  if (k === 0) return empty;
+
+  const useVector = mode !== 'keyword' && !!queryVector;
+  const useKeyword = mode !== 'vector' && tokens.length > 0;
+
+  // Corrections only for tokens that match nothing visible, not even by prefix: a prefix match
+  // ("kube" → "kubernetes") is better evidence than a one-letter neighbour ("cube").
+  let corrections: Correction[] = [];
+  let statistics: KeywordStatistics | undefined;
+  if (tokens.length > 0) {
+    statistics = await keywordStatistics({
+      knex,
+      visibility,
+      queryTokens: tokens,
+    });
+    if (useKeyword) {
+      const unmatched = statistics.tokens
+        .filter(s => s.match === 'none')
+        .map(s => s.token);
+      if (unmatched.length > 0) {
+        corrections = await suggestCorrections({
+          knex,
+          visibility,
+          selection: scope,
+          queryTokens: tokens.filter(t => unmatched.includes(t.token)),
+        });
+        if (corrections.length > 0) {
+          const to = new Map(corrections.map(c => [c.from, c.to]));
+          tokens = normaliseTokens(
+            tokens.map(t =>
+              to.has(t.token)
+                ? {
+                    token: to.get(t.token)!,
+                    lemmas: [],
+                    stems: [],
+                    words: [to.get(t.token)!],
+                  }
+                : t,
+            ),
+          );
+          statistics = await keywordStatistics({
+            knex,
+            visibility,
+            queryTokens: tokens,
+          });
+        }
+      }
+    }
+  }
+
+  const vectorHits: VectorHit[] = useVector
+    ? await vectorSearch({
+        knex,
+        visibility,
+        selection: scope,
+        modelId,
+        queryVector: queryVector!,
+        k: candidates,
+        efSearch: options.efSearch,
+      })
+    : [];
+  const keywordHits: KeywordHit[] = useKeyword
+    ? (
+        await keywordSearch({
+          knex,
+          visibility,
+          selection: scope,
+          queryTokens: tokens,
+          statistics,
+          limit: candidates,
+        })
+      ).hits
+    : [];
+
+  const lists = [
+    useVector ? vectorHits.map(h => h.chunkId) : undefined,
+    useKeyword ? keywordHits.map(h => h.chunkId) : undefined,
+  ].filter((l): l is string[] => !!l);
+  const fused = reciprocalRankFusion(lists, {
+    k: options.rrfK ?? DEFAULT_RRF_K,
+  });
+  if (fused.length === 0)
+    return {
+      ...empty,
+      corrections: corrections.map(({ from, to }) => ({ from, to })),
+      keywordStatistics: statistics,
+    };
+
+  // Fill in the evidence each retriever did not provide, for the fused candidates only.
+  const similarity = new Map(vectorHits.map(h => [h.chunkId, h.similarity]));
+  const keyword = new Map(keywordHits.map(h => [h.chunkId, h]));
+  const ids = fused.map(f => f.id);
+  const noSimilarity = ids.filter(id => !similarity.has(id));
+  if (queryVector && noSimilarity.length > 0) {
+    const more = await vectorSearch({
+      knex,
+      visibility,
+      selection: { ...scope, chunkIds: noSimilarity },
+      modelId,
+      queryVector,
+      k: noSimilarity.length,
+      strategy: 'exact',
+    });
+    for (const h of more) similarity.set(h.chunkId, h.similarity);
+  }
+  const noCoverage = ids.filter(id => !keyword.has(id));
+  if (tokens.length > 0 && noCoverage.length > 0) {
+    const more = await keywordSearch({
+      knex,
+      visibility,
+      selection: { ...scope, chunkIds: noCoverage },
+      queryTokens: tokens,
+      statistics,
+      limit: noCoverage.length,
+    });
+    for (const h of more.hits) keyword.set(h.chunkId, h);
+  }
+
+  const scored = fused.map(f => ({
+    id: f.id,
+    rrf: f.score,
+    similarity: queryVector ? similarity.get(f.id) ?? null : null,
+    keywordScore: tokens.length > 0 ? keyword.get(f.id)?.score ?? 0 : null,
+    coverage: tokens.length > 0 ? keyword.get(f.id)?.coverage ?? 0 : null,
+  }));
+  const relevant = scored.filter(s => isRelevant(s, thresholds));
+  const selected = relevant.slice(0, k);
+  if (selected.length === 0) {
+    return {
+      chunks: [],
+      corrections: corrections.map(({ from, to }) => ({ from, to })),
+      candidatesConsidered: fused.length,
+      filteredOut: scored.length,
+      keywordStatistics: statistics,
+    };
+  }
+
+  // The final fetch goes through visibility again, on the chunk and its document.
+  const fetched = await fetchVisibleChunks(
+    knex,
+    visibility,
+    selected.map(s => s.id),
+    scope,
+  );
+  const byId = new Map(fetched.map(c => [c.chunkId, c]));
+  const chunks: RankedChunk[] = [];
+  for (const s of selected) {
+    const chunk = byId.get(s.id);
+    if (!chunk) continue; // deleted (or re-permissioned) since ranking
+    chunks.push({
+      ...chunk,
+      rrf: s.rrf,
+      similarity: s.similarity,
+      keywordScore: s.keywordScore,
+      coverage: s.coverage,
+      rank: chunks.length + 1,
+    });
+  }
+  return {
+    chunks,
+    corrections: corrections.map(({ from, to }) => ({ from, to })),
+    candidatesConsidered: fused.length,
+    filteredOut: scored.length - relevant.length,
+    keywordStatistics: statistics,
+  };
+}

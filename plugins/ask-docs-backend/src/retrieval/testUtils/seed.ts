@@ -1,0 +1,174 @@
+import { createHash } from 'crypto';
+import { Knex } from 'knex';
+
+/** Test fixtures: a small knowledge index written straight into the tables. */
+
+export interface SeedEntity {
+  entityRef: string;
+  owners?: string[];
+  tags?: string[];
+  labels?: Record<string, string>;
+  annotations?: Record<string, string>;
+  spec?: Record<string, unknown>;
+  title?: string;
+}
+
+export interface SeedChunk {
+  chunkId?: string;
+  text: string;
+  sectionPath?: string;
+  anchor?: string;
+  /** Postings by kind; defaults: every lower-cased word of the text as 'l', 's' and 'w'. */
+  terms?: Partial<Record<'l' | 's' | 'w', string[]>>;
+  /** Vectors by model id. */
+  embeddings?: Record<string, number[]>;
+}
+
+export interface SeedDocument {
+  documentId?: string;
+  entityRef: string;
+  title: string;
+  url?: string;
+  chunks: SeedChunk[];
+}
+
+export const words = (text: string) =>
+  text.toLowerCase().match(/\p{L}[\p{L}\p{N}]*/gu) ?? [];
+
+function parseRef(ref: string) {
+  const match = /^([^:]+):([^/]+)\/(.+)$/.exec(ref);
+  if (!match) throw new Error(`bad entity ref ${ref}`);
+  return { kind: match[1], namespace: match[2], name: match[3] };
+}
+
+const sha = (s: string) => createHash('sha256').update(s).digest('hex');
+
+export async function clearIndex(knex: Knex): Promise<void> {
+  await knex('ask_docs_entities').delete(); // cascades to documents, chunks, terms, embeddings
+  await knex('ask_docs_chunks').delete();
+}
+
+/** Inserts entities, documents, chunks, postings and embeddings; returns the chunk ids per document. */
+export async function seedIndex(
+  knex: Knex,
+  fixture: { entities: SeedEntity[]; documents: SeedDocument[] },
+): Promise<Record<string, string[]>> {
+  const chunkIds: Record<string, string[]> = {};
+  const entities = fixture.entities.map(e => {
+    const { kind, namespace, name } = parseRef(e.entityRef);
+    return {
+      entity_ref: e.entityRef,
+      kind,
+      namespace,
+      name,
+      title: e.title ?? name,
+      owners: e.owners ?? [],
+      tags: e.tags ?? [],
+      labels: JSON.stringify(e.labels ?? {}),
+      annotations: JSON.stringify(e.annotations ?? {}),
+      spec: JSON.stringify(e.spec ?? {}),
+      etag: sha(e.entityRef).slice(0, 8),
+    };
+  });
+  const documents: Array<Record<string, unknown>> = [];
+  const chunks: Array<Record<string, unknown>> = [];
+  const terms: Array<Record<string, unknown>> = [];
+  const embeddings: Array<Record<string, unknown>> = [];
+  for (const d of fixture.documents) {
+    const documentId = d.documentId ?? `doc:${d.entityRef}:${d.title}`;
+    const fullText = d.chunks.map(c => c.text).join('\n');
+    documents.push({
+      document_id: documentId,
+      entity_ref: d.entityRef,
+      source_kind: 'techdocs',
+      page_path: d.title.toLowerCase().replace(/\W+/g, '-'),
+      title: d.title,
+      url: d.url ?? `/docs/${d.entityRef}/${encodeURIComponent(d.title)}`,
+      lang: 'en',
+      revision: 'rev-1',
+      content_hash: sha(fullText),
+      text_length: fullText.length,
+    });
+    chunkIds[documentId] = [];
+    let offset = 0;
+    for (const [ordinal, c] of d.chunks.entries()) {
+      const chunkId = c.chunkId ?? sha(`${documentId}#${ordinal}`).slice(0, 24);
+      chunkIds[documentId].push(chunkId);
+      const tokens = words(c.text);
+      chunks.push({
+        chunk_id: chunkId,
+        document_id: documentId,
+        entity_ref: d.entityRef,
+        ordinal,
+        title: d.title,
+        section_path: c.sectionPath ?? d.title,
+        anchor: c.anchor ?? '',
+        char_start: offset,
+        char_end: offset + c.text.length,
+        text: c.text,
+        content_hash: sha(c.text),
+        revision: 'rev-1',
+        lang: 'en',
+        term_count: tokens.length,
+      });
+      offset += c.text.length + 1;
+      for (const kind of ['l', 's', 'w'] as const) {
+        const list = c.terms?.[kind] ?? (c.terms ? [] : tokens);
+        const tf = new Map<string, number>();
+        for (const term of list) tf.set(term, (tf.get(term) ?? 0) + 1);
+        for (const [term, count] of tf) {
+          terms.push({
+            chunk_id: chunkId,
+            entity_ref: d.entityRef,
+            lang: 'en',
+            kind,
+            term,
+            tf: count,
+          });
+        }
+      }
+      for (const [modelId, vector] of Object.entries(c.embeddings ?? {})) {
+        embeddings.push({
+          chunk_id: chunkId,
+          model_id: modelId,
+          content_hash: sha(c.text),
+          dimension: vector.length,
+          embedding: `[${vector.join(',')}]`,
+        });
+      }
+    }
+  }
+  await knex.transaction(async trx => {
+    for (const [table, rows] of [
+      ['ask_docs_entities', entities],
+      ['ask_docs_documents', documents],
+      ['ask_docs_chunks', chunks],
+      ['ask_docs_terms', terms],
+      ['ask_docs_embeddings', embeddings],
+    ] as const) {
+      if (rows.length > 0) await trx.batchInsert(table, rows as any[], 500);
+    }
+  });
+  return chunkIds;
+}
+
+/** Deterministic pseudo-random numbers for reproducible vectors (mulberry32). */
+export function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export function randomUnitVector(
+  random: () => number,
+  dimension: number,
+): number[] {
+  const v = Array.from({ length: dimension }, () => random() * 2 - 1);
+  const norm = Math.sqrt(v.reduce((s, x) => s + x * x, 0)) || 1;
+  return v.map(x => Number((x / norm).toFixed(6)));
+}

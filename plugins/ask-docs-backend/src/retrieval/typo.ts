@@ -1,0 +1,151 @@
+import { Knex } from 'knex';
+import { Visibility } from '../permissions/visibility';
+import { exactKeys, normaliseTokens, QueryToken } from './keywordSearch';
+import { ChunkSelection, visibleTerms } from './visibleChunks';
+
+export interface Correction {
+  from: string;
+  to: string;
+  distance: number;
+  /** Visible chunks containing the suggested word. */
+  df: number;
+}
+
+export interface TypoOptions {
+  /** Words shorter than this are never corrected (too many near neighbours). */
+  minWordLength?: number;
+  /** Words up to this length allow one edit; longer words two. */
+  shortWordMaxLength?: number;
+  /** Cap on vocabulary candidates fetched per word. */
+  maxCandidates?: number;
+}
+
+const DEFAULTS = {
+  minWordLength: 4,
+  shortWordMaxLength: 6,
+  maxCandidates: 2000,
+};
+
+/**
+ * Optimal string alignment distance (Damerau-Levenshtein with adjacent transpositions),
+ * giving up early once it must exceed `max`; returns max + 1 then.
+ */
+export function boundedDamerauLevenshtein(
+  a: string,
+  b: string,
+  max: number,
+): number {
+  const s = Array.from(a);
+  const t = Array.from(b);
+  if (Math.abs(s.length - t.length) > max) return max + 1;
+  let prevPrev: number[] = [];
+  let prev = Array.from({ length: t.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= s.length; i++) {
+    const current = [i];
+    let rowMin = i;
+    for (let j = 1; j <= t.length; j++) {
+      const cost = s[i - 1] === t[j - 1] ? 0 : 1;
+      let d = Math.min(prev[j] + 1, current[j - 1] + 1, prev[j - 1] + cost);
+      if (i > 1 && j > 1 && s[i - 1] === t[j - 2] && s[i - 2] === t[j - 1]) {
+        d = Math.min(d, prevPrev[j - 2] + 1);
+      }
+      current.push(d);
+      rowMin = Math.min(rowMin, d);
+    }
+    if (rowMin > max) return max + 1;
+    prevPrev = prev;
+    prev = current;
+  }
+  return Math.min(prev[t.length], max + 1);
+}
+
+const likeEscape = (s: string) => s.replace(/[!%_]/g, ch => `!${ch}`);
+
+/**
+ * Spelling suggestions from the asker's OWN visible vocabulary (kind 'w' postings of visible
+ * chunks), for tokens that have no visible exact key. A word that exists only in documents the
+ * asker cannot see is neither a reason to skip correction nor ever suggested.
+ */
+export async function suggestCorrections(
+  options: {
+    knex: Knex;
+    visibility: Visibility;
+    selection?: ChunkSelection;
+    queryTokens: QueryToken[];
+  } & TypoOptions,
+): Promise<Correction[]> {
+  const { knex, visibility, selection } = options;
+  const minWordLength = options.minWordLength ?? DEFAULTS.minWordLength;
+  const shortWordMaxLength =
+    options.shortWordMaxLength ?? DEFAULTS.shortWordMaxLength;
+  const maxCandidates = options.maxCandidates ?? DEFAULTS.maxCandidates;
+  // The surface form itself counts as a key: a visible word is never "corrected".
+  const tokens = normaliseTokens(options.queryTokens).map(t => ({
+    ...t,
+    words: Array.from(
+      new Set([...(t.words ?? []), t.token, t.token.toLowerCase()]),
+    ),
+  }));
+  if (tokens.length === 0) return [];
+
+  const keys = exactKeys(tokens);
+  const values = keys.map(() => '(?::int, ?::text, ?::text)').join(', ');
+  const found = await knex.raw(
+    `SELECT DISTINCT q.tok FROM ? AS vt JOIN (VALUES ${values}) AS q(tok, kind, term)
+        ON vt.kind = q.kind AND vt.term = q.term`,
+    [
+      visibleTerms(knex, visibility, selection),
+      ...keys.flatMap(k => [k.tok, k.kind, k.term]),
+    ],
+  );
+  const known = new Set<number>(
+    found.rows.map((r: { tok: number }) => Number(r.tok)),
+  );
+
+  const corrections: Correction[] = [];
+  for (const [tok, t] of tokens.entries()) {
+    const word = t.token.toLowerCase();
+    const chars = Array.from(word);
+    // Numbers, versions and identifiers with digits are not misspellings of words.
+    if (known.has(tok) || chars.length < minWordLength || /\d/.test(word))
+      continue;
+    const maxDistance = chars.length <= shortWordMaxLength ? 1 : 2;
+    // Prefilter: with one edit in the first two letters, the candidate still starts with, or has
+    // as its second letter, one of the word's first two letters.
+    const heads = Array.from(new Set([chars[0], chars[1]]));
+    const result = await knex.raw(
+      `SELECT vt.term, count(DISTINCT vt.chunk_id)::int AS df FROM ? AS vt
+        WHERE vt.kind = 'w' AND char_length(vt.term) BETWEEN ? AND ?
+          AND (${heads
+            .map(() => `vt.term LIKE ? ESCAPE '!'`)
+            .join(' OR ')} OR substr(vt.term, 2, 1) = ANY(?::text[]))
+        GROUP BY vt.term ORDER BY df DESC, vt.term LIMIT ?`,
+      [
+        visibleTerms(knex, visibility, selection),
+        chars.length - maxDistance,
+        chars.length + maxDistance,
+        ...heads.map(h => `${likeEscape(h)}%`),
+        heads,
+        maxCandidates,
+      ],
+    );
+    let best: Correction | undefined;
+    for (const row of result.rows as Array<{ term: string; df: number }>) {
+      const candidate = row.term.toLowerCase();
+      if (candidate === word) continue;
+      const distance = boundedDamerauLevenshtein(word, candidate, maxDistance);
+      if (distance > maxDistance) continue;
+      const df = Number(row.df);
+      if (
+        !best ||
+        distance < best.distance ||
+        (distance === best.distance &&
+          (df > best.df || (df === best.df && row.term < best.to)))
+      ) {
+        best = { from: t.token, to: row.term, distance, df };
+      }
+    }
+    if (best) corrections.push(best);
+  }
+  return corrections;
+}

@@ -1,0 +1,99 @@
+import { createHash } from 'crypto';
+import { Knex } from 'knex';
+
+/** pgvector's HNSW limit for the `vector` type. */
+export const MAX_INDEXED_DIMENSION = 2000;
+
+export function assertDimension(dimension: number): void {
+  if (!Number.isInteger(dimension) || dimension < 1 || dimension > 16000) {
+    throw new Error(`invalid embedding dimension ${dimension}`);
+  }
+}
+
+/** Stable, identifier-safe index name for a model and dimension. */
+export function vectorIndexName(modelId: string, dimension: number): string {
+  const hash = createHash('sha256')
+    .update(`${modelId}\u0000${dimension}`)
+    .digest('hex')
+    .slice(0, 16);
+  return `ask_docs_emb_hnsw_${hash}`;
+}
+
+/**
+ * The typed cast both the index and every query use; the planner only picks the index when the
+ * query's ORDER BY expression is the same.
+ */
+export function embeddingExpression(
+  alias: string | undefined,
+  dimension: number,
+): string {
+  assertDimension(dimension);
+  if (alias !== undefined && !/^[a-z_][a-z0-9_]*$/i.test(alias))
+    throw new Error(`invalid alias ${alias}`);
+  return `(${alias ? `${alias}.` : ''}embedding::vector(${dimension}))`;
+}
+
+/**
+ * A SQL string literal for DDL, where bind parameters are not allowed. E'' syntax makes the
+ * escaping independent of standard_conforming_strings; `?` is escaped for knex.raw.
+ */
+export function quoteLiteralForRaw(value: string): string {
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u001f\u007f]/.test(value)) {
+    throw new Error('control characters are not allowed in model ids');
+  }
+  const escaped = value
+    .replace(/\\/g, '\\\\')
+    .replace(/'/g, "''")
+    .replace(/\?/g, '\\?');
+  return `E'${escaped}'`;
+}
+
+/**
+ * Creates the model's partial HNSW index (cosine) if it does not exist yet. Idempotent and safe
+ * to race: a concurrent creator's duplicate-name error is ignored once the index exists.
+ * Dimensions above the HNSW limit get no index; vector search still works, exactly.
+ */
+export async function ensureVectorIndex(
+  knex: Knex,
+  modelId: string,
+  dimension: number,
+  options: { m?: number; efConstruction?: number } = {},
+): Promise<{ indexName: string; created: boolean }> {
+  assertDimension(dimension);
+  const indexName = vectorIndexName(modelId, dimension);
+  if (dimension > MAX_INDEXED_DIMENSION) return { indexName, created: false };
+  const m = options.m ?? 16;
+  const efConstruction = options.efConstruction ?? 64;
+  if (
+    ![m, efConstruction].every(v => Number.isInteger(v) && v > 1 && v <= 1000)
+  ) {
+    throw new Error('invalid HNSW build parameters');
+  }
+  if (await indexExists(knex, indexName)) return { indexName, created: false };
+  try {
+    await knex.raw(
+      `CREATE INDEX IF NOT EXISTS ${indexName} ON ask_docs_embeddings ` +
+        `USING hnsw (${embeddingExpression(
+          undefined,
+          dimension,
+        )} vector_cosine_ops) ` +
+        `WITH (m = ${m}, ef_construction = ${efConstruction}) ` +
+        `WHERE model_id = ${quoteLiteralForRaw(
+          modelId,
+        )} AND dimension = ${dimension}`,
+    );
+  } catch (e) {
+    if (!(await indexExists(knex, indexName))) throw e;
+    return { indexName, created: false };
+  }
+  return { indexName, created: true };
+}
+
+async function indexExists(knex: Knex, indexName: string): Promise<boolean> {
+  const result = await knex.raw(
+    'SELECT 1 FROM pg_indexes WHERE indexname = ?',
+    [indexName],
+  );
+  return result.rows.length > 0;
+}

@@ -1,0 +1,113 @@
+import { Knex } from 'knex';
+import { Visibility } from '../permissions/visibility';
+
+/** Narrows retrieval to some source entities; not a security boundary (visibility is). */
+export interface RetrievalScope {
+  /** Entity refs, compared case-insensitively. Undefined or empty: no restriction. */
+  entityRefs?: string[];
+}
+
+/** @internal Scope plus a chunk id restriction used to fill in scores for known candidates. */
+export interface ChunkSelection extends RetrievalScope {
+  chunkIds?: string[];
+}
+
+function assertVisibility(
+  visibility: unknown,
+): asserts visibility is Visibility {
+  // A structurally similar object with a no-op apply must not be accepted.
+  if (!(visibility instanceof Visibility)) {
+    throw new Error('retrieval requires a Visibility from resolveVisibility()');
+  }
+}
+
+function applySelection(
+  qb: Knex.QueryBuilder,
+  alias: string,
+  selection?: ChunkSelection,
+) {
+  const refs = selection?.entityRefs?.filter(r => typeof r === 'string') ?? [];
+  if (refs.length > 0) {
+    qb.whereRaw(`lower(${alias}.entity_ref) = ANY(?::text[])`, [
+      refs.map(r => r.toLowerCase()),
+    ]);
+  }
+  if (selection?.chunkIds) {
+    qb.whereRaw(`${alias}.chunk_id = ANY(?::text[])`, [selection.chunkIds]);
+  }
+}
+
+/**
+ * THE base of every chunk read: the chunks the asker may see (optionally narrowed), as the
+ * derived table `c` with all `ask_docs_chunks` columns. Visibility is applied inside the
+ * derived table, so nothing a caller adds to the outer query can widen it.
+ */
+export function visibleChunks(
+  knex: Knex,
+  visibility: Visibility,
+  selection?: ChunkSelection,
+): Knex.QueryBuilder {
+  assertVisibility(visibility);
+  const inner = knex.select('vc.*').from({ vc: 'ask_docs_chunks' });
+  visibility.apply(inner, 'vc.entity_ref');
+  applySelection(inner, 'vc', selection);
+  return knex.from(inner.as('c'));
+}
+
+/**
+ * Chunks with their document's url, for the final fetch. The document's entity is checked as
+ * well as the chunk's, so a denormalisation mismatch can only hide, never reveal.
+ */
+export function visibleChunkDetails(
+  knex: Knex,
+  visibility: Visibility,
+  selection?: ChunkSelection,
+): Knex.QueryBuilder {
+  assertVisibility(visibility);
+  const inner = knex
+    .select('vc.*', 'vd.url as document_url')
+    .from({ vc: 'ask_docs_chunks' })
+    .join({ vd: 'ask_docs_documents' }, 'vd.document_id', 'vc.document_id');
+  visibility.apply(inner, 'vc.entity_ref');
+  visibility.apply(inner, 'vd.entity_ref');
+  applySelection(inner, 'vc', selection);
+  return knex.from(inner.as('c'));
+}
+
+/** Keyword postings of visible chunks only, as the derived table `t` (ask_docs_terms columns). */
+export function visibleTerms(
+  knex: Knex,
+  visibility: Visibility,
+  selection?: ChunkSelection,
+): Knex.QueryBuilder {
+  const inner = knex
+    .select('vt.*')
+    .from({ vt: 'ask_docs_terms' })
+    .whereIn(
+      'vt.chunk_id',
+      visibleChunks(knex, visibility, selection).select('c.chunk_id'),
+    );
+  return knex.from(inner.as('t'));
+}
+
+/**
+ * Vectors of one model and dimension for visible chunks, as the derived table `em`. Ordering
+ * by `em.embedding::vector(<dimension>)` matches the partial HNSW index expression once the
+ * planner flattens the derived table.
+ */
+export function visibleEmbeddings(
+  knex: Knex,
+  visibility: Visibility,
+  options: { modelId: string; dimension: number; selection?: ChunkSelection },
+): Knex.QueryBuilder {
+  const inner = knex
+    .select('ve.chunk_id', 've.embedding')
+    .from({ ve: 'ask_docs_embeddings' })
+    .where('ve.model_id', options.modelId)
+    .andWhere('ve.dimension', options.dimension)
+    .whereIn(
+      've.chunk_id',
+      visibleChunks(knex, visibility, options.selection).select('c.chunk_id'),
+    );
+  return knex.from(inner.as('em'));
+}

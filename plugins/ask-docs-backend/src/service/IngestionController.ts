@@ -1,0 +1,65 @@
+import { BackstageCredentials, PermissionsService } from '@backstage/backend-plugin-api';
+import { NotAllowedError } from '@backstage/errors';
+import { AuthorizeResult } from '@backstage/plugin-permission-common';
+import { askDocsAdminPermission, IngestionProgress } from '@askdocs/plugin-ask-docs-common';
+import { AskDocsStore } from '../database/AskDocsStore';
+import { Ingester } from '../ingestion/Ingester';
+
+/** Admin-only view of and trigger for ingestion runs. */
+export class IngestionController {
+  constructor(
+    private readonly store: AskDocsStore,
+    private readonly ingester: Ingester,
+    private readonly permissions: PermissionsService,
+  ) {}
+
+  /** Throws unless the caller holds ask-docs.admin; a failing permission check denies. */
+  async authorize(credentials: BackstageCredentials): Promise<void> {
+    let allowed = false;
+    try {
+      const [decision] = await this.permissions.authorize([{ permission: askDocsAdminPermission }], { credentials });
+      allowed = decision.result === AuthorizeResult.ALLOW;
+    } catch {
+      allowed = false;
+    }
+    if (!allowed) throw new NotAllowedError('Ingestion is for ask-docs administrators');
+  }
+
+  async start(): Promise<{ started: boolean; running: boolean }> {
+    const alreadyRunning = this.ingester.isRunning();
+    // Not awaited: the run reports through progress(); its errors are recorded on the run.
+    void this.ingester.run('manual').catch(() => {});
+    return { started: !alreadyRunning, running: true };
+  }
+
+  async progress(): Promise<IngestionProgress> {
+    const run = await this.store.latestRun();
+    if (!run) {
+      return {
+        runId: null,
+        status: 'idle',
+        entitiesDone: 0,
+        pagesDone: 0,
+        pagesSkipped: 0,
+        chunksWritten: 0,
+        chunksEmbedded: 0,
+        chunksDeleted: 0,
+        errors: [],
+      };
+    }
+    return {
+      runId: run.runId,
+      status: run.status as IngestionProgress['status'],
+      trigger: run.trigger as IngestionProgress['trigger'],
+      startedAt: run.startedAt,
+      finishedAt: run.finishedAt,
+      entitiesDone: run.entitiesDone,
+      pagesDone: run.pagesDone,
+      pagesSkipped: run.pagesSkipped,
+      chunksWritten: run.chunksWritten,
+      chunksEmbedded: run.chunksEmbedded,
+      chunksDeleted: run.chunksDeleted,
+      errors: run.errors,
+    };
+  }
+}

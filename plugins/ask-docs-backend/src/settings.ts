@@ -1,0 +1,57 @@
+import { Config } from '@backstage/config';
+import { readSchedulerServiceTaskScheduleDefinitionFromConfig, SchedulerServiceTaskScheduleDefinition } from '@backstage/backend-plugin-api';
+import { AnswerOptions } from './answer';
+import { readAnswerOptions } from './answer/readAnswerOptions';
+import { readRelevanceThresholds } from './retrieval';
+import { RetrievalSettings } from './service/AskService';
+
+export interface PluginSettings {
+  languages: string[];
+  hunspell: { [lang: string]: { affPath: string; dicPath: string } | undefined };
+  ingestion: {
+    schedule: SchedulerServiceTaskScheduleDefinition;
+    maxPageChars?: number;
+    maxChunkChars?: number;
+    concurrency?: number;
+  };
+  answer: AnswerOptions;
+  retentionDays: number;
+  maxQuestionChars: number;
+}
+
+export function readPluginSettings(config: Config): PluginSettings {
+  const c = config.getOptionalConfig('askDocs');
+  const languages = c?.getOptionalStringArray('languages') ?? ['en', 'cs'];
+  const hunspell: PluginSettings['hunspell'] = {};
+  const hc = c?.getOptionalConfig('hunspell');
+  for (const lang of hc?.keys() ?? []) {
+    hunspell[lang] = { affPath: hc!.getString(`${lang}.affPath`), dicPath: hc!.getString(`${lang}.dicPath`) };
+  }
+  const ic = c?.getOptionalConfig('ingestion');
+  const schedule = ic?.has('schedule')
+    ? readSchedulerServiceTaskScheduleDefinitionFromConfig(ic.getConfig('schedule'))
+    : { frequency: { minutes: 30 }, timeout: { minutes: 30 }, initialDelay: { seconds: 10 } };
+  return {
+    languages,
+    hunspell,
+    ingestion: {
+      schedule,
+      maxPageChars: ic?.getOptionalNumber('maxPageChars'),
+      maxChunkChars: ic?.getOptionalNumber('maxChunkChars'),
+      concurrency: ic?.getOptionalNumber('concurrency'),
+    },
+    answer: readAnswerOptions(config),
+    retentionDays: c?.getOptionalNumber('answer.retention.days') ?? 365,
+    maxQuestionChars: c?.getOptionalNumber('answer.maxQuestionChars') ?? 2000,
+  };
+}
+
+export function readRetrievalSettings(config: Config, modelId: string): RetrievalSettings {
+  const c = config.getOptionalConfig('askDocs.retrieval');
+  return {
+    k: c?.getOptionalNumber('topK') ?? 8,
+    candidates: c?.getOptionalNumber('candidates'),
+    rrfK: c?.getOptionalNumber('rrfK'),
+    thresholds: readRelevanceThresholds(config, modelId),
+  };
+}

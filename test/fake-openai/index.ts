@@ -1,0 +1,9 @@
+export { startFakeOpenAI, splitWords } from './server';
+export type {
+  FakeBehaviour,
+  FakeChatMessage,
+  FakeChatRequest,
+  FakeOpenAI,
+  FakeOpenAIOptions,
+  FakeReply,
+} from './server';

@@ -1,0 +1,2 @@
+// Shared helpers of the cross-plugin suites.
+export * from './techdocsSite';
