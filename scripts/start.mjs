@@ -45,7 +45,6 @@ async function startEmbeddedDb() {
     POSTGRES_PORT: String(ready.port),
     POSTGRES_USER: 'postgres',
     POSTGRES_PASSWORD: 'postgres',
-    POSTGRES_DB: 'postgres',
   });
 }
 

@@ -9,6 +9,9 @@ import fs from 'fs';
 import os from 'os';
 import path from 'path';
 import request from 'supertest';
+import { AuthorizeResult } from '@backstage/plugin-permission-common';
+import techdocsPlugin from '@backstage/plugin-techdocs-backend';
+import askDocsPlugin from '@askdocs/plugin-ask-docs-backend';
 import { startTestDatabase, TestDatabase } from '../../plugins/ask-docs-backend/src/testUtils/testDatabase';
 import { unpackCorpus } from '../../plugins/ask-docs-backend/src/ingestion/parsing/testUtils/unpackCorpus';
 import { listFiles, publishSite, writeMetadata } from '../src';
@@ -60,9 +63,11 @@ describe('ingestion through the TechDocs backend', () => {
 
     backend = await startTestBackend({
       features: [
-        import('@backstage/plugin-techdocs-backend'),
-        import('@askdocs/plugin-ask-docs-backend'),
+        techdocsPlugin,
+        askDocsPlugin,
         catalog.factory,
+        mockServices.rootLogger.factory({ level: 'warn' }),
+        mockServices.permissions.factory({ result: AuthorizeResult.ALLOW }),
         mockServices.database.factory({ knex: db.knex }),
         mockServices.rootConfig.factory({
           data: {
@@ -92,6 +97,7 @@ describe('ingestion through the TechDocs backend', () => {
     expect(start.status).toBe(202);
     for (let i = 0; i < 600; i++) {
       const res = await request(backend.server).get('/api/ask-docs/v1/ingestion').set('Authorization', mockCredentials.user.header());
+      if (res.status !== 200) throw new Error(`GET /v1/ingestion: ${res.status} ${JSON.stringify(res.body)}`);
       if (res.body.status !== 'running') return res.body;
       await new Promise(r => setTimeout(r, 250));
     }

@@ -32,7 +32,7 @@ export const embeddedServerScript = path.resolve(__dirname, '..', 'server.mjs');
 export async function startEmbeddedPostgres(
   options: EmbeddedPostgresOptions = {},
 ): Promise<EmbeddedPostgres> {
-  const args = [embeddedServerScript, '--host', options.host ?? '127.0.0.1', '--port', String(options.port ?? 0)];
+  const args = [embeddedServerScript, '--exit-with-parent', '--host', options.host ?? '127.0.0.1', '--port', String(options.port ?? 0)];
   if (options.dataDir) args.push('--data-dir', options.dataDir);
   if (options.maxConnections) args.push('--max-connections', String(options.maxConnections));
 

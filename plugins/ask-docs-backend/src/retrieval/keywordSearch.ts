@@ -1,3 +1,4 @@
+import { foldDiacritics } from '../language';
 import { Knex } from 'knex';
 import { Visibility } from '../permissions/visibility';
 import { ChunkSelection, visibleChunks, visibleTerms } from './visibleChunks';
@@ -53,7 +54,7 @@ export interface KeywordOptions {
   prefixWeight?: number;
 }
 
-const DEFAULTS = { minPrefixLength: 3, prefixWeight: 0.5, k1: 1.2, b: 0.75 };
+const DEFAULTS = { minPrefixLength: 4, prefixWeight: 0.5, k1: 1.2, b: 0.75 };
 
 type Kind = 'l' | 's' | 'w';
 interface Key {
@@ -164,14 +165,24 @@ async function prefixDf(knex: Knex, visibility: Visibility, keys: Key[]) {
   return df;
 }
 
+/**
+ * Prefix keys are the typed word itself (folded) against lemma keys, never a lemma or stem of it:
+ * stems are already truncated, so "pavl%" (from Pavlovi) would reach pavlač and "pes%" pesto.
+ * The typed word catches what prefixes are for, truncated words ("kube" → kubernetes).
+ */
 function prefixKeysFor(
   tokens: QueryToken[],
   toks: Set<number>,
   minPrefixLength: number,
 ): Key[] {
-  return exactKeys(tokens).filter(
-    k => toks.has(k.tok) && Array.from(k.term).length >= minPrefixLength,
-  );
+  const keys: Key[] = [];
+  tokens.forEach((t, tok) => {
+    const typed = foldDiacritics(t.token.toLocaleLowerCase());
+    if (toks.has(tok) && Array.from(typed).length >= minPrefixLength) {
+      keys.push({ tok, kind: 'l', term: typed });
+    }
+  });
+  return keys;
 }
 
 /** BM25's idf, always positive. */

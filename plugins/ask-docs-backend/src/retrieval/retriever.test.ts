@@ -23,6 +23,7 @@ import { suggestCorrections } from './typo';
 import { vectorQuery, vectorSearch } from './vectorSearch';
 import { ensureVectorIndex, vectorIndexName } from './vectorIndex';
 import { retrieve } from './retriever';
+import { fetchVisibleChunks } from './fetchChunks';
 import { visibleChunkDetails } from './visibleChunks';
 
 const MODEL = 'test-model/v1.0';
@@ -268,6 +269,68 @@ describe('vectorSearch', () => {
         k: 5,
       }),
     ).rejects.toThrow(/finite/);
+  });
+});
+
+describe('ensureVectorIndex', () => {
+  it('quotes the model id in the partial index predicate, and queries use the index', async () => {
+    const odd = "we'ird?model\\v2 -- ); DROP TABLE ask_docs_chunks; --";
+    await db.knex('ask_docs_embeddings').insert(
+      ['p1', 'l1', 's1'].map(chunkId => ({
+        chunk_id: chunkId,
+        model_id: odd,
+        content_hash: 'h',
+        dimension: 3,
+        embedding: chunkId === 'p1' ? '[1,0,0]' : '[0,1,0]',
+      })),
+    );
+    try {
+      const { indexName, created } = await ensureVectorIndex(db.knex, odd, 3);
+      expect(created).toBe(true);
+      const [index] = await db
+        .knex('pg_indexes')
+        .where('indexname', indexName)
+        .select('indexdef');
+      expect(index.indexdef).toContain('hnsw');
+      expect(await db.knex('ask_docs_chunks').count('* as n')).toEqual([
+        { n: '7' },
+      ]);
+
+      const plan = (await db.knex.transaction(async trx => {
+        await trx.raw('SET LOCAL enable_seqscan = off');
+        const { sql, bindings } = vectorQuery(trx, alice, {
+          modelId: odd,
+          queryVector: [1, 0, 0],
+          k: 2,
+        }).toSQL();
+        return trx.raw(`EXPLAIN ${sql}`, bindings as any[]);
+      })) as { rows: Array<Record<string, string>> };
+      expect(plan.rows.map(r => r['QUERY PLAN']).join('\n')).toContain(
+        indexName,
+      );
+      const hits = await vectorSearch({
+        knex: db.knex,
+        visibility: alice,
+        modelId: odd,
+        queryVector: [1, 0, 0],
+        k: 5,
+      });
+      expect(hits.map(h => h.chunkId)).toEqual(['p1', 'l1']);
+    } finally {
+      await db.knex('ask_docs_embeddings').where('model_id', odd).delete();
+    }
+  });
+
+  it('rejects model ids with control characters and skips dimensions HNSW cannot index', async () => {
+    await expect(ensureVectorIndex(db.knex, 'bad\u0000id', 4)).rejects.toThrow(
+      /control/,
+    );
+    expect(await ensureVectorIndex(db.knex, MODEL, 3072)).toMatchObject({
+      created: false,
+    });
+    await expect(ensureVectorIndex(db.knex, MODEL, 0)).rejects.toThrow(
+      /dimension/,
+    );
   });
 });
 
@@ -640,11 +703,23 @@ describe('retrieve', () => {
     ).toEqual([]);
   });
 
-  it('the chunk fetch applies visibility on its own', async () => {
+  it('the chunk fetch applies visibility on its own and keeps the requested order', async () => {
     const rows = await visibleChunkDetails(db.knex, alice, {
       chunkIds: ['s1', 'p1', 'a1'],
     }).select('c.chunk_id');
     expect(rows.map((r: { chunk_id: string }) => r.chunk_id)).toEqual(['p1']);
+    const fetched = await fetchVisibleChunks(db.knex, alice, [
+      'p2',
+      's1',
+      'a1',
+      'p1',
+      'nope',
+    ]);
+    expect(fetched.map(c => c.chunkId)).toEqual(['p2', 'p1']);
+    expect(await fetchVisibleChunks(db.knex, nobody, ['p1'])).toEqual([]);
+    expect(await fetchVisibleChunks(db.knex, bob, ['s1', 'a1'])).toMatchObject([
+      { chunkId: 's1', entityRef: SECRET, title: 'Secret runbook' },
+    ]);
   });
 });
 

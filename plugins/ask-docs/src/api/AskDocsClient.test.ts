@@ -1,0 +1,207 @@
+import type { AskStreamEvent } from '@askdocs/plugin-ask-docs-common';
+import { ResponseError } from '@backstage/errors';
+import { AskDocsClient } from './AskDocsClient';
+import { describeError, isForbidden } from './errors';
+import { groundedResponse } from '../testUtils/fixtures';
+
+const BASE = 'http://backend/api/ask-docs';
+
+function sseResponse(pieces: string[], init: ResponseInit = {}) {
+  const encoder = new TextEncoder();
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      for (const piece of pieces) controller.enqueue(encoder.encode(piece));
+      controller.close();
+    },
+  });
+  return new Response(body, {
+    status: 200,
+    headers: { 'Content-Type': 'text/event-stream' },
+    ...init,
+  });
+}
+
+function jsonResponse(body: unknown, status = 200) {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { 'Content-Type': 'application/json' },
+  });
+}
+
+function setup(respond: (url: string, init?: RequestInit) => Response) {
+  const fetch = jest.fn(async (url: string, init?: RequestInit) =>
+    respond(url, init),
+  );
+  const client = new AskDocsClient({
+    discoveryApi: {
+      getBaseUrl: async (id: string) => `http://backend/api/${id}`,
+    },
+    fetchApi: { fetch: fetch as any },
+  });
+  return { client, fetch };
+}
+
+async function collect(iterable: AsyncIterable<AskStreamEvent>) {
+  const events: AskStreamEvent[] = [];
+  for await (const event of iterable) events.push(event);
+  return events;
+}
+
+describe('AskDocsClient', () => {
+  it('posts the question and scope as JSON to /v1/ask', async () => {
+    const { client, fetch } = setup(() => jsonResponse(groundedResponse));
+    const response = await client.ask({
+      question: 'How do I roll back?',
+      scope: { entityRefs: ['component:default/payments'] },
+    });
+    expect(response.id).toBe('a-1');
+    const [url, init] = fetch.mock.calls[0];
+    expect(url).toBe(`${BASE}/v1/ask`);
+    expect(init?.method).toBe('POST');
+    expect(JSON.parse(String(init?.body))).toEqual({
+      question: 'How do I roll back?',
+      scope: { entityRefs: ['component:default/payments'] },
+    });
+  });
+
+  it('maps a Backstage error body to a ResponseError with the server message', async () => {
+    const { client } = setup(() =>
+      jsonResponse(
+        {
+          error: { name: 'InputError', message: 'question must not be empty' },
+          request: { method: 'POST', url: '/v1/ask' },
+          response: { statusCode: 400 },
+        },
+        400,
+      ),
+    );
+    const error = await client.ask({ question: '' }).catch(e => e);
+    expect(ResponseError.is(error)).toBe(true);
+    expect(error.statusCode).toBe(400);
+    expect(error.cause.name).toBe('InputError');
+    expect(describeError(error)).toBe('question must not be empty');
+    expect(isForbidden(error)).toBe(false);
+  });
+
+  it('parses streamed events split at arbitrary points', async () => {
+    const done = JSON.stringify({ type: 'done', response: groundedResponse });
+    const { client, fetch } = setup(() =>
+      sseResponse([
+        'data: {"type":"status","phase":"retrieving"}\n\n',
+        'data: {"type":"delta","te',
+        'xt":"Roll back "}\n\ndata: {"type":"delta","text":"now."}\n',
+        `\ndata: ${done.slice(0, 20)}`,
+        `${done.slice(20)}\n\n`,
+      ]),
+    );
+    const events = await collect(
+      client.askStream({ question: 'How do I roll back?' }),
+    );
+    expect(events).toEqual([
+      { type: 'status', phase: 'retrieving' },
+      { type: 'delta', text: 'Roll back ' },
+      { type: 'delta', text: 'now.' },
+      { type: 'done', response: groundedResponse },
+    ]);
+    const [url, init] = fetch.mock.calls[0];
+    expect(url).toBe(`${BASE}/v1/ask/stream`);
+    expect((init?.headers as Record<string, string>).Accept).toBe(
+      'text/event-stream',
+    );
+  });
+
+  it('stops at an error event and skips unknown event types', async () => {
+    const { client } = setup(() =>
+      sseResponse([
+        'data: {"type":"heartbeat"}\n\n',
+        'data: {"type":"error","message":"retrieval failed"}\n\n',
+        'data: {"type":"delta","text":"must not be read"}\n\n',
+      ]),
+    );
+    await expect(collect(client.askStream({ question: 'q' }))).resolves.toEqual(
+      [{ type: 'error', message: 'retrieval failed' }],
+    );
+  });
+
+  it('fails when the stream ends before the final event', async () => {
+    const { client } = setup(() =>
+      sseResponse(['data: {"type":"delta","text":"half an ans"}\n\n']),
+    );
+    await expect(collect(client.askStream({ question: 'q' }))).rejects.toThrow(
+      /ended before the answer was complete/,
+    );
+  });
+
+  it('rejects malformed event payloads', async () => {
+    const { client } = setup(() => sseResponse(['data: {not json\n\n']));
+    await expect(collect(client.askStream({ question: 'q' }))).rejects.toThrow(
+      /Malformed event/,
+    );
+  });
+
+  it('maps a failed stream request to a ResponseError before any event', async () => {
+    const { client } = setup(() =>
+      jsonResponse(
+        {
+          error: { name: 'NotAllowedError', message: 'not allowed to ask' },
+          response: { statusCode: 403 },
+        },
+        403,
+      ),
+    );
+    const error = await collect(client.askStream({ question: 'q' })).catch(
+      e => e,
+    );
+    expect(ResponseError.is(error)).toBe(true);
+    expect(describeError(error)).toBe('not allowed to ask');
+  });
+
+  it('accepts a plain JSON answer from the stream endpoint', async () => {
+    const { client } = setup(() => jsonResponse(groundedResponse));
+    await expect(collect(client.askStream({ question: 'q' }))).resolves.toEqual(
+      [{ type: 'done', response: groundedResponse }],
+    );
+  });
+
+  it('reads the history with a limit and unwraps items', async () => {
+    const { client, fetch } = setup(() =>
+      jsonResponse({ items: [{ id: 'x' }] }),
+    );
+    await expect(client.listAnswers({ limit: 5 })).resolves.toEqual([
+      { id: 'x' },
+    ]);
+    expect(fetch.mock.calls[0][0]).toBe(`${BASE}/v1/answers?limit=5`);
+  });
+
+  it('encodes answer ids in paths and posts feedback', async () => {
+    const { client, fetch } = setup(() => new Response(null, { status: 204 }));
+    await client.sendFeedback('a/1', { rating: 'down', comment: 'wrong' });
+    const [url, init] = fetch.mock.calls[0];
+    expect(url).toBe(`${BASE}/v1/answers/a%2F1/feedback`);
+    expect(JSON.parse(String(init?.body))).toEqual({
+      rating: 'down',
+      comment: 'wrong',
+    });
+  });
+
+  it('reports 403 on ingestion progress as forbidden', async () => {
+    const { client } = setup(() =>
+      jsonResponse(
+        {
+          error: { name: 'NotAllowedError', message: 'admins only' },
+          response: { statusCode: 403 },
+        },
+        403,
+      ),
+    );
+    const error = await client.getIngestionProgress().catch(e => e);
+    expect(isForbidden(error)).toBe(true);
+  });
+
+  it('starts ingestion with a POST to /v1/ingestion/runs', async () => {
+    const { client, fetch } = setup(() => jsonResponse({ runId: 4 }, 202));
+    await expect(client.startIngestion()).resolves.toEqual({ runId: 4 });
+    expect(fetch.mock.calls[0][0]).toBe(`${BASE}/v1/ingestion/runs`);
+    expect(fetch.mock.calls[0][1]?.method).toBe('POST');
+  });
+});

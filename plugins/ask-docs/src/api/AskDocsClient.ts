@@ -1,0 +1,152 @@
+import type { DiscoveryApi, FetchApi } from '@backstage/core-plugin-api';
+import { ResponseError } from '@backstage/errors';
+import type {
+  AnswerFeedback,
+  AnswerRecord,
+  AskRequest,
+  AskResponse,
+  AskStreamEvent,
+  HealthResponse,
+  IngestionProgress,
+} from '@askdocs/plugin-ask-docs-common';
+import type { AskDocsApi, AskDocsRequestOptions } from './AskDocsApi';
+import { readSseData, SseParser } from './sseParser';
+
+const PLUGIN_ID = 'ask-docs';
+
+/** Talks to the ask-docs backend through the app's discovery and (authenticated) fetch APIs. */
+export class AskDocsClient implements AskDocsApi {
+  private readonly discoveryApi: DiscoveryApi;
+  private readonly fetchApi: FetchApi;
+
+  constructor(options: { discoveryApi: DiscoveryApi; fetchApi: FetchApi }) {
+    this.discoveryApi = options.discoveryApi;
+    this.fetchApi = options.fetchApi;
+  }
+
+  async ask(
+    request: AskRequest,
+    options?: AskDocsRequestOptions,
+  ): Promise<AskResponse> {
+    return this.json<AskResponse>('/v1/ask', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(request),
+      signal: options?.signal,
+    });
+  }
+
+  async *askStream(
+    request: AskRequest,
+    options?: AskDocsRequestOptions,
+  ): AsyncGenerator<AskStreamEvent> {
+    const response = await this.request('/v1/ask/stream', {
+      method: 'POST',
+      headers: {
+        'Content-Type': 'application/json',
+        Accept: 'text/event-stream',
+      },
+      body: JSON.stringify(request),
+      signal: options?.signal,
+    });
+
+    // A proxy or an older backend may answer with plain JSON; treat it as one 'done'.
+    const contentType = response.headers.get('content-type') ?? '';
+    if (contentType.includes('application/json')) {
+      yield { type: 'done', response: (await response.json()) as AskResponse };
+      return;
+    }
+
+    const payloads: AsyncIterable<string> | Iterable<string> = response.body
+      ? readSseData(response.body as any)
+      : await bufferedSseData(response);
+
+    for await (const payload of payloads) {
+      const event = parseStreamEvent(payload);
+      if (!event) continue;
+      yield event;
+      if (event.type === 'done' || event.type === 'error') return;
+    }
+    throw new Error('The answer stream ended before the answer was complete');
+  }
+
+  async getAnswer(id: string): Promise<AnswerRecord> {
+    return this.json<AnswerRecord>(`/v1/answers/${encodeURIComponent(id)}`);
+  }
+
+  async listAnswers(options?: { limit?: number }): Promise<AnswerRecord[]> {
+    const limit = options?.limit ?? 20;
+    const body = await this.json<{ items: AnswerRecord[] }>(
+      `/v1/answers?limit=${encodeURIComponent(String(limit))}`,
+    );
+    return body.items ?? [];
+  }
+
+  async sendFeedback(id: string, feedback: AnswerFeedback): Promise<void> {
+    await this.request(`/v1/answers/${encodeURIComponent(id)}/feedback`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(feedback),
+    });
+  }
+
+  async getIngestionProgress(): Promise<IngestionProgress> {
+    return this.json<IngestionProgress>('/v1/ingestion');
+  }
+
+  async startIngestion(): Promise<{ runId: number | string }> {
+    return this.json<{ runId: number | string }>('/v1/ingestion/runs', {
+      method: 'POST',
+    });
+  }
+
+  async health(): Promise<HealthResponse> {
+    return this.json<HealthResponse>('/health');
+  }
+
+  private async json<T>(path: string, init?: RequestInit): Promise<T> {
+    const response = await this.request(path, init);
+    return (await response.json()) as T;
+  }
+
+  /** Fetches and turns every non-2xx response into a ResponseError carrying the server's error. */
+  private async request(path: string, init?: RequestInit): Promise<Response> {
+    const baseUrl = await this.discoveryApi.getBaseUrl(PLUGIN_ID);
+    const response = await this.fetchApi.fetch(`${baseUrl}${path}`, init);
+    if (!response.ok) {
+      throw await ResponseError.fromResponse(response);
+    }
+    return response;
+  }
+}
+
+/** For runtimes without streaming bodies: the events arrive all at once. */
+async function bufferedSseData(response: Response): Promise<string[]> {
+  const parser = new SseParser();
+  return [...parser.push(await response.text()), ...parser.flush()];
+}
+
+function parseStreamEvent(payload: string): AskStreamEvent | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(payload);
+  } catch {
+    throw new Error(
+      `Malformed event in the answer stream: ${payload.slice(0, 80)}`,
+    );
+  }
+  if (!value || typeof value !== 'object' || !('type' in value)) {
+    return undefined;
+  }
+  // Unknown event types are skipped so that the backend can add new ones.
+  const type = (value as { type: unknown }).type;
+  if (
+    type === 'status' ||
+    type === 'delta' ||
+    type === 'done' ||
+    type === 'error'
+  ) {
+    return value as AskStreamEvent;
+  }
+  return undefined;
+}

@@ -1,0 +1,32 @@
+import { screen, within } from '@testing-library/react';
+import { renderInTestApp } from '@backstage/test-utils';
+import { groundedResponse } from '../../testUtils/fixtures';
+import { AnswerText } from './AnswerText';
+
+describe('AnswerText', () => {
+  it('sets inline code in monospace and keeps markers inside code literal', async () => {
+    await renderInTestApp(
+      <AnswerText
+        text="Run `deployctl rollback [Release process]` then see [Release process]."
+        sources={groundedResponse.sources}
+      />,
+    );
+    const text = screen.getByTestId('ask-docs-answer-text');
+    const code = text.querySelector('code');
+    expect(code).toHaveTextContent('deployctl rollback [Release process]');
+    expect(within(code as HTMLElement).queryByRole('link')).toBeNull();
+    expect(within(text).getAllByRole('link')).toHaveLength(1);
+    expect(text).toHaveTextContent(
+      'Run deployctl rollback [Release process] then see [Release process].',
+    );
+  });
+
+  it('renders text without markers unchanged', async () => {
+    await renderInTestApp(
+      <AnswerText text={'Line one\nline two'} sources={[]} />,
+    );
+    expect(screen.getByTestId('ask-docs-answer-text').textContent).toBe(
+      'Line one\nline two',
+    );
+  });
+});

@@ -1,0 +1,157 @@
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { renderInTestApp, TestApiProvider } from '@backstage/test-utils';
+import { askDocsApiRef } from '../../api/AskDocsApi';
+import {
+  evidenceOnlyResponse,
+  groundedResponse,
+  notInKbResponse,
+  recordOf,
+} from '../../testUtils/fixtures';
+import { mockAskDocsApi } from '../../testUtils/mockApi';
+import { AnswerView, answerKind } from './AnswerView';
+import type { AskResponse } from '@askdocs/plugin-ask-docs-common';
+
+async function renderView(response: AskResponse, api = mockAskDocsApi()) {
+  await renderInTestApp(
+    <TestApiProvider apis={[[askDocsApiRef, api]]}>
+      <AnswerView response={response} />
+    </TestApiProvider>,
+  );
+  return api;
+}
+
+const STATES = [
+  'ask-docs-state-grounded',
+  'ask-docs-state-not-in-kb',
+  'ask-docs-state-evidence-only',
+];
+
+function expectOnlyState(testId: string) {
+  for (const id of STATES) {
+    if (id === testId) expect(screen.getByTestId(id)).toBeInTheDocument();
+    else expect(screen.queryByTestId(id)).not.toBeInTheDocument();
+  }
+}
+
+describe('AnswerView', () => {
+  it('shows a grounded answer with linked markers and the source list', async () => {
+    await renderView(groundedResponse);
+    expectOnlyState('ask-docs-state-grounded');
+
+    const text = screen.getByTestId('ask-docs-answer-text');
+    const marker = within(text).getByRole('link', {
+      name: 'Release process › Rollback',
+    });
+    expect(marker).toHaveAttribute(
+      'href',
+      '/docs/default/component/payments/release/#rollback',
+    );
+
+    const sources = screen.getByTestId('ask-docs-sources');
+    expect(
+      within(sources).getByRole('link', { name: 'Release process' }),
+    ).toHaveAttribute(
+      'href',
+      '/docs/default/component/payments/release/#rollback',
+    );
+    expect(sources).toHaveTextContent('› Rollback');
+    expect(sources).toHaveTextContent('Run release rollback');
+  });
+
+  it('renders an unmatched [Unknown] marker as plain text, not a link', async () => {
+    await renderView(groundedResponse);
+    const text = screen.getByTestId('ask-docs-answer-text');
+    expect(text).toHaveTextContent('See also [Unknown].');
+    expect(within(text).queryByRole('link', { name: /Unknown/ })).toBeNull();
+    expect(within(text).getAllByRole('link')).toHaveLength(1);
+  });
+
+  it('shows the not-in-knowledge-base state without sources or answer prose', async () => {
+    await renderView(notInKbResponse);
+    expectOnlyState('ask-docs-state-not-in-kb');
+    expect(screen.getByText('Not in the knowledge base')).toBeInTheDocument();
+    expect(screen.queryByTestId('ask-docs-sources')).toBeNull();
+    expect(screen.queryByTestId('ask-docs-answer-text')).toBeNull();
+  });
+
+  it('labels evidence-only as "Not an answer" and links the passages', async () => {
+    await renderView(evidenceOnlyResponse);
+    expectOnlyState('ask-docs-state-evidence-only');
+    const state = screen.getByTestId('ask-docs-state-evidence-only');
+    expect(within(state).getByText('Not an answer')).toBeInTheDocument();
+    expect(state).toHaveTextContent('The model is unavailable right now.');
+    const evidence = screen.getByTestId('ask-docs-evidence');
+    expect(
+      within(evidence).getByRole('link', { name: 'Deployment' }),
+    ).toHaveAttribute(
+      'href',
+      '/docs/default/component/payments/deploy/#canary',
+    );
+    expect(screen.queryByTestId('ask-docs-answer-text')).toBeNull();
+  });
+
+  it('never presents ungrounded model text as an answer', async () => {
+    const ungrounded = { ...groundedResponse, grounded: false };
+    expect(answerKind(ungrounded)).toBe('evidence-only');
+    await renderView(ungrounded);
+    expectOnlyState('ask-docs-state-evidence-only');
+    expect(screen.queryByText(/Roll back with the release tool/)).toBeNull();
+  });
+
+  it('shows spelling corrections', async () => {
+    await renderView({
+      ...groundedResponse,
+      corrections: [{ from: 'rollbak', to: 'rollback' }],
+    });
+    expect(screen.getByTestId('ask-docs-corrections')).toHaveTextContent(
+      'Searched for rollback instead of rollbak',
+    );
+  });
+
+  it('warns when a cited document has a newer revision', async () => {
+    await renderView(
+      recordOf(groundedResponse, {
+        outdatedSources: [
+          {
+            documentId: 'doc-release',
+            title: 'Release process',
+            answeredRevision: 'r1',
+            currentRevision: 'r2',
+          },
+        ],
+      }),
+    );
+    expect(screen.getByTestId('ask-docs-outdated')).toHaveTextContent(
+      'A newer revision of a cited document exists: Release process',
+    );
+  });
+
+  it('does not warn for a record whose sources are current', async () => {
+    await renderView(recordOf(groundedResponse));
+    expect(screen.queryByTestId('ask-docs-outdated')).toBeNull();
+  });
+
+  it('sends thumbs-down feedback for this answer once', async () => {
+    const api = await renderView(groundedResponse);
+    await userEvent.click(screen.getByRole('button', { name: 'Not helpful' }));
+    expect(api.sendFeedback).toHaveBeenCalledTimes(1);
+    expect(api.sendFeedback).toHaveBeenCalledWith('a-1', { rating: 'down' });
+    expect(
+      await screen.findByText('Thanks for your feedback.'),
+    ).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Helpful' })).toBeDisabled();
+  });
+
+  it('keeps feedback buttons usable when sending fails', async () => {
+    const api = mockAskDocsApi({
+      sendFeedback: jest.fn(async () => {
+        throw new Error('backend down');
+      }),
+    });
+    await renderView(groundedResponse, api);
+    await userEvent.click(screen.getByRole('button', { name: 'Helpful' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('backend down');
+    expect(screen.getByRole('button', { name: 'Helpful' })).toBeEnabled();
+  });
+});

@@ -1,0 +1,81 @@
+import { useState } from 'react';
+import IconButton from '@material-ui/core/IconButton';
+import Tooltip from '@material-ui/core/Tooltip';
+import Typography from '@material-ui/core/Typography';
+import ThumbUpIcon from '@material-ui/icons/ThumbUpOutlined';
+import ThumbDownIcon from '@material-ui/icons/ThumbDownOutlined';
+import { useApi } from '@backstage/core-plugin-api';
+import type { AnswerFeedback } from '@askdocs/plugin-ask-docs-common';
+import { askDocsApiRef } from '../../api/AskDocsApi';
+import { describeError } from '../../api/errors';
+
+export interface FeedbackButtonsProps {
+  answerId: string;
+  /** Feedback already stored with the answer, when reloaded from the history. */
+  initial?: AnswerFeedback;
+}
+
+/** Thumbs up/down for one answer; sent once, then shown as given. */
+export function FeedbackButtons(props: FeedbackButtonsProps) {
+  const api = useApi(askDocsApiRef);
+  const [given, setGiven] = useState<AnswerFeedback['rating'] | undefined>(
+    props.initial?.rating,
+  );
+  const [sending, setSending] = useState(false);
+  const [error, setError] = useState<string>();
+
+  const send = async (rating: AnswerFeedback['rating']) => {
+    setSending(true);
+    setError(undefined);
+    try {
+      await api.sendFeedback(props.answerId, { rating });
+      setGiven(rating);
+    } catch (e) {
+      setError(describeError(e));
+    } finally {
+      setSending(false);
+    }
+  };
+
+  return (
+    <div data-testid="ask-docs-feedback">
+      <Typography variant="caption" color="textSecondary">
+        {given ? 'Thanks for your feedback.' : 'Was this helpful?'}
+      </Typography>
+      <Tooltip title="Helpful">
+        <span>
+          <IconButton
+            size="small"
+            aria-label="Helpful"
+            aria-pressed={given === 'up'}
+            color={given === 'up' ? 'primary' : 'default'}
+            disabled={sending || given !== undefined}
+            onClick={() => send('up')}
+          >
+            <ThumbUpIcon fontSize="small" />
+          </IconButton>
+        </span>
+      </Tooltip>
+      <Tooltip title="Not helpful">
+        <span>
+          <IconButton
+            size="small"
+            aria-label="Not helpful"
+            aria-pressed={given === 'down'}
+            color={given === 'down' ? 'primary' : 'default'}
+            disabled={sending || given !== undefined}
+            onClick={() => send('down')}
+          >
+            <ThumbDownIcon fontSize="small" />
+          </IconButton>
+        </span>
+      </Tooltip>
+      {error && (
+        <Typography variant="caption" color="error" role="alert">
+          {' '}
+          Feedback was not saved: {error}
+        </Typography>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,82 @@
+import List from '@material-ui/core/List';
+import ListItem from '@material-ui/core/ListItem';
+import Typography from '@material-ui/core/Typography';
+import { makeStyles } from '@material-ui/core/styles';
+import { Link } from '@backstage/core-components';
+
+/** What the source and evidence lists need from a passage. */
+export interface Passage {
+  title: string;
+  sectionPath: string;
+  snippet: string;
+  url: string;
+  entityRef: string;
+}
+
+const useStyles = makeStyles(theme => ({
+  item: { display: 'block', paddingLeft: 0, paddingRight: 0 },
+  section: { color: theme.palette.text.secondary },
+  snippet: {
+    color: theme.palette.text.secondary,
+    whiteSpace: 'pre-wrap',
+    marginTop: theme.spacing(0.5),
+  },
+}));
+
+/** The section path without its leading document title (it is shown as the link). */
+function sectionOf(passage: Passage): string {
+  const prefix = `${passage.title} › `;
+  if (passage.sectionPath === passage.title) return '';
+  return passage.sectionPath.startsWith(prefix)
+    ? passage.sectionPath.slice(prefix.length)
+    : passage.sectionPath;
+}
+
+export interface SourceListProps {
+  passages: Passage[];
+  testId: string;
+  /** Announces the list, e.g. "Sources". */
+  heading: string;
+}
+
+/** Sources or evidence: title linking to the page at the section anchor, section path, snippet. */
+export function SourceList(props: SourceListProps) {
+  const classes = useStyles();
+  if (props.passages.length === 0) return null;
+  return (
+    <div data-testid={props.testId}>
+      <Typography variant="subtitle2" component="h3">
+        {props.heading}
+      </Typography>
+      <List dense disablePadding>
+        {props.passages.map((passage, index) => {
+          const section = sectionOf(passage);
+          return (
+            <ListItem
+              key={`${passage.url}-${index}`}
+              className={classes.item}
+              data-testid="ask-docs-source"
+            >
+              <Typography variant="body2" component="div">
+                <Link to={passage.url}>{passage.title}</Link>
+                {section && (
+                  <span className={classes.section}> › {section}</span>
+                )}
+              </Typography>
+              {passage.snippet && (
+                <Typography
+                  variant="body2"
+                  component="blockquote"
+                  className={classes.snippet}
+                  style={{ margin: 0 }}
+                >
+                  {passage.snippet}
+                </Typography>
+              )}
+            </ListItem>
+          );
+        })}
+      </List>
+    </div>
+  );
+}

@@ -1,0 +1,2 @@
+export { AskDocsCard } from './AskDocsCard';
+export type { AskDocsCardProps } from './AskDocsCard';

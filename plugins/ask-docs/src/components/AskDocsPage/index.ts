@@ -1,0 +1,1 @@
+export { AskDocsPage, AskDocsPageContent } from './AskDocsPage';

@@ -1,0 +1,217 @@
+import { act, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { renderInTestApp, TestApiProvider } from '@backstage/test-utils';
+import { askDocsApiRef } from '../../api/AskDocsApi';
+import type { AskDocsApi } from '../../api/AskDocsApi';
+import {
+  evidenceOnlyResponse,
+  groundedResponse,
+  notInKbResponse,
+  recordOf,
+} from '../../testUtils/fixtures';
+import {
+  controllableStream,
+  mockAskDocsApi,
+  streamOf,
+} from '../../testUtils/mockApi';
+import { AskDocsPanel } from './AskDocsPanel';
+import type { AskDocsPanelProps } from './AskDocsPanel';
+
+async function renderPanel(api: AskDocsApi, props: AskDocsPanelProps = {}) {
+  await renderInTestApp(
+    <TestApiProvider apis={[[askDocsApiRef, api]]}>
+      <AskDocsPanel {...props} />
+    </TestApiProvider>,
+  );
+}
+
+async function askQuestion(text: string) {
+  await userEvent.type(screen.getByTestId('ask-docs-question'), text);
+  await userEvent.click(screen.getByTestId('ask-docs-submit'));
+}
+
+describe('AskDocsPanel', () => {
+  it('renders answer deltas as they arrive, then the grounded answer', async () => {
+    const stream = controllableStream();
+    const api = mockAskDocsApi({ askStream: jest.fn(() => stream.iterable) });
+    await renderPanel(api);
+    await askQuestion('How do I roll back?');
+
+    expect(api.askStream).toHaveBeenCalledWith(
+      { question: 'How do I roll back?' },
+      expect.objectContaining({ signal: expect.any(Object) }),
+    );
+    expect(await screen.findByTestId('ask-docs-streaming')).toHaveTextContent(
+      'Searching the documentation',
+    );
+
+    act(() => stream.push({ type: 'delta', text: 'Roll back with ' }));
+    await waitFor(() =>
+      expect(screen.getByTestId('ask-docs-streaming')).toHaveTextContent(
+        'Roll back with',
+      ),
+    );
+    act(() =>
+      stream.push({ type: 'delta', text: 'the tool [Release process]' }),
+    );
+    await waitFor(() =>
+      expect(screen.getByTestId('ask-docs-streaming')).toHaveTextContent(
+        'Roll back with the tool [Release process]',
+      ),
+    );
+    // Sources are not known yet, so the marker is not a link while streaming.
+    expect(
+      within(screen.getByTestId('ask-docs-streaming')).queryByRole('link'),
+    ).toBeNull();
+    expect(screen.queryByTestId('ask-docs-state-grounded')).toBeNull();
+
+    act(() => stream.push({ type: 'done', response: groundedResponse }));
+    expect(
+      await screen.findByTestId('ask-docs-state-grounded'),
+    ).toBeInTheDocument();
+    expect(screen.queryByTestId('ask-docs-streaming')).toBeNull();
+    expect(
+      screen.getByRole('link', { name: 'Release process › Rollback' }),
+    ).toBeInTheDocument();
+  });
+
+  it('passes the scope along with the question', async () => {
+    const api = mockAskDocsApi({
+      askStream: jest.fn(() => streamOf(notInKbResponse)),
+    });
+    await renderPanel(api, { scope: { entityRefs: ['component:default/x'] } });
+    await askQuestion('Who owns this?');
+    expect(
+      await screen.findByTestId('ask-docs-state-not-in-kb'),
+    ).toBeInTheDocument();
+    expect(api.askStream.mock.calls[0][0]).toEqual({
+      question: 'Who owns this?',
+      scope: { entityRefs: ['component:default/x'] },
+    });
+  });
+
+  it('shows the evidence-only state from the stream', async () => {
+    const api = mockAskDocsApi({
+      askStream: jest.fn(() => streamOf(evidenceOnlyResponse)),
+    });
+    await renderPanel(api);
+    await askQuestion('What is a canary?');
+    expect(
+      await screen.findByTestId('ask-docs-state-evidence-only'),
+    ).toHaveTextContent('Not an answer');
+  });
+
+  it('shows an error state for an error event, with a working retry', async () => {
+    const api = mockAskDocsApi({
+      askStream: jest
+        .fn()
+        .mockImplementationOnce(async function* fails() {
+          yield { type: 'error', message: 'retrieval failed' };
+        })
+        .mockImplementationOnce(() => streamOf(groundedResponse)),
+    });
+    await renderPanel(api);
+    await askQuestion('How do I roll back?');
+    const error = await screen.findByTestId('ask-docs-state-error');
+    expect(error).toHaveTextContent('retrieval failed');
+    expect(screen.queryByTestId('ask-docs-state-grounded')).toBeNull();
+
+    await userEvent.click(within(error).getByRole('button', { name: 'Retry' }));
+    expect(
+      await screen.findByTestId('ask-docs-state-grounded'),
+    ).toBeInTheDocument();
+    expect(api.askStream).toHaveBeenCalledTimes(2);
+    expect(api.askStream.mock.calls[1][0]).toEqual({
+      question: 'How do I roll back?',
+    });
+  });
+
+  it('shows an error state when the request itself fails', async () => {
+    const api = mockAskDocsApi({
+      askStream: jest.fn(async function* fails() {
+        throw new Error('network unreachable');
+      }),
+    });
+    await renderPanel(api);
+    await askQuestion('anything');
+    expect(await screen.findByTestId('ask-docs-state-error')).toHaveTextContent(
+      'network unreachable',
+    );
+  });
+
+  it('ignores late events of a question that was replaced by a newer one', async () => {
+    const first = controllableStream();
+    const api = mockAskDocsApi({
+      askStream: jest
+        .fn()
+        .mockImplementationOnce(() => first.iterable)
+        .mockImplementationOnce(() => streamOf(notInKbResponse)),
+    });
+    await renderPanel(api);
+    await askQuestion('first');
+    await screen.findByTestId('ask-docs-streaming');
+    const input = screen.getByTestId('ask-docs-question');
+    await userEvent.clear(input);
+    await userEvent.type(input, 'second{enter}');
+    expect(
+      await screen.findByTestId('ask-docs-state-not-in-kb'),
+    ).toBeInTheDocument();
+
+    act(() => first.push({ type: 'done', response: groundedResponse }));
+    await new Promise(r => setTimeout(r, 20));
+    expect(screen.queryByTestId('ask-docs-state-grounded')).toBeNull();
+    expect(screen.getByTestId('ask-docs-state-not-in-kb')).toBeInTheDocument();
+  });
+
+  it('does not ask an empty question', async () => {
+    const api = mockAskDocsApi();
+    await renderPanel(api);
+    expect(screen.getByTestId('ask-docs-submit')).toBeDisabled();
+    await userEvent.type(screen.getByTestId('ask-docs-question'), '   {enter}');
+    expect(api.askStream).not.toHaveBeenCalled();
+  });
+
+  it('lists previous questions and reloads one with its outdated notice', async () => {
+    const record = recordOf(groundedResponse, {
+      question: 'How did we roll back last time?',
+      outdatedSources: [
+        {
+          documentId: 'doc-release',
+          title: 'Release process',
+          answeredRevision: 'r1',
+          currentRevision: 'r2',
+        },
+      ],
+    });
+    const api = mockAskDocsApi({
+      listAnswers: jest.fn(async () => [record]),
+      getAnswer: jest.fn(async () => record),
+      askStream: jest.fn(() => streamOf(notInKbResponse)),
+    });
+    await renderPanel(api, { showHistory: true });
+
+    const history = screen.getByTestId('ask-docs-history');
+    const item = await within(history).findByText(
+      'How did we roll back last time?',
+    );
+    expect(api.listAnswers).toHaveBeenCalledWith({ limit: 20 });
+    await userEvent.click(item);
+
+    expect(api.getAnswer).toHaveBeenCalledWith('a-1');
+    expect(
+      await screen.findByTestId('ask-docs-state-grounded'),
+    ).toBeInTheDocument();
+    expect(screen.getByTestId('ask-docs-outdated')).toBeInTheDocument();
+    expect(screen.getByTestId('ask-docs-question')).toHaveValue(
+      'How did we roll back last time?',
+    );
+    // Replaying does not ask the model again or reload the list.
+    expect(api.askStream).not.toHaveBeenCalled();
+    expect(api.listAnswers).toHaveBeenCalledTimes(1);
+
+    // A newly asked question refreshes the history.
+    await userEvent.click(screen.getByTestId('ask-docs-submit'));
+    await screen.findByTestId('ask-docs-state-not-in-kb');
+    await waitFor(() => expect(api.listAnswers).toHaveBeenCalledTimes(2));
+  });
+});

@@ -1,0 +1,160 @@
+import { FormEvent, useEffect, useState } from 'react';
+import Box from '@material-ui/core/Box';
+import Button from '@material-ui/core/Button';
+import Grid from '@material-ui/core/Grid';
+import LinearProgress from '@material-ui/core/LinearProgress';
+import TextField from '@material-ui/core/TextField';
+import Typography from '@material-ui/core/Typography';
+import { Alert, AlertTitle } from '@material-ui/lab';
+import type { AskScope } from '@askdocs/plugin-ask-docs-common';
+import { AnswerText } from '../AnswerText';
+import { AnswerView } from '../AnswerView';
+import { HistoryList } from '../HistoryList';
+import { useAskDocs } from '../../hooks/useAskDocs';
+import type { AskState } from '../../hooks/useAskDocs';
+
+export interface AskDocsPanelProps {
+  /** Restricts retrieval, e.g. to one entity's documents. */
+  scope?: AskScope;
+  /** Shows the caller's previous questions beside the answer. */
+  showHistory?: boolean;
+  /** Asked on mount (e.g. from a `?q=` link). */
+  initialQuestion?: string;
+  placeholder?: string;
+}
+
+/** Question box, streaming answer and (optionally) the asker's history. */
+export function AskDocsPanel(props: AskDocsPanelProps) {
+  const { scope, showHistory, initialQuestion } = props;
+  const { state, ask, show } = useAskDocs();
+  const [question, setQuestion] = useState(initialQuestion ?? '');
+  const [answeredCount, setAnsweredCount] = useState(0);
+
+  useEffect(() => {
+    if (initialQuestion?.trim()) ask(initialQuestion.trim(), scope);
+    // Only the first render's question is asked automatically.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+
+  useEffect(() => {
+    if (state.phase === 'done' && state.origin === 'ask')
+      setAnsweredCount(n => n + 1);
+  }, [state]);
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const trimmed = question.trim();
+    if (trimmed) ask(trimmed, scope);
+  };
+
+  const content = (
+    <>
+      <form onSubmit={submit} data-testid="ask-docs-form">
+        <Box display="flex" alignItems="flex-start" style={{ gap: 8 }}>
+          <TextField
+            fullWidth
+            variant="outlined"
+            size="small"
+            label="Ask a question about the documentation"
+            placeholder={props.placeholder ?? 'How do I roll back a release?'}
+            value={question}
+            onChange={e => setQuestion(e.target.value)}
+            inputProps={{ 'data-testid': 'ask-docs-question', maxLength: 2000 }}
+          />
+          <Button
+            type="submit"
+            variant="contained"
+            color="primary"
+            // Stays enabled while streaming: a new question replaces the one in flight.
+            disabled={question.trim() === ''}
+            data-testid="ask-docs-submit"
+          >
+            Ask
+          </Button>
+        </Box>
+      </form>
+      <Box mt={2}>
+        <AskStateView
+          state={state}
+          onRetry={() =>
+            ask(state.phase === 'error' ? state.question : question, scope)
+          }
+        />
+      </Box>
+    </>
+  );
+
+  if (!showHistory) return content;
+  return (
+    <Grid container spacing={3}>
+      <Grid item xs={12} md={8}>
+        {content}
+      </Grid>
+      <Grid item xs={12} md={4}>
+        <HistoryList
+          refreshKey={answeredCount}
+          onSelect={record => {
+            setQuestion(record.question);
+            show(record);
+          }}
+        />
+      </Grid>
+    </Grid>
+  );
+}
+
+/** Renders whichever phase the current question is in. */
+export function AskStateView(props: {
+  state: AskState;
+  onRetry?: () => void;
+  hideFeedback?: boolean;
+}) {
+  const { state } = props;
+  switch (state.phase) {
+    case 'idle':
+      return null;
+    case 'streaming':
+      return (
+        <div data-testid="ask-docs-streaming" aria-busy="true">
+          <Typography variant="caption" color="textSecondary">
+            {state.step === 'retrieving'
+              ? 'Searching the documentation…'
+              : 'Writing the answer…'}
+          </Typography>
+          <LinearProgress />
+          {state.text && (
+            <Box mt={1}>
+              {/* Sources arrive with the final event; until then markers stay plain text. */}
+              <AnswerText text={state.text} sources={[]} />
+            </Box>
+          )}
+        </div>
+      );
+    case 'error':
+      return (
+        <Alert
+          severity="error"
+          data-testid="ask-docs-state-error"
+          action={
+            props.onRetry && (
+              <Button color="inherit" size="small" onClick={props.onRetry}>
+                Retry
+              </Button>
+            )
+          }
+        >
+          <AlertTitle>The question could not be answered</AlertTitle>
+          {state.message}
+        </Alert>
+      );
+    case 'done':
+      return (
+        <AnswerView
+          response={state.response}
+          hideFeedback={props.hideFeedback}
+        />
+      );
+    default:
+      return null;
+  }
+}

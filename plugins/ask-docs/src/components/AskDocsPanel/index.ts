@@ -1,0 +1,2 @@
+export { AskDocsPanel, AskStateView } from './AskDocsPanel';
+export type { AskDocsPanelProps } from './AskDocsPanel';

@@ -1,0 +1,2 @@
+export { EntityAskDocsCard } from './EntityAskDocsCard';
+export type { EntityAskDocsCardProps } from './EntityAskDocsCard';

@@ -1,0 +1,106 @@
+import { useEffect, useState } from 'react';
+import List from '@material-ui/core/List';
+import ListItem from '@material-ui/core/ListItem';
+import ListItemText from '@material-ui/core/ListItemText';
+import Typography from '@material-ui/core/Typography';
+import { useApi } from '@backstage/core-plugin-api';
+import type {
+  AnswerRecord,
+  AnswerStatus,
+} from '@askdocs/plugin-ask-docs-common';
+import { askDocsApiRef } from '../../api/AskDocsApi';
+import { describeError } from '../../api/errors';
+
+const STATUS_LABEL: Record<AnswerStatus, string> = {
+  answered: 'Answered',
+  not_in_knowledge_base: 'Not in the knowledge base',
+  evidence_only: 'Evidence only',
+};
+
+export interface HistoryListProps {
+  /** Change it to reload the list (e.g. after a new answer). */
+  refreshKey?: unknown;
+  /** Called with the full stored answer of the clicked question. */
+  onSelect(record: AnswerRecord): void;
+  limit?: number;
+}
+
+/** The caller's previous questions; clicking one replays its stored answer. */
+export function HistoryList(props: HistoryListProps) {
+  const { refreshKey, onSelect, limit = 20 } = props;
+  const api = useApi(askDocsApiRef);
+  const [items, setItems] = useState<AnswerRecord[]>();
+  const [error, setError] = useState<string>();
+  const [loadingId, setLoadingId] = useState<string>();
+
+  useEffect(() => {
+    let cancelled = false;
+    api
+      .listAnswers({ limit })
+      .then(list => {
+        if (!cancelled) {
+          setItems(list);
+          setError(undefined);
+        }
+      })
+      .catch(e => !cancelled && setError(describeError(e)));
+    return () => {
+      cancelled = true;
+    };
+  }, [api, limit, refreshKey]);
+
+  const open = async (id: string) => {
+    setLoadingId(id);
+    try {
+      onSelect(await api.getAnswer(id));
+      setError(undefined);
+    } catch (e) {
+      setError(describeError(e));
+    } finally {
+      setLoadingId(undefined);
+    }
+  };
+
+  return (
+    <div data-testid="ask-docs-history">
+      <Typography variant="subtitle2" component="h3">
+        Your previous questions
+      </Typography>
+      {error && (
+        <Typography variant="body2" color="error" role="alert">
+          {error}
+        </Typography>
+      )}
+      {items && items.length === 0 && (
+        <Typography variant="body2" color="textSecondary">
+          No questions yet.
+        </Typography>
+      )}
+      {items && items.length > 0 && (
+        <List dense>
+          {items.map(item => (
+            <ListItem
+              key={item.id}
+              button
+              disabled={loadingId === item.id}
+              onClick={() => open(item.id)}
+              data-testid="ask-docs-history-item"
+            >
+              <ListItemText
+                primary={item.question}
+                secondary={`${
+                  STATUS_LABEL[item.status] ?? item.status
+                } · ${formatDate(item.createdAt)}`}
+              />
+            </ListItem>
+          ))}
+        </List>
+      )}
+    </div>
+  );
+}
+
+function formatDate(iso: string): string {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? iso : date.toLocaleString();
+}

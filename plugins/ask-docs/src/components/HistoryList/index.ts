@@ -1,0 +1,2 @@
+export { HistoryList } from './HistoryList';
+export type { HistoryListProps } from './HistoryList';

@@ -1,0 +1,126 @@
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { renderInTestApp, TestApiProvider } from '@backstage/test-utils';
+import { ResponseError } from '@backstage/errors';
+import type { IngestionProgress } from '@askdocs/plugin-ask-docs-common';
+import { askDocsApiRef } from '../../api/AskDocsApi';
+import { mockAskDocsApi } from '../../testUtils/mockApi';
+import { IngestionProgressPanel } from './IngestionProgressPanel';
+
+const progress: IngestionProgress = {
+  runId: 3,
+  status: 'succeeded',
+  trigger: 'manual',
+  entitiesDone: 4,
+  pagesDone: 17,
+  pagesSkipped: 2,
+  chunksWritten: 123,
+  chunksEmbedded: 120,
+  chunksDeleted: 5,
+  errors: [
+    { entityRef: 'component:default/broken', message: 'mkdocs.yml missing' },
+  ],
+};
+
+async function forbidden() {
+  return ResponseError.fromResponse(
+    new Response(
+      JSON.stringify({
+        error: { name: 'NotAllowedError', message: 'admins only' },
+        response: { statusCode: 403 },
+      }),
+      { status: 403, headers: { 'Content-Type': 'application/json' } },
+    ),
+  );
+}
+
+describe('IngestionProgressPanel', () => {
+  it('shows pages, chunks and errors to admins', async () => {
+    const api = mockAskDocsApi({
+      getIngestionProgress: jest.fn(async () => progress),
+    });
+    await renderInTestApp(
+      <TestApiProvider apis={[[askDocsApiRef, api]]}>
+        <IngestionProgressPanel />
+      </TestApiProvider>,
+    );
+    const panel = await screen.findByTestId('ask-docs-ingestion');
+    expect(panel).toHaveTextContent('Run 3: succeeded (manual)');
+    expect(
+      screen.getByTestId('ask-docs-ingestion-pages-done'),
+    ).toHaveTextContent('17');
+    expect(
+      screen.getByTestId('ask-docs-ingestion-chunks-written'),
+    ).toHaveTextContent('123');
+    expect(screen.getByTestId('ask-docs-ingestion-errors')).toHaveTextContent(
+      '1',
+    );
+    expect(
+      screen.getByTestId('ask-docs-ingestion-error-list'),
+    ).toHaveTextContent('mkdocs.yml missing');
+  });
+
+  it('renders nothing for a 403', async () => {
+    const error = await forbidden();
+    const api = mockAskDocsApi({
+      getIngestionProgress: jest.fn(async () => {
+        throw error;
+      }),
+    });
+    const { container } = await renderInTestApp(
+      <TestApiProvider apis={[[askDocsApiRef, api]]}>
+        <div data-testid="host">
+          <IngestionProgressPanel />
+        </div>
+      </TestApiProvider>,
+    );
+    await waitFor(() => expect(api.getIngestionProgress).toHaveBeenCalled());
+    expect(screen.queryByTestId('ask-docs-ingestion')).toBeNull();
+    expect(
+      container.querySelector('[data-testid="host"]'),
+    ).toBeEmptyDOMElement();
+  });
+
+  it('shows other failures instead of hiding them', async () => {
+    const api = mockAskDocsApi({
+      getIngestionProgress: jest.fn(async () => {
+        throw new Error('database unavailable');
+      }),
+    });
+    await renderInTestApp(
+      <TestApiProvider apis={[[askDocsApiRef, api]]}>
+        <IngestionProgressPanel />
+      </TestApiProvider>,
+    );
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'database unavailable',
+    );
+  });
+
+  it('starts a run and refreshes', async () => {
+    const api = mockAskDocsApi({
+      getIngestionProgress: jest
+        .fn()
+        .mockResolvedValueOnce(progress)
+        .mockResolvedValue({ ...progress, runId: 4, status: 'running' }),
+      startIngestion: jest.fn(async () => ({ runId: 4 })),
+    });
+    await renderInTestApp(
+      <TestApiProvider apis={[[askDocsApiRef, api]]}>
+        <IngestionProgressPanel pollIntervalMs={60_000} />
+      </TestApiProvider>,
+    );
+    await userEvent.click(
+      await screen.findByRole('button', { name: 'Start ingestion run' }),
+    );
+    expect(api.startIngestion).toHaveBeenCalledTimes(1);
+    await waitFor(() =>
+      expect(screen.getByTestId('ask-docs-ingestion')).toHaveTextContent(
+        'running',
+      ),
+    );
+    expect(
+      screen.getByRole('button', { name: 'Start ingestion run' }),
+    ).toBeDisabled();
+  });
+});

@@ -1,0 +1,169 @@
+import { useCallback, useEffect, useState } from 'react';
+import Box from '@material-ui/core/Box';
+import Button from '@material-ui/core/Button';
+import LinearProgress from '@material-ui/core/LinearProgress';
+import List from '@material-ui/core/List';
+import ListItem from '@material-ui/core/ListItem';
+import ListItemText from '@material-ui/core/ListItemText';
+import Typography from '@material-ui/core/Typography';
+import { InfoCard } from '@backstage/core-components';
+import { useApi } from '@backstage/core-plugin-api';
+import type { IngestionProgress } from '@askdocs/plugin-ask-docs-common';
+import { askDocsApiRef } from '../../api/AskDocsApi';
+import { describeError, isForbidden } from '../../api/errors';
+
+export interface IngestionProgressPanelProps {
+  /** How often to refresh while a run is in progress. */
+  pollIntervalMs?: number;
+}
+
+type Load =
+  | { kind: 'loading' }
+  | { kind: 'forbidden' }
+  | { kind: 'error'; message: string }
+  | { kind: 'ready'; progress: IngestionProgress };
+
+/** Admin view of the indexing run. Renders nothing for users who may not see it (403). */
+export function IngestionProgressPanel(props: IngestionProgressPanelProps) {
+  const { pollIntervalMs = 5000 } = props;
+  const api = useApi(askDocsApiRef);
+  const [load, setLoad] = useState<Load>({ kind: 'loading' });
+  const [starting, setStarting] = useState(false);
+  const [startError, setStartError] = useState<string>();
+
+  const refresh = useCallback(async () => {
+    try {
+      setLoad({ kind: 'ready', progress: await api.getIngestionProgress() });
+    } catch (e) {
+      setLoad(
+        isForbidden(e)
+          ? { kind: 'forbidden' }
+          : { kind: 'error', message: describeError(e) },
+      );
+    }
+  }, [api]);
+
+  useEffect(() => {
+    refresh();
+  }, [refresh]);
+
+  const running = load.kind === 'ready' && load.progress.status === 'running';
+  useEffect(() => {
+    if (!running) return undefined;
+    const timer = setInterval(refresh, pollIntervalMs);
+    return () => clearInterval(timer);
+  }, [running, refresh, pollIntervalMs]);
+
+  if (load.kind === 'forbidden' || load.kind === 'loading') return null;
+
+  const start = async () => {
+    setStarting(true);
+    setStartError(undefined);
+    try {
+      await api.startIngestion();
+      await refresh();
+    } catch (e) {
+      setStartError(describeError(e));
+    } finally {
+      setStarting(false);
+    }
+  };
+
+  return (
+    <InfoCard
+      title="Knowledge base ingestion"
+      subheader="Visible to administrators"
+    >
+      <div data-testid="ask-docs-ingestion">
+        {load.kind === 'error' && (
+          <Typography color="error" role="alert">
+            {load.message}
+          </Typography>
+        )}
+        {load.kind === 'ready' && (
+          <>
+            {running && <LinearProgress />}
+            <Typography variant="body2" color="textSecondary" gutterBottom>
+              {describeRun(load.progress)}
+            </Typography>
+            <Box display="flex" flexWrap="wrap" style={{ gap: 24 }}>
+              <Stat label="Entities" value={load.progress.entitiesDone} />
+              <Stat label="Pages done" value={load.progress.pagesDone} />
+              <Stat label="Pages skipped" value={load.progress.pagesSkipped} />
+              <Stat
+                label="Chunks written"
+                value={load.progress.chunksWritten}
+              />
+              <Stat
+                label="Chunks embedded"
+                value={load.progress.chunksEmbedded}
+              />
+              <Stat
+                label="Chunks deleted"
+                value={load.progress.chunksDeleted}
+              />
+              <Stat label="Errors" value={load.progress.errors.length} />
+            </Box>
+            {load.progress.errors.length > 0 && (
+              <List dense data-testid="ask-docs-ingestion-error-list">
+                {load.progress.errors.slice(0, 50).map((error, i) => (
+                  <ListItem key={i} disableGutters>
+                    <ListItemText
+                      primary={error.message}
+                      secondary={[error.entityRef, error.page]
+                        .filter(Boolean)
+                        .join(' · ')}
+                    />
+                  </ListItem>
+                ))}
+              </List>
+            )}
+          </>
+        )}
+        <Box mt={2} display="flex" alignItems="center" style={{ gap: 8 }}>
+          <Button
+            variant="outlined"
+            onClick={start}
+            disabled={starting || running}
+          >
+            Start ingestion run
+          </Button>
+          <Button onClick={refresh}>Refresh</Button>
+          {startError && (
+            <Typography variant="body2" color="error" role="alert">
+              {startError}
+            </Typography>
+          )}
+        </Box>
+      </div>
+    </InfoCard>
+  );
+}
+
+function Stat(props: { label: string; value: number }) {
+  return (
+    <div
+      data-testid={`ask-docs-ingestion-${props.label
+        .toLowerCase()
+        .replace(/ /g, '-')}`}
+    >
+      <Typography variant="caption" color="textSecondary" component="div">
+        {props.label}
+      </Typography>
+      <Typography variant="h6" component="div">
+        {props.value}
+      </Typography>
+    </div>
+  );
+}
+
+function describeRun(progress: IngestionProgress): string {
+  if (progress.runId === null) return 'No ingestion run yet.';
+  const parts = [`Run ${progress.runId}: ${progress.status}`];
+  if (progress.trigger) parts.push(`(${progress.trigger})`);
+  if (progress.startedAt)
+    parts.push(`started ${new Date(progress.startedAt).toLocaleString()}`);
+  if (progress.finishedAt)
+    parts.push(`finished ${new Date(progress.finishedAt).toLocaleString()}`);
+  return parts.join(' ');
+}

@@ -1,0 +1,2 @@
+export { IngestionProgressPanel } from './IngestionProgressPanel';
+export type { IngestionProgressPanelProps } from './IngestionProgressPanel';

@@ -1,0 +1,53 @@
+import { useEffect } from 'react';
+import Box from '@material-ui/core/Box';
+import Paper from '@material-ui/core/Paper';
+import Typography from '@material-ui/core/Typography';
+import { makeStyles } from '@material-ui/core/styles';
+import { useSearch } from '@backstage/plugin-search-react';
+import { AskStateView } from '../AskDocsPanel';
+import { useAskDocs } from '../../hooks/useAskDocs';
+
+const useStyles = makeStyles(theme => ({
+  root: { padding: theme.spacing(2), marginBottom: theme.spacing(2) },
+}));
+
+export interface AskDocsSearchAnswerCardProps {
+  /** Quiet time after the last keystroke before asking. */
+  debounceMs?: number;
+  /** Shorter terms are not asked about (single letters rarely make a question). */
+  minLength?: number;
+}
+
+/**
+ * An answer for the current search term, meant to sit above the search results.
+ * Reads the term from the surrounding SearchContextProvider.
+ */
+export function AskDocsSearchAnswerCard(props: AskDocsSearchAnswerCardProps) {
+  const { debounceMs = 800, minLength = 3 } = props;
+  const classes = useStyles();
+  const { term } = useSearch();
+  const { state, ask, reset } = useAskDocs();
+  const question = term.trim();
+
+  useEffect(() => {
+    if (question.length < minLength) {
+      reset();
+      return undefined;
+    }
+    // Asking costs a model call, so wait until the user stops typing.
+    const timer = setTimeout(() => ask(question), debounceMs);
+    return () => clearTimeout(timer);
+  }, [question, minLength, debounceMs, ask, reset]);
+
+  if (state.phase === 'idle') return null;
+  return (
+    <Paper className={classes.root} data-testid="ask-docs-search-answer">
+      <Typography variant="overline" color="textSecondary">
+        Answer from the docs
+      </Typography>
+      <Box>
+        <AskStateView state={state} onRetry={() => ask(question)} />
+      </Box>
+    </Paper>
+  );
+}

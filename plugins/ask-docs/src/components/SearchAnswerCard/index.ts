@@ -1,0 +1,2 @@
+export { AskDocsSearchAnswerCard } from './AskDocsSearchAnswerCard';
+export type { AskDocsSearchAnswerCardProps } from './AskDocsSearchAnswerCard';

@@ -1,0 +1,2 @@
+export { AskDocsSearchResultListItem } from './AskDocsSearchResultListItem';
+export type { AskDocsSearchResultListItemProps } from './AskDocsSearchResultListItem';

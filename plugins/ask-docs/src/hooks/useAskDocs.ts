@@ -1,0 +1,116 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { useApi } from '@backstage/core-plugin-api';
+import type {
+  AnswerRecord,
+  AskResponse,
+  AskScope,
+} from '@askdocs/plugin-ask-docs-common';
+import { askDocsApiRef } from '../api/AskDocsApi';
+import { describeError, isAbort } from '../api/errors';
+
+/** Where the panel is in answering one question. */
+export type AskState =
+  | { phase: 'idle' }
+  | {
+      phase: 'streaming';
+      question: string;
+      step: 'retrieving' | 'generating';
+      /** Answer text received so far. */
+      text: string;
+    }
+  | {
+      phase: 'done';
+      question: string;
+      response: AskResponse | AnswerRecord;
+      /** 'history' when replayed from a stored answer rather than just asked. */
+      origin: 'ask' | 'history';
+    }
+  | { phase: 'error'; question: string; message: string };
+
+export interface UseAskDocs {
+  state: AskState;
+  ask(question: string, scope?: AskScope): Promise<void>;
+  /** Shows a stored answer (from the history) as if just asked. */
+  show(record: AnswerRecord): void;
+  reset(): void;
+}
+
+/**
+ * Asks over the streaming endpoint and tracks the result. A new question (or unmount)
+ * cancels the one in flight, so late events of an old question never overwrite a new one.
+ */
+export function useAskDocs(): UseAskDocs {
+  const api = useApi(askDocsApiRef);
+  const [state, setState] = useState<AskState>({ phase: 'idle' });
+  const current = useRef<AbortController>();
+
+  useEffect(() => () => current.current?.abort(), []);
+
+  const ask = useCallback(
+    async (question: string, scope?: AskScope) => {
+      current.current?.abort();
+      const controller = new AbortController();
+      current.current = controller;
+      const isCurrent = () =>
+        current.current === controller && !controller.signal.aborted;
+
+      setState({ phase: 'streaming', question, step: 'retrieving', text: '' });
+      try {
+        const request = scope ? { question, scope } : { question };
+        for await (const event of api.askStream(request, {
+          signal: controller.signal,
+        })) {
+          if (!isCurrent()) return;
+          switch (event.type) {
+            case 'status':
+              setState(s =>
+                s.phase === 'streaming' ? { ...s, step: event.phase } : s,
+              );
+              break;
+            case 'delta':
+              setState(s =>
+                s.phase === 'streaming'
+                  ? { ...s, step: 'generating', text: s.text + event.text }
+                  : s,
+              );
+              break;
+            case 'done':
+              setState({
+                phase: 'done',
+                question,
+                response: event.response,
+                origin: 'ask',
+              });
+              return;
+            case 'error':
+              setState({ phase: 'error', question, message: event.message });
+              return;
+            default:
+              break;
+          }
+        }
+      } catch (error) {
+        if (isAbort(error) || !isCurrent()) return;
+        setState({ phase: 'error', question, message: describeError(error) });
+      }
+    },
+    [api],
+  );
+
+  const show = useCallback((record: AnswerRecord) => {
+    current.current?.abort();
+    setState({
+      phase: 'done',
+      question: record.question,
+      response: record,
+      origin: 'history',
+    });
+  }, []);
+
+  const reset = useCallback(() => {
+    current.current?.abort();
+    setState({ phase: 'idle' });
+  }, []);
+
+  return { state, ask, show, reset };
+}

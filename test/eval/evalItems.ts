@@ -1,0 +1,58 @@
+/* The shared evaluation questions (shared/eval/*.jsonl; format in its README.md). */
+import fs from 'fs';
+import path from 'path';
+import { corporaDir } from '../../plugins/ask-docs-backend/src/ingestion/parsing/testUtils';
+
+export interface EvalItem {
+  id: string;
+  corpus: string;
+  lang: string;
+  question: string;
+  answerable: boolean;
+  gold: Array<{ page: string; heading?: string }>;
+  evidence?: string;
+  kind: string;
+  note?: string;
+  /** File it came from. */
+  file: string;
+}
+
+/** $ASK_DOCS_EVAL_DIR, else the eval/ folder beside the shared corpora. */
+export function evalDir(): string {
+  return process.env.ASK_DOCS_EVAL_DIR ?? path.join(path.dirname(corporaDir()), 'eval');
+}
+
+export function loadEvalItems(options: { dir?: string; files?: string[] } = {}): EvalItem[] {
+  const dir = options.dir ?? evalDir();
+  const files = options.files ?? fs.readdirSync(dir).filter(f => f.endsWith('.jsonl')).sort();
+  const items: EvalItem[] = [];
+  const ids = new Set<string>();
+  for (const file of files) {
+    const lines = fs.readFileSync(path.join(dir, file), 'utf8').split('\n');
+    lines.forEach((line, i) => {
+      if (!line.trim()) return;
+      const raw = JSON.parse(line);
+      const where = `${file}:${i + 1}`;
+      if (typeof raw.id !== 'string' || typeof raw.question !== 'string' || typeof raw.corpus !== 'string') {
+        throw new Error(`${where}: id, question and corpus are required`);
+      }
+      if (ids.has(raw.id)) throw new Error(`${where}: duplicate id ${raw.id}`);
+      ids.add(raw.id);
+      const gold = Array.isArray(raw.gold) ? raw.gold : [];
+      if (raw.answerable && gold.length === 0) throw new Error(`${where}: answerable item without gold pages`);
+      items.push({
+        id: raw.id,
+        corpus: raw.corpus,
+        lang: raw.lang ?? 'unknown',
+        question: raw.question,
+        answerable: raw.answerable !== false,
+        gold,
+        evidence: raw.evidence,
+        kind: raw.kind ?? 'unknown',
+        note: raw.note,
+        file,
+      });
+    });
+  }
+  return items;
+}

@@ -1,0 +1,170 @@
+/*
+ * Runs every evaluation question through each retriever over one index and scores the pages
+ * it returns. Ranking is measured with the relevance filter off (so the retrievers' orders are
+ * compared as such); refusal is measured separately, on the exact product path.
+ */
+import { Knex } from 'knex';
+import { Embedder } from '../../plugins/ask-docs-backend/src/embedding';
+import { Analyzers, analyzeQuery } from '../../plugins/ask-docs-backend/src/language';
+import { resolveVisibility, Visibility } from '../../plugins/ask-docs-backend/src/permissions';
+import {
+  DEFAULT_RELEVANCE_THRESHOLDS,
+  QueryToken,
+  RelevanceThresholds,
+  RetrievalMode,
+  retrieve,
+} from '../../plugins/ask-docs-backend/src/retrieval';
+import { builtPagePath, CorpusSite, fakePermissionsService, userCredentials } from '../src';
+import { corpusEntityRef } from './buildIndex';
+import { EvalItem } from './evalItems';
+import { firstGoldRank, MRR_DEPTH, rankPages } from './metrics';
+import { FULL_TEXT_VARIANTS, fullTextSearch } from './pgFullText';
+
+export const RETRIEVER_MODES: RetrievalMode[] = ['hybrid', 'vector', 'keyword'];
+export const METHODS: string[] = [...RETRIEVER_MODES, ...FULL_TEXT_VARIANTS.map(v => v.name)];
+
+/** What AskService does with a question before retrieval (stopwords out, surface form as 'w' key). */
+export function questionTokens(question: string, analyzers: Analyzers): QueryToken[] {
+  return analyzeQuery(question, analyzers)
+    .filter(t => !t.stopword)
+    .map(t => ({ token: t.token, lemmas: t.lemmas, stems: t.stems, words: [t.token] }));
+}
+
+/** The product's retrieval settings (settings.ts defaults; app-config.yaml sets no overrides). */
+export interface ProductSettings {
+  k: number;
+  candidates?: number;
+  rrfK?: number;
+  thresholds: RelevanceThresholds;
+}
+export const PRODUCT_DEFAULTS: ProductSettings = { k: 8, thresholds: DEFAULT_RELEVANCE_THRESHOLDS };
+
+/** Evidence the filter passes nothing on: any chunk meets a threshold. */
+const NO_FILTER: RelevanceThresholds = { minSimilarity: -1, minCoverage: 0 };
+
+/** Chunks per ranking call: with the product's 40 candidates per retriever, the top 40 fused. */
+const RANKING_CHUNKS = 40;
+
+export interface MethodResult {
+  firstGoldRank?: number;
+  /** Top pages ('entityRef|pagePath'), up to MRR_DEPTH. */
+  pages: string[];
+  ms: number;
+}
+
+export interface ItemResult {
+  id: string;
+  corpus: string;
+  lang: string;
+  kind: string;
+  answerable: boolean;
+  question: string;
+  gold: string[];
+  methods: Record<string, MethodResult>;
+  /** The product path: hybrid, k=8, the configured evidence filter. */
+  product: {
+    kept: number;
+    refused: boolean;
+    firstGoldRank?: number;
+    corrections: Array<{ from: string; to: string }>;
+    ms: number;
+  };
+  /** Best evidence among the top fused hybrid candidates (ranking call), for threshold sweeps. */
+  evidence: { maxSimilarity: number | null; maxCoverage: number | null; candidates: number };
+}
+
+export interface EvaluateOptions {
+  knex: Knex;
+  embedder: Embedder;
+  analyzers: Analyzers;
+  sites: Map<string, CorpusSite>;
+  items: EvalItem[];
+  product?: ProductSettings;
+  visibility?: Visibility;
+  onItem?: (result: ItemResult, index: number) => void;
+}
+
+async function pageKeys(knex: Knex) {
+  const rows: Array<{ chunk_id: string; document_id: string; entity_ref: string; page_path: string; source_kind: string }> =
+    await knex('ask_docs_chunks as c')
+      .join('ask_docs_documents as d', 'd.document_id', 'c.document_id')
+      .select('c.chunk_id', 'c.document_id', 'd.entity_ref', 'd.page_path', 'd.source_kind');
+  const byChunk = new Map<string, string>();
+  for (const r of rows) {
+    // Catalog documents have no page; they can never be gold.
+    byChunk.set(r.chunk_id, r.source_kind === 'techdocs' ? `${r.entity_ref}|${r.page_path}` : `${r.entity_ref}|(catalog)`);
+  }
+  return byChunk;
+}
+
+export async function evaluate(options: EvaluateOptions): Promise<ItemResult[]> {
+  const { knex, embedder, analyzers, sites } = options;
+  const product = options.product ?? PRODUCT_DEFAULTS;
+  const visibility =
+    options.visibility ?? (await resolveVisibility({ permissions: fakePermissionsService(), credentials: userCredentials() }));
+  const pageOf = await pageKeys(knex);
+  const pagesOf = (chunkIds: string[]) => rankPages(chunkIds.map(id => pageOf.get(id) ?? `?|${id}`));
+
+  const results: ItemResult[] = [];
+  for (const [index, item] of options.items.entries()) {
+    const site = sites.get(item.corpus);
+    if (!site) throw new Error(`${item.id}: corpus ${item.corpus} is not in the index`);
+    const gold = item.gold.map(g => `${corpusEntityRef(item.corpus)}|${builtPagePath(site.form, g.page)}`);
+    const goldSet = new Set(gold);
+    const queryTokens = questionTokens(item.question, analyzers);
+    const queryVector = await embedder.embedQuery(item.question);
+    const base = { knex, visibility, queryVector, modelId: embedder.modelId, queryTokens };
+
+    const methods: Record<string, MethodResult> = {};
+    let evidence: ItemResult['evidence'] = { maxSimilarity: null, maxCoverage: null, candidates: 0 };
+    for (const mode of RETRIEVER_MODES) {
+      const t0 = performance.now();
+      const r = await retrieve({ ...base, mode, k: RANKING_CHUNKS, candidates: 40, rrfK: product.rrfK, thresholds: NO_FILTER });
+      const ms = performance.now() - t0;
+      const pages = pagesOf(r.chunks.map(c => c.chunkId));
+      methods[mode] = { firstGoldRank: firstGoldRank(pages, goldSet), pages: pages.slice(0, MRR_DEPTH), ms };
+      if (mode === 'hybrid') {
+        const sims = r.chunks.map(c => c.similarity).filter((s): s is number => s !== null);
+        const covs = r.chunks.map(c => c.coverage).filter((s): s is number => s !== null);
+        evidence = {
+          maxSimilarity: sims.length ? Math.max(...sims) : null,
+          maxCoverage: covs.length ? Math.max(...covs) : null,
+          candidates: r.candidatesConsidered,
+        };
+      }
+    }
+    for (const variant of FULL_TEXT_VARIANTS) {
+      const t0 = performance.now();
+      const ids = await fullTextSearch(knex, item.question, variant, RANKING_CHUNKS);
+      const ms = performance.now() - t0;
+      const pages = pagesOf(ids);
+      methods[variant.name] = { firstGoldRank: firstGoldRank(pages, goldSet), pages: pages.slice(0, MRR_DEPTH), ms };
+    }
+
+    const t0 = performance.now();
+    const p = await retrieve({ ...base, mode: 'hybrid', ...product });
+    const productMs = performance.now() - t0;
+    const productPages = pagesOf(p.chunks.map(c => c.chunkId));
+    const result: ItemResult = {
+      id: item.id,
+      corpus: item.corpus,
+      lang: item.lang,
+      kind: item.kind,
+      answerable: item.answerable,
+      question: item.question,
+      gold,
+      methods,
+      product: {
+        kept: p.chunks.length,
+        refused: p.chunks.length === 0,
+        firstGoldRank: firstGoldRank(productPages, goldSet),
+        corrections: p.corrections,
+        ms: productMs,
+      },
+      evidence,
+    };
+    results.push(result);
+    options.onItem?.(result, index);
+  }
+  return results;
+}

@@ -1,0 +1,188 @@
+/* Aggregates item results into the evaluation report (JSON) and renders it as markdown. */
+import { ItemResult, METHODS, ProductSettings } from './evaluate';
+import { groupBy, percentile, RankingSummary, summarizeRanks } from './metrics';
+
+export interface RefusalSummary {
+  /** Unanswerable items the filter left empty (the product says "not in the knowledge base"). */
+  unanswerable: { n: number; refused: number; accuracy: number };
+  /** Answerable items wrongly left empty. */
+  answerable: { n: number; refused: number; falseRefusalRate: number; goldKeptAt5: number };
+  byKind: Record<string, { n: number; refused: number }>;
+}
+
+export interface SweepPoint {
+  minSimilarity: number;
+  minCoverage: number;
+  refusalAccuracy: number;
+  falseRefusalRate: number;
+}
+
+export interface EvalReport {
+  embedder: { modelId: string; kind: string; dimension: number; note: string };
+  corpora: string[];
+  product: ProductSettings;
+  items: { answerable: number; unanswerable: number };
+  methods: Record<
+    string,
+    {
+      overall: RankingSummary;
+      byKind: Record<string, RankingSummary>;
+      byLang: Record<string, RankingSummary>;
+      byCorpus: Record<string, RankingSummary>;
+      latencyMs: { p50: number; p95: number };
+    }
+  >;
+  refusal: RefusalSummary;
+  /** Approximate (over the top 40 fused candidates): refusal vs false refusal per threshold pair. */
+  sweep: SweepPoint[];
+  timings: Record<string, number>;
+}
+
+const record = <T>(m: Map<string, ItemResult[]>, f: (items: ItemResult[]) => T) =>
+  Object.fromEntries([...m.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([k, v]) => [k, f(v)]));
+
+export function buildReport(
+  results: ItemResult[],
+  context: Pick<EvalReport, 'embedder' | 'corpora' | 'product' | 'timings'>,
+): EvalReport {
+  const answerable = results.filter(r => r.answerable);
+  const unanswerable = results.filter(r => !r.answerable);
+  const methods: EvalReport['methods'] = {};
+  for (const m of METHODS) {
+    const summarize = (items: ItemResult[]) => summarizeRanks(items.map(i => i.methods[m].firstGoldRank));
+    const ms = results.map(r => r.methods[m].ms);
+    methods[m] = {
+      overall: summarize(answerable),
+      byKind: record(groupBy(answerable, r => r.kind), summarize),
+      byLang: record(groupBy(answerable, r => r.lang), summarize),
+      byCorpus: record(groupBy(answerable, r => r.corpus), summarize),
+      latencyMs: { p50: percentile(ms, 50), p95: percentile(ms, 95) },
+    };
+  }
+  const refusedU = unanswerable.filter(r => r.product.refused).length;
+  const refusedA = answerable.filter(r => r.product.refused).length;
+  const refusal: RefusalSummary = {
+    unanswerable: { n: unanswerable.length, refused: refusedU, accuracy: unanswerable.length ? refusedU / unanswerable.length : 0 },
+    answerable: {
+      n: answerable.length,
+      refused: refusedA,
+      falseRefusalRate: answerable.length ? refusedA / answerable.length : 0,
+      goldKeptAt5: answerable.length
+        ? answerable.filter(r => r.product.firstGoldRank !== undefined && r.product.firstGoldRank <= 5).length / answerable.length
+        : 0,
+    },
+    byKind: record(
+      groupBy(results, r => `${r.answerable ? 'answerable' : 'unanswerable'}/${r.kind}`),
+      items => ({ n: items.length, refused: items.filter(i => i.product.refused).length }),
+    ),
+  };
+  const sweep: SweepPoint[] = [];
+  for (const minSimilarity of [0.3, 0.4, 0.5, 0.6, 0.7, 0.8]) {
+    for (const minCoverage of [0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0]) {
+      const refused = (r: ItemResult) =>
+        !((r.evidence.maxSimilarity ?? -Infinity) >= minSimilarity || (r.evidence.maxCoverage ?? -Infinity) >= minCoverage);
+      sweep.push({
+        minSimilarity,
+        minCoverage,
+        refusalAccuracy: unanswerable.length ? unanswerable.filter(refused).length / unanswerable.length : 0,
+        falseRefusalRate: answerable.length ? answerable.filter(refused).length / answerable.length : 0,
+      });
+    }
+  }
+  return {
+    ...context,
+    items: { answerable: answerable.length, unanswerable: unanswerable.length },
+    methods,
+    refusal,
+    sweep,
+  };
+}
+
+const pct = (x: number) => `${(100 * x).toFixed(1)}`;
+const f3 = (x: number) => x.toFixed(3);
+
+function table(header: string[], rows: string[][]): string {
+  return [`| ${header.join(' | ')} |`, `| ${header.map(() => '---').join(' | ')} |`, ...rows.map(r => `| ${r.join(' | ')} |`)].join('\n');
+}
+
+export function renderMarkdown(report: EvalReport): string {
+  const out: string[] = [];
+  out.push(`### Retrieval evaluation (${report.corpora.join(', ')})`);
+  out.push('');
+  out.push(
+    `Embedder: \`${report.embedder.modelId}\` (${report.embedder.kind}, ${report.embedder.dimension} dimensions) — ${report.embedder.note}`,
+  );
+  out.push(`Questions: ${report.items.answerable} answerable, ${report.items.unanswerable} unanswerable.`);
+  out.push('');
+  out.push('Page-level, relevance filter off; recall@k = share of questions with a gold page in the top k pages; MRR@10.');
+  out.push('');
+  out.push(
+    table(
+      ['method', 'n', 'R@1', 'R@5', 'R@10', 'MRR', 'p50 ms', 'p95 ms'],
+      METHODS.map(m => {
+        const s = report.methods[m];
+        return [m, String(s.overall.n), pct(s.overall.recall['@1']), pct(s.overall.recall['@5']), pct(s.overall.recall['@10']), f3(s.overall.mrr), s.latencyMs.p50.toFixed(0), s.latencyMs.p95.toFixed(0)];
+      }),
+    ),
+  );
+  for (const [title, key] of [
+    ['kind', 'byKind'],
+    ['language', 'byLang'],
+    ['corpus', 'byCorpus'],
+  ] as const) {
+    const groups = Object.keys(report.methods[METHODS[0]][key]);
+    out.push('');
+    out.push(`Recall@5 / MRR by ${title}:`);
+    out.push('');
+    out.push(
+      table(
+        [title, 'n', ...METHODS],
+        groups.map(g => [
+          g,
+          String(report.methods[METHODS[0]][key][g].n),
+          ...METHODS.map(m => {
+            const s = report.methods[m][key][g];
+            return `${pct(s.recall['@5'])} / ${f3(s.mrr)}`;
+          }),
+        ]),
+      ),
+    );
+  }
+  const r = report.refusal;
+  out.push('');
+  out.push(
+    `Refusal on the product path (hybrid, k=${report.product.k}, minSimilarity ${report.product.thresholds.minSimilarity}, minCoverage ${report.product.thresholds.minCoverage}):`,
+  );
+  out.push('');
+  out.push(
+    table(
+      ['measure', 'value'],
+      [
+        ['unanswerable refused (accuracy)', `${r.unanswerable.refused}/${r.unanswerable.n} = ${pct(r.unanswerable.accuracy)}%`],
+        ['answerable refused (false refusal)', `${r.answerable.refused}/${r.answerable.n} = ${pct(r.answerable.falseRefusalRate)}%`],
+        ['answerable with a gold page in the kept top 5 pages', `${pct(r.answerable.goldKeptAt5)}%`],
+        ...Object.entries(r.byKind).map(([k, v]) => [`refused: ${k}`, `${v.refused}/${v.n}`]),
+      ],
+    ),
+  );
+  out.push('');
+  out.push('Threshold sweep (approximate, best evidence among the top 40 fused candidates): refusal accuracy / false-refusal rate, %.');
+  out.push('');
+  const sims = [...new Set(report.sweep.map(s => s.minSimilarity))];
+  const covs = [...new Set(report.sweep.map(s => s.minCoverage))];
+  out.push(
+    table(
+      ['minSimilarity \\ minCoverage', ...covs.map(String)],
+      sims.map(s => [
+        String(s),
+        ...covs.map(c => {
+          const p = report.sweep.find(x => x.minSimilarity === s && x.minCoverage === c)!;
+          return `${pct(p.refusalAccuracy)} / ${pct(p.falseRefusalRate)}`;
+        }),
+      ]),
+    ),
+  );
+  out.push('');
+  out.push(`Timings (s): ${Object.entries(report.timings).map(([k, v]) => `${k} ${v.toFixed(1)}`).join(', ')}`);
+  return out.join('\n');
+}

@@ -1,0 +1,94 @@
+/*
+ * Retrieval evaluation over the shared corpora and questions. From the repository root:
+ *
+ *   node -r @backstage/cli/config/nodeTransform.cjs test/eval/run.ts [--corpora a,b] [--no-cache]
+ *
+ * Prints a markdown report and writes test-results/eval/<name>.json (items and summary).
+ * Uses the labelled lexical hashing embedder: no semantic model is available offline here.
+ */
+import fs from 'fs';
+import path from 'path';
+import { embedderInfo, HashingEmbedder } from '../../plugins/ask-docs-backend/src/embedding';
+import { buildEvalIndex } from './buildIndex';
+import { loadEvalItems } from './evalItems';
+import { evaluate, PRODUCT_DEFAULTS } from './evaluate';
+import { buildReport, renderMarkdown } from './report';
+
+const ALL_CORPORA = ['postgresql-docs', 'gimp-help-cs', 'pyvec-docs-cs', 'mkdocs-docs-en'];
+
+function parseArgs(argv: string[]) {
+  const args = { corpora: undefined as string[] | undefined, cache: true, out: path.resolve(__dirname, '../../test-results/eval'), name: '' };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    const value = () => {
+      const v = argv[++i];
+      if (v === undefined) throw new Error(`${a} needs a value`);
+      return v;
+    };
+    if (a === '--corpora') args.corpora = value().split(',').map(s => s.trim()).filter(Boolean);
+    else if (a === '--no-cache') args.cache = false;
+    else if (a === '--out') args.out = path.resolve(value());
+    else if (a === '--name') args.name = value();
+    else if (a === '--help' || a === '-h') {
+      process.stdout.write('usage: run.ts [--corpora a,b] [--no-cache] [--out dir] [--name report-name]\n');
+      process.exit(0);
+    } else throw new Error(`unknown argument ${a}`);
+  }
+  return args;
+}
+
+async function main() {
+  const args = parseArgs(process.argv.slice(2));
+  const started = Date.now();
+  const log = (m: string) => process.stderr.write(`[eval ${((Date.now() - started) / 1000).toFixed(0)}s] ${m}\n`);
+  const allItems = loadEvalItems();
+  const named = [...new Set(allItems.map(i => i.corpus))];
+  const corpora = args.corpora ?? ALL_CORPORA.filter(c => named.includes(c));
+  const unknown = corpora.filter(c => !named.includes(c));
+  if (unknown.length) throw new Error(`no evaluation items name ${unknown.join(', ')}`);
+  const items = allItems.filter(i => corpora.includes(i.corpus));
+
+  const embedder = new HashingEmbedder();
+  const info = embedderInfo(embedder);
+  log(`embedder ${embedder.modelId}: ${info.note}`);
+  const index = await buildEvalIndex({ corpora, embedder, cache: args.cache, onProgress: log });
+  try {
+    const chunks = Number((await index.knex.raw('SELECT count(*)::int AS n FROM ask_docs_chunks')).rows[0].n);
+    log(`index ready: ${chunks} chunks${index.cached ? ' (cached)' : `, ingested in ${index.ingestSeconds.toFixed(0)}s`}`);
+    const evalStarted = Date.now();
+    const results = await evaluate({
+      knex: index.knex,
+      embedder,
+      analyzers: index.analyzers,
+      sites: index.sites,
+      items,
+      onItem: (_, i) => {
+        if ((i + 1) % 10 === 0 || i + 1 === items.length) log(`evaluated ${i + 1}/${items.length}`);
+      },
+    });
+    const report = buildReport(results, {
+      embedder: { modelId: embedder.modelId, kind: embedder.kind, dimension: embedder.dimension, note: info.note ?? '' },
+      corpora,
+      product: PRODUCT_DEFAULTS,
+      timings: {
+        ingest: index.ingestSeconds,
+        evaluate: (Date.now() - evalStarted) / 1000,
+        total: (Date.now() - started) / 1000,
+      },
+    });
+    (report as any).index = { chunks, cached: index.cached, progress: index.progress };
+    const name = args.name || (args.corpora ? corpora.join('+') : 'all');
+    fs.mkdirSync(args.out, { recursive: true });
+    const file = path.join(args.out, `${name}.json`);
+    fs.writeFileSync(file, JSON.stringify({ report, results }, null, 2));
+    process.stdout.write(`${renderMarkdown(report)}\n`);
+    log(`wrote ${file}`);
+  } finally {
+    await index.stop();
+  }
+}
+
+main().catch(e => {
+  process.stderr.write(`${e instanceof Error ? e.stack : String(e)}\n`);
+  process.exit(1);
+});
