@@ -30,9 +30,11 @@ class Instance {
     this.owner = null;
   }
 
-  submit(client, bytes) {
+  /** `startup` units may run inside another client's transaction: opening a pool connection
+   * must not wait for (and so deadlock with) a transaction of the same pool. */
+  submit(client, bytes, startup = false) {
     return new Promise((resolve, reject) => {
-      this.queue.push({ client, bytes, resolve, reject });
+      this.queue.push({ client, bytes, resolve, reject, startup });
       this.pump();
     });
   }
@@ -42,7 +44,7 @@ class Instance {
     this.busy = true;
     try {
       while (this.queue.length > 0) {
-        const index = this.owner ? this.queue.findIndex(u => u.client === this.owner) : 0;
+        const index = this.owner ? this.queue.findIndex(u => u.client === this.owner || u.startup) : 0;
         if (index < 0) break; // wait for the transaction owner's next unit
         const [unit] = this.queue.splice(index, 1);
         try {
@@ -53,7 +55,7 @@ class Instance {
         } catch (e) {
           unit.reject(e);
         }
-        this.owner = this.db.isInTransaction() ? unit.client : null;
+        if (!unit.startup) this.owner = this.db.isInTransaction() ? unit.client : null;
       }
     } finally {
       this.busy = false;
@@ -65,7 +67,8 @@ class Instance {
     this.queue = this.queue.filter(u => u.client !== client || (u.reject(new Error('client closed')), false));
     if (this.owner === client) {
       this.owner = null;
-      await this.db.runExclusive(() => this.db.exec('ROLLBACK')).catch(() => {});
+      // exec takes PGlite's own lock; runExclusive around it would deadlock.
+      await this.db.exec('ROLLBACK').catch(() => {});
     }
     this.pump();
   }
@@ -173,7 +176,7 @@ async function serveClient(socket, instanceFor) {
           return;
         }
         started = true;
-        await instance.submit(client, new Uint8Array(message));
+        await instance.submit(client, new Uint8Array(message), true);
         continue;
       }
       if (buffer.length < 5) return;

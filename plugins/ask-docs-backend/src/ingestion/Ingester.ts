@@ -128,7 +128,10 @@ export class Ingester {
     const states = await store.documentStates(row.entityRef, embedder.modelId);
     const keep = new Set<string>();
 
-    const catalogDoc = entityToDocument(entity);
+    // "Payments service (Component)": distinct from the title of the entity's TechDocs home page,
+    // so the two can be cited separately (decision record 0003).
+    const catalogDoc = entityToDocument(entity, { maxPageChars: this.o.maxPageChars });
+    catalogDoc.title = `${catalogDoc.title} (${entity.kind})`;
     keep.add(
       await this.ingestDocument(
         {
