@@ -1,6 +1,9 @@
 import knexFactory, { Knex } from 'knex';
-import { Client } from 'pg';
 import { EmbeddedPostgres, startEmbeddedPostgres } from './startEmbeddedPostgres';
+
+// pg ships no types here; only a raw client is needed to drop a connection mid-transaction.
+// eslint-disable-next-line @typescript-eslint/no-var-requires
+const { Client } = require('pg');
 
 describe('embedded Postgres wire server', () => {
   let pg: EmbeddedPostgres;

@@ -1,3 +1,4 @@
+import { Visibility } from '../permissions';
 import { AnswerFeedback, AnswerSource, AskScope, EvidenceChunk } from '@askdocs/plugin-ask-docs-common';
 
 /** Visibility attributes of a source entity (what permission rules query). */
@@ -137,6 +138,9 @@ export interface AskDocsStore {
   listAnswers(userRef: string, limit: number): Promise<StoredAnswer[]>;
   setFeedback(id: string, feedback: AnswerFeedback): Promise<void>;
   deleteAnswersBefore(date: Date): Promise<number>;
-  /** Current revision of each document (null when it no longer exists). */
-  currentRevisions(documentIds: string[]): Promise<Map<string, string | null>>;
+  /**
+   * Current revision of each document the reader may still see (null when it no longer exists
+   * or is no longer visible): even revision ids go through the visibility predicate.
+   */
+  currentRevisions(documentIds: string[], visibility: Visibility): Promise<Map<string, string | null>>;
 }

@@ -1,5 +1,6 @@
 import { Knex } from 'knex';
 import { AnswerFeedback } from '@askdocs/plugin-ask-docs-common';
+import { Visibility } from '../permissions';
 import {
   AnswerWrite,
   AskDocsStore,
@@ -300,10 +301,13 @@ export class DatabaseAskDocsStore implements AskDocsStore {
     return this.db('ask_docs_answers').where('created_at', '<', date).delete();
   }
 
-  async currentRevisions(documentIds: string[]): Promise<Map<string, string | null>> {
+  async currentRevisions(documentIds: string[], visibility: Visibility): Promise<Map<string, string | null>> {
     const result = new Map<string, string | null>(documentIds.map(id => [id, null]));
     if (documentIds.length === 0) return result;
-    const rows = await this.db('ask_docs_documents').whereIn('document_id', documentIds).select('document_id', 'revision');
+    const rows = await visibility
+      .apply(this.db('ask_docs_documents'), 'entity_ref')
+      .whereIn('document_id', documentIds)
+      .select('document_id', 'revision');
     for (const r of rows) result.set(r.document_id, r.revision);
     return result;
   }

@@ -149,12 +149,12 @@ export class AskService {
       // Someone else's answer is reported as absent, not forbidden: ids are not an oracle.
       if (!admin) return undefined;
     }
-    return this.toRecord(stored);
+    return this.toRecord(stored, call.credentials);
   }
 
   async listAnswers(call: { credentials: BackstageCredentials; limit: number }): Promise<AnswerRecord[]> {
     const rows = await this.o.store.listAnswers(principalRef(call.credentials), call.limit);
-    return Promise.all(rows.map(r => this.toRecord(r)));
+    return Promise.all(rows.map(r => this.toRecord(r, call.credentials)));
   }
 
   async setFeedback(id: string, feedback: AnswerFeedback, call: { credentials: BackstageCredentials }) {
@@ -165,9 +165,10 @@ export class AskService {
     await this.o.store.setFeedback(id, feedback);
   }
 
-  private async toRecord(a: StoredAnswer): Promise<AnswerRecord> {
+  private async toRecord(a: StoredAnswer, reader: BackstageCredentials): Promise<AnswerRecord> {
     const byDoc = new Map(a.sources.map(s => [s.documentId, s]));
-    const current = await this.o.store.currentRevisions([...byDoc.keys()]);
+    const visibility = await resolveVisibility({ permissions: this.o.permissions, credentials: reader });
+    const current = await this.o.store.currentRevisions([...byDoc.keys()], visibility);
     const outdatedSources = [...byDoc.values()]
       .filter(s => current.get(s.documentId) !== s.revision)
       .map(s => ({
