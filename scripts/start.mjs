@@ -12,6 +12,10 @@ const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..')
 const backendOnly = process.argv.includes('--backend-only');
 const env = { ...process.env };
 const children = [];
+// The development backend's plugins, each with its own database (opened before the backend starts).
+const PLUGIN_DATABASES = ['app', 'auth', 'catalog', 'techdocs', 'permission', 'search', 'ask-docs'].map(
+  id => `backstage_plugin_${id}`,
+);
 
 function stopAll(code = 0) {
   for (const c of children.reverse()) {
@@ -27,7 +31,7 @@ async function startEmbeddedDb() {
   const dataDir = env.ASK_DOCS_DB_DIR ?? path.join(root, '.data', 'pg');
   const child = spawn(
     process.execPath,
-    [path.join(root, 'packages/embedded-db/server.mjs'), '--port', port, '--data-dir', dataDir],
+    [path.join(root, 'packages/embedded-db/server.mjs'), '--port', port, '--data-dir', dataDir, '--preload', PLUGIN_DATABASES.join(',')],
     { stdio: ['pipe', 'pipe', 'inherit'] },
   );
   children.push(child);

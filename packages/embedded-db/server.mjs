@@ -5,6 +5,7 @@
 // like a real database server.
 //
 // Usage: node server.mjs [--port 5433] [--host 127.0.0.1] [--data-dir DIR] [--max-connections 64]
+//                       [--preload db1,db2]
 // Prints one JSON line {"ready":true,"host":...,"port":...} on stdout when accepting connections.
 import { startWireServer } from './wireServer.mjs';
 
@@ -18,6 +19,7 @@ const server = await startWireServer({
   port: Number(arg('port', '0')),
   dataDir: arg('data-dir', undefined),
   maxConnections: Number(arg('max-connections', '64')),
+  preload: (arg('preload', '') ?? '').split(',').filter(Boolean),
 });
 process.stdout.write(`${JSON.stringify({ ready: true, host: server.host, port: server.port })}\n`);
 

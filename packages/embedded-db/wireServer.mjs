@@ -74,8 +74,22 @@ class Instance {
   }
 }
 
-export async function startWireServer({ host = '127.0.0.1', port = 0, dataDir, maxConnections = 64 } = {}) {
+export async function startWireServer({ host = '127.0.0.1', port = 0, dataDir, maxConnections = 64, preload = [] } = {}) {
   const instances = new Map();
+
+  // initdb costs seconds per instance in WASM; every new database starts from one dumped,
+  // already initialised cluster instead (about 4x faster).
+  let template;
+  const templateDump = () => {
+    template ??= (async () => {
+      const seed = await PGlite.create({ extensions: { vector } });
+      await seed.exec('CREATE EXTENSION IF NOT EXISTS vector');
+      const dump = await seed.dumpDataDir('none');
+      await seed.close();
+      return dump;
+    })();
+    return template;
+  };
 
   async function instanceFor(database) {
     const name = /^[A-Za-z0-9_.-]{1,63}$/.test(database) ? database : null;
@@ -85,8 +99,13 @@ export async function startWireServer({ host = '127.0.0.1', port = 0, dataDir, m
         name,
         (async () => {
           const dir = dataDir ? path.join(dataDir, name) : undefined;
+          const initialised = dir !== undefined && fs.existsSync(path.join(dir, 'PG_VERSION'));
           if (dir) fs.mkdirSync(dir, { recursive: true });
-          const db = await PGlite.create({ dataDir: dir, extensions: { vector } });
+          const db = await PGlite.create({
+            dataDir: dir,
+            extensions: { vector },
+            loadDataDir: initialised ? undefined : await templateDump(),
+          });
           await db.exec('CREATE EXTENSION IF NOT EXISTS vector');
           return new Instance(name, db);
         })(),
@@ -94,6 +113,10 @@ export async function startWireServer({ host = '127.0.0.1', port = 0, dataDir, m
     }
     return instances.get(name);
   }
+
+  // Databases the caller knows it will need are opened before the server accepts connections,
+  // so a backend starting many plugins at once does not run into pool acquire timeouts.
+  await Promise.all(preload.map(name => instanceFor(name)));
 
   const sockets = new Set();
   const server = net.createServer(socket => {

@@ -41,6 +41,8 @@ export const corpusEntityRef = (corpus: string) => `component:default/${corpus}`
 
 export interface EvalDatabase {
   knex: Knex;
+  /** Process id of the embedded server (undefined for ASK_DOCS_TEST_PG_URL). */
+  pid?: number;
   stop(): Promise<void>;
 }
 
@@ -61,6 +63,7 @@ export async function startEvalDatabase(options: { dataDir?: string } = {}): Pro
   await applyDatabaseMigrations(knex);
   return {
     knex,
+    pid: embedded?.pid,
     async stop() {
       await knex.destroy();
       await embedded?.stop();
@@ -107,8 +110,9 @@ export function indexCacheKey(corpora: string[], embedder: Embedder): string {
   const src = path.resolve(__dirname, '../../plugins/ask-docs-backend/src');
   for (const part of ['ingestion', 'language', 'embedding', 'database']) hashTree(hash, path.join(src, part));
   hashTree(hash, path.resolve(__dirname, '../../migrations'));
-  hashTree(hash, __dirname);
-  hashTree(hash, path.resolve(__dirname, '../src'));
+  for (const f of [path.join(__dirname, 'buildIndex.ts'), path.join(__dirname, 'pgFullText.ts'), path.resolve(__dirname, '../src/fileTechDocsReader.ts')]) {
+    hash.update(fs.readFileSync(f));
+  }
   return hash.digest('hex').slice(0, 20);
 }
 
@@ -131,9 +135,17 @@ export async function buildEvalIndex(options: {
   let dataDir: string | undefined;
   let cached = false;
   if (options.cache && !process.env.ASK_DOCS_TEST_PG_URL) {
-    dataDir = path.join(os.tmpdir(), 'ask-docs-eval-db', indexCacheKey(corpora, embedder));
+    const cacheRoot = path.join(os.tmpdir(), 'ask-docs-eval-db');
+    const slug = [...corpora].sort().join('+');
+    dataDir = path.join(cacheRoot, `${slug}-${indexCacheKey(corpora, embedder)}`);
     cached = fs.existsSync(`${dataDir}.complete`);
-    if (!cached) fs.rmSync(dataDir, { recursive: true, force: true });
+    if (!cached) {
+      // Indexes of the same corpora built by older code are not kept: each is a few hundred MB.
+      fs.mkdirSync(cacheRoot, { recursive: true });
+      for (const old of fs.readdirSync(cacheRoot).filter(f => f.startsWith(`${slug}-`))) {
+        fs.rmSync(path.join(cacheRoot, old), { recursive: true, force: true });
+      }
+    }
   }
   const db = await startEvalDatabase({ dataDir });
   if (cached) {

@@ -45,6 +45,30 @@ const NO_FILTER: RelevanceThresholds = { minSimilarity: -1, minCoverage: 0 };
 /** Chunks per ranking call: with the product's 40 candidates per retriever, the top 40 fused. */
 const RANKING_CHUNKS = 40;
 
+/** Vector-list weights tried in the fusion diagnostics (keyword weight 1). */
+export const FUSION_WHAT_IF_WEIGHTS = [1, 0.5, 0.25];
+
+/**
+ * RRF with a weight per list, ties broken like the product's fusion (best single rank, then id),
+ * so weight 1 for both reproduces it.
+ */
+export function weightedRrf(lists: string[][], weights: number[], k = 60): string[] {
+  const score = new Map<string, number>();
+  const best = new Map<string, number>();
+  lists.forEach((list, li) => {
+    const seen = new Set<string>();
+    list.forEach((id, i) => {
+      if (seen.has(id)) return;
+      seen.add(id);
+      score.set(id, (score.get(id) ?? 0) + weights[li] / (k + i + 1));
+      best.set(id, Math.min(best.get(id) ?? Infinity, i + 1));
+    });
+  });
+  return [...score.keys()].sort(
+    (a, b) => score.get(b)! - score.get(a)! || best.get(a)! - best.get(b)! || (a < b ? -1 : a > b ? 1 : 0),
+  );
+}
+
 export interface MethodResult {
   firstGoldRank?: number;
   /** Top pages ('entityRef|pagePath'), up to MRR_DEPTH. */
@@ -69,6 +93,12 @@ export interface ItemResult {
     corrections: Array<{ from: string; to: string }>;
     ms: number;
   };
+  /**
+   * Diagnostics, not product behaviour: first gold rank when the vector and keyword lists above
+   * are fused with weighted RRF (vector weight w, keyword weight 1, k=60). w=1 must reproduce
+   * 'hybrid' exactly; it checks that the harness sees the same lists the retriever fuses.
+   */
+  fusionWhatIf: Record<string, number | undefined>;
   /** Best evidence among the top fused hybrid candidates (ranking call), for threshold sweeps. */
   evidence: { maxSimilarity: number | null; maxCoverage: number | null; candidates: number };
 }
@@ -116,12 +146,14 @@ export async function evaluate(options: EvaluateOptions): Promise<ItemResult[]> 
     const base = { knex, visibility, queryVector, modelId: embedder.modelId, queryTokens };
 
     const methods: Record<string, MethodResult> = {};
+    const lists: Partial<Record<RetrievalMode, string[]>> = {};
     let evidence: ItemResult['evidence'] = { maxSimilarity: null, maxCoverage: null, candidates: 0 };
     for (const mode of RETRIEVER_MODES) {
       const t0 = performance.now();
       const r = await retrieve({ ...base, mode, k: RANKING_CHUNKS, candidates: 40, rrfK: product.rrfK, thresholds: NO_FILTER });
       const ms = performance.now() - t0;
-      const pages = pagesOf(r.chunks.map(c => c.chunkId));
+      lists[mode] = r.chunks.map(c => c.chunkId);
+      const pages = pagesOf(lists[mode]!);
       methods[mode] = { firstGoldRank: firstGoldRank(pages, goldSet), pages: pages.slice(0, MRR_DEPTH), ms };
       if (mode === 'hybrid') {
         const sims = r.chunks.map(c => c.similarity).filter((s): s is number => s !== null);
@@ -139,6 +171,12 @@ export async function evaluate(options: EvaluateOptions): Promise<ItemResult[]> 
       const ms = performance.now() - t0;
       const pages = pagesOf(ids);
       methods[variant.name] = { firstGoldRank: firstGoldRank(pages, goldSet), pages: pages.slice(0, MRR_DEPTH), ms };
+    }
+
+    const fusionWhatIf: Record<string, number | undefined> = {};
+    for (const w of FUSION_WHAT_IF_WEIGHTS) {
+      const fused = weightedRrf([lists.vector!, lists.keyword!], [w, 1]).slice(0, RANKING_CHUNKS);
+      fusionWhatIf[`w_vector=${w}`] = firstGoldRank(pagesOf(fused), goldSet);
     }
 
     const t0 = performance.now();
@@ -161,6 +199,7 @@ export async function evaluate(options: EvaluateOptions): Promise<ItemResult[]> 
         corrections: p.corrections,
         ms: productMs,
       },
+      fusionWhatIf,
       evidence,
     };
     results.push(result);

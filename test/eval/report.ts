@@ -33,6 +33,10 @@ export interface EvalReport {
     }
   >;
   refusal: RefusalSummary;
+  /** Diagnostics: weighted-RRF fusions of the same vector and keyword lists (see evaluate.ts). */
+  fusionWhatIf: Record<string, { overall: RankingSummary; byLang: Record<string, RankingSummary> }>;
+  /** Items where the w_vector=1 what-if differs from 'hybrid' (0 = the harness fuses what retrieve() fuses). */
+  fusionReproductionMismatches: string[];
   /** Approximate (over the top 40 fused candidates): refusal vs false refusal per threshold pair. */
   sweep: SweepPoint[];
   timings: Record<string, number>;
@@ -76,6 +80,14 @@ export function buildReport(
       items => ({ n: items.length, refused: items.filter(i => i.product.refused).length }),
     ),
   };
+  const fusionWhatIf: EvalReport['fusionWhatIf'] = {};
+  for (const key of Object.keys(answerable[0]?.fusionWhatIf ?? {})) {
+    const summarize = (items: ItemResult[]) => summarizeRanks(items.map(i => i.fusionWhatIf[key]));
+    fusionWhatIf[key] = { overall: summarize(answerable), byLang: record(groupBy(answerable, r => r.lang), summarize) };
+  }
+  const fusionReproductionMismatches = results
+    .filter(r => 'w_vector=1' in r.fusionWhatIf && r.fusionWhatIf['w_vector=1'] !== r.methods.hybrid.firstGoldRank)
+    .map(r => r.id);
   const sweep: SweepPoint[] = [];
   for (const minSimilarity of [0.3, 0.4, 0.5, 0.6, 0.7, 0.8]) {
     for (const minCoverage of [0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0]) {
@@ -94,6 +106,8 @@ export function buildReport(
     items: { answerable: answerable.length, unanswerable: unanswerable.length },
     methods,
     refusal,
+    fusionWhatIf,
+    fusionReproductionMismatches,
     sweep,
   };
 }
@@ -179,6 +193,26 @@ export function renderMarkdown(report: EvalReport): string {
           const p = report.sweep.find(x => x.minSimilarity === s && x.minCoverage === c)!;
           return `${pct(p.refusalAccuracy)} / ${pct(p.falseRefusalRate)}`;
         }),
+      ]),
+    ),
+  );
+  out.push('');
+  out.push(
+    `Fusion diagnostics (not product behaviour): the same vector and keyword top-40 lists fused with weighted RRF (k=60, keyword weight 1). ` +
+      `w_vector=1 reproduces hybrid (${report.fusionReproductionMismatches.length} mismatching items).`,
+  );
+  out.push('');
+  const langs = Object.keys(Object.values(report.fusionWhatIf)[0]?.byLang ?? {});
+  out.push(
+    table(
+      ['fusion', 'R@1', 'R@5', 'R@10', 'MRR', ...langs.map(l => `${l} R@5 / MRR`)],
+      Object.entries(report.fusionWhatIf).map(([k, v]) => [
+        k,
+        pct(v.overall.recall['@1']),
+        pct(v.overall.recall['@5']),
+        pct(v.overall.recall['@10']),
+        f3(v.overall.mrr),
+        ...langs.map(l => `${pct(v.byLang[l].recall['@5'])} / ${f3(v.byLang[l].mrr)}`),
       ]),
     ),
   );

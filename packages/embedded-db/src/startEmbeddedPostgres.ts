@@ -10,6 +10,8 @@ export interface EmbeddedPostgresOptions {
   host?: string;
   /** Concurrent wire connections multiplexed onto the single PGlite instance. */
   maxConnections?: number;
+  /** Databases to open before accepting connections (e.g. the backend's plugin databases). */
+  preload?: string[];
   /** How long to wait for the server to accept connections. */
   startTimeoutMs?: number;
 }
@@ -35,6 +37,7 @@ export async function startEmbeddedPostgres(
   const args = [embeddedServerScript, '--exit-with-parent', '--host', options.host ?? '127.0.0.1', '--port', String(options.port ?? 0)];
   if (options.dataDir) args.push('--data-dir', options.dataDir);
   if (options.maxConnections) args.push('--max-connections', String(options.maxConnections));
+  if (options.preload?.length) args.push('--preload', options.preload.join(','));
 
   const child = spawn(process.execPath, args, { stdio: ['pipe', 'pipe', 'pipe'] });
   let stderr = '';
@@ -46,7 +49,7 @@ export async function startEmbeddedPostgres(
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
       reject(new Error(`embedded-db: server did not start in time. ${stderr}`));
-    }, options.startTimeoutMs ?? 60_000);
+    }, options.startTimeoutMs ?? 180_000);
     const lines = readline.createInterface({ input: child.stdout! });
     lines.on('line', line => {
       try {

@@ -1,0 +1,11 @@
+import { PGlite } from '@electric-sql/pglite';
+import { vector } from '@electric-sql/pglite-pgvector';
+let t=Date.now();
+const a = await PGlite.create({ extensions: { vector } }); await a.exec('CREATE EXTENSION IF NOT EXISTS vector');
+console.log('fresh', Date.now()-t); t=Date.now();
+const tpl = await a.dumpDataDir('none'); console.log('dump', Date.now()-t, tpl.size); t=Date.now();
+const b = await PGlite.create({ extensions: { vector }, loadDataDir: tpl }); const r = await b.query("select extname from pg_extension"); console.log('from template', Date.now()-t, r.rows);
+t=Date.now();
+const c = await PGlite.create({ dataDir: '/tmp/tpl-test-dir', extensions: { vector }, loadDataDir: tpl }); console.log('from template to disk', Date.now()-t, (await c.query("select 1 as x")).rows); await c.close();
+t=Date.now();
+const d = await PGlite.create({ dataDir: '/tmp/tpl-test-dir', extensions: { vector } }); console.log('reopen', Date.now()-t, (await d.query("select extname from pg_extension")).rows);

@@ -1,0 +1,410 @@
+/*
+ * Retrieval and ingestion benchmark (a script, not a test). From the repository root:
+ *
+ *   node -r @backstage/cli/config/nodeTransform.cjs test/bench/retrieval.ts [--sizes 10000,100000]
+ *     [--queries 20] [--skip-tiny] [--ingest-pages N]
+ *
+ * Every number is reported against a baseline measured in the same run: filtered vs unfiltered
+ * latency, HNSW vs exact kNN, tiny transformers model vs hashing ingestion, 100k vs 10k. Embedded
+ * Postgres (PGlite, WASM) on loopback only; every loop is bounded by the inputs listed here.
+ */
+import fs from 'fs';
+import os from 'os';
+import path from 'path';
+import { Knex } from 'knex';
+import { HashingEmbedder, TransformersEmbedder, Embedder } from '../../plugins/ask-docs-backend/src/embedding';
+import { buildTinyBertModel } from '../../plugins/ask-docs-backend/src/embedding/__testUtils__/buildTinyBertModel';
+import { resolveVisibility, Visibility } from '../../plugins/ask-docs-backend/src/permissions';
+import {
+  ensureVectorIndex,
+  QueryToken,
+  retrieve,
+  RetrievalMode,
+  vectorIndexName,
+  vectorSearch,
+} from '../../plugins/ask-docs-backend/src/retrieval';
+import { vectorQuery } from '../../plugins/ask-docs-backend/src/retrieval/vectorSearch';
+import {
+  corpusSite,
+  fakePermissionsService,
+  ownerOnlyDecision,
+  splitSiteAcrossEntities,
+  StaticEntitySource,
+  userCredentials,
+} from '../src';
+import { evalAnalyzers, ingest, startEvalDatabase } from '../eval/buildIndex';
+import { loadEvalItems } from '../eval/evalItems';
+import { PRODUCT_DEFAULTS, questionTokens } from '../eval/evaluate';
+import { Latency, mb, ratio, relationSizes, rssOf, timeEach } from './measure';
+import {
+  addSyntheticChunks,
+  benchOwner,
+  insertBenchEntities,
+  sentencePool,
+  SentencePool,
+  withoutTermIndexes,
+} from './syntheticChunks';
+
+const ENTITIES = 100;
+/** The group whose entities the filtered user sees: 1 of ENTITIES, i.e. ~1% of chunks. */
+const FILTER_OWNER = 7;
+
+function parseArgs(argv: string[]) {
+  const args = {
+    sizes: [10_000, 100_000],
+    queries: 20,
+    tiny: true,
+    ingestPages: Infinity,
+    out: path.resolve(__dirname, '../../test-results/bench'),
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    const value = () => {
+      const v = argv[++i];
+      if (v === undefined) throw new Error(`${a} needs a value`);
+      return v;
+    };
+    if (a === '--sizes') args.sizes = value().split(',').map(Number);
+    else if (a === '--queries') args.queries = Number(value());
+    else if (a === '--skip-tiny') args.tiny = false;
+    else if (a === '--ingest-pages') args.ingestPages = Number(value());
+    else if (a === '--out') args.out = path.resolve(value());
+    else throw new Error(`unknown argument ${a}`);
+  }
+  if (!args.sizes.every(n => Number.isInteger(n) && n > 0) || args.sizes.some((n, i) => i > 0 && n <= args.sizes[i - 1])) {
+    throw new Error('--sizes must be increasing positive integers');
+  }
+  if (!(args.queries >= 1 && args.queries <= 200)) throw new Error('--queries must be 1..200');
+  return args;
+}
+
+const started = Date.now();
+const log = (m: string) => process.stderr.write(`[bench ${((Date.now() - started) / 1000).toFixed(0)}s] ${m}\n`);
+
+interface IngestionResult {
+  embedder: string;
+  pages: number;
+  chunks: number;
+  seconds: number;
+  pagesPerSecond: number;
+  chunksPerSecond: number;
+  /** Time to embed every chunk text alone, outside ingestion. */
+  embedOnlySeconds: number;
+  errors: number;
+}
+
+async function measureIngestion(
+  embedder: Embedder,
+  pagesLimit: number,
+  keep: boolean,
+): Promise<{ result: IngestionResult; db?: Awaited<ReturnType<typeof startEvalDatabase>> }> {
+  const site = await corpusSite('postgresql-docs');
+  const limited = { ...site, pages: site.pages.slice(0, pagesLimit) };
+  const split = splitSiteAcrossEntities(limited, ENTITIES, { prefix: 'pgdocs' });
+  const analyzers = await evalAnalyzers();
+  const db = await startEvalDatabase();
+  log(`ingesting ${limited.pages.length} PostgreSQL manual pages over ${ENTITIES} entities with ${embedder.modelId}`);
+  const t0 = performance.now();
+  const progress = await ingest({ knex: db.knex, entities: new StaticEntitySource(split.entities), techdocs: split.reader, embedder, analyzers });
+  const seconds = (performance.now() - t0) / 1000;
+  const texts: Array<{ section_path: string; text: string }> = await db.knex('ask_docs_chunks').select('section_path', 'text');
+  const t1 = performance.now();
+  for (let i = 0; i < texts.length; i += 64) {
+    await embedder.embedPassages(texts.slice(i, i + 64).map(t => `${t.section_path}\n${t.text}`));
+  }
+  const embedOnlySeconds = (performance.now() - t1) / 1000;
+  const techdocsPages = progress.pagesDone - split.entities.length; // one catalog document per entity
+  const result: IngestionResult = {
+    embedder: embedder.modelId,
+    pages: techdocsPages,
+    chunks: progress.chunksWritten,
+    seconds,
+    pagesPerSecond: techdocsPages / seconds,
+    chunksPerSecond: progress.chunksWritten / seconds,
+    embedOnlySeconds,
+    errors: progress.errors.length,
+  };
+  log(`  ${result.pages} pages, ${result.chunks} chunks in ${seconds.toFixed(1)}s (${result.pagesPerSecond.toFixed(1)} pages/s)`);
+  if (!keep) {
+    await db.stop();
+    return { result };
+  }
+  return { result, db };
+}
+
+interface Query {
+  question: string;
+  vector: number[];
+  tokens: QueryToken[];
+}
+
+interface SizePoint {
+  chunks: number;
+  visibleFiltered: number;
+  /** Cumulative over all loads up to this size; indexSeconds rebuilds the term indexes. */
+  load: { generateSeconds: number; writeSeconds: number; indexSeconds: number; termRows: number };
+  hnswBuildSeconds: number;
+  hnswUsed: Record<string, boolean>;
+  latency: Record<string, Latency>;
+  ann: Record<string, { k: number; recall: number; minRecall: number; hnsw: Latency; exact: Latency }>;
+  memory: { benchRss: number; serverRss?: number; tables: Record<string, number>; indexes: Record<string, number> };
+}
+
+async function planUsesIndex(knex: Knex, visibility: Visibility, modelId: string, vector: number[], strategy: 'auto' | 'index') {
+  const indexName = vectorIndexName(modelId, vector.length);
+  return knex.transaction(async trx => {
+    if (strategy === 'index') await trx.raw('SET LOCAL enable_seqscan = off');
+    const sql = vectorQuery(trx, visibility, { modelId, queryVector: vector, k: 10 }).toString();
+    const plan = (await trx.raw(`EXPLAIN ${sql}`)).rows.map((r: Record<string, string>) => r['QUERY PLAN']).join('\n');
+    return plan.includes(indexName);
+  });
+}
+
+async function measureSize(options: {
+  knex: Knex;
+  serverPid?: number;
+  embedder: HashingEmbedder;
+  queries: Query[];
+  visibility: { all: Visibility; filtered: Visibility };
+  chunks: number;
+  load: SizePoint['load'];
+}): Promise<SizePoint> {
+  const { knex, embedder, queries, visibility } = options;
+  const modelId = embedder.modelId;
+  await knex.raw(`DROP INDEX IF EXISTS ${vectorIndexName(modelId, embedder.dimension)}`);
+  await knex.raw('ANALYZE');
+  log(`  building HNSW over ${options.chunks} vectors (${embedder.dimension} dimensions)`);
+  const t0 = performance.now();
+  await ensureVectorIndex(knex, modelId, embedder.dimension);
+  const hnswBuildSeconds = (performance.now() - t0) / 1000;
+  log(`  HNSW built in ${hnswBuildSeconds.toFixed(1)}s`);
+  await knex.raw('ANALYZE');
+
+  const visibleFiltered = Number(
+    (await knex.raw('SELECT count(*)::int AS n FROM ask_docs_chunks c JOIN ask_docs_entities e USING (entity_ref) WHERE ? = ANY(e.owners)', [benchOwner(FILTER_OWNER)]))
+      .rows[0].n,
+  );
+  const hnswUsed: Record<string, boolean> = {};
+  for (const [name, v] of Object.entries(visibility)) {
+    hnswUsed[`${name}/auto`] = await planUsesIndex(knex, v, modelId, queries[0].vector, 'auto');
+    hnswUsed[`${name}/index`] = await planUsesIndex(knex, v, modelId, queries[0].vector, 'index');
+  }
+
+  const latency: Record<string, Latency> = {};
+  const modes: RetrievalMode[] = ['hybrid', 'vector', 'keyword'];
+  for (const [name, v] of Object.entries(visibility)) {
+    for (const mode of modes) {
+      log(`  latency ${mode} / ${name}`);
+      latency[`${mode}/${name}`] = await timeEach(queries, q =>
+        retrieve({ knex, visibility: v, queryVector: q.vector, modelId, queryTokens: q.tokens, mode, ...PRODUCT_DEFAULTS }),
+      );
+    }
+  }
+
+  const ann: SizePoint['ann'] = {};
+  for (const [name, v] of Object.entries(visibility)) {
+    for (const k of [10, 40]) {
+      log(`  ANN recall@${k} / ${name}`);
+      const recalls: number[] = [];
+      const search = (q: Query, strategy: 'index' | 'exact') =>
+        vectorSearch({ knex, visibility: v, modelId, queryVector: q.vector, k, strategy });
+      for (const q of queries) {
+        const exact = (await search(q, 'exact')).map(h => h.chunkId);
+        const hnsw = new Set((await search(q, 'index')).map(h => h.chunkId));
+        recalls.push(exact.length === 0 ? 1 : exact.filter(id => hnsw.has(id)).length / exact.length);
+      }
+      ann[`${name}@${k}`] = {
+        k,
+        recall: recalls.reduce((a, b) => a + b, 0) / recalls.length,
+        minRecall: Math.min(...recalls),
+        hnsw: await timeEach(queries, q => search(q, 'index')),
+        exact: await timeEach(queries, q => search(q, 'exact')),
+      };
+    }
+  }
+  const sizes = await relationSizes(knex);
+  return {
+    chunks: options.chunks,
+    visibleFiltered,
+    load: options.load,
+    hnswBuildSeconds,
+    hnswUsed,
+    latency,
+    ann,
+    memory: {
+      benchRss: process.memoryUsage().rss,
+      serverRss: options.serverPid ? rssOf(options.serverPid) : undefined,
+      ...sizes,
+    },
+  };
+}
+
+function render(report: {
+  ingestion: IngestionResult[];
+  sizes: SizePoint[];
+  baselineRss: { bench: number; server?: number };
+  embedder: string;
+  totalSeconds: number;
+}): string {
+  const out: string[] = [];
+  const row = (cells: string[]) => `| ${cells.join(' | ')} |`;
+  const head = (cells: string[]) => [row(cells), row(cells.map(() => '---'))].join('\n');
+
+  out.push('### Ingestion throughput (PostgreSQL manual, split over 100 entities)');
+  out.push('');
+  out.push(head(['embedder', 'pages', 'chunks', 'seconds', 'pages/s', 'chunks/s', 'embedding alone (s)', 'vs hashing (pages/s)']));
+  const base = report.ingestion[0];
+  for (const r of report.ingestion) {
+    out.push(
+      row([r.embedder, String(r.pages), String(r.chunks), r.seconds.toFixed(1), r.pagesPerSecond.toFixed(1), r.chunksPerSecond.toFixed(1), r.embedOnlySeconds.toFixed(1), ratio(r.pagesPerSecond, base.pagesPerSecond)]),
+    );
+  }
+  out.push('');
+  out.push(`### Retrieval latency (product path: k=8, 40 candidates per retriever; embedder ${report.embedder})`);
+  out.push('');
+  out.push(head(['chunks', 'mode', 'all p50 ms', 'all p95 ms', '1% filter p50 ms', '1% filter p95 ms', 'filtered / all (p50)', `vs ${report.sizes[0].chunks} (all p50)`]));
+  for (const s of report.sizes) {
+    for (const mode of ['hybrid', 'vector', 'keyword']) {
+      const a = s.latency[`${mode}/all`];
+      const f = s.latency[`${mode}/filtered`];
+      const first = report.sizes[0].latency[`${mode}/all`];
+      out.push(row([String(s.chunks), mode, a.p50.toFixed(0), a.p95.toFixed(0), f.p50.toFixed(0), f.p95.toFixed(0), ratio(f.p50, a.p50), ratio(a.p50, first.p50)]));
+    }
+  }
+  out.push('');
+  out.push('### Filtered ANN: HNSW (iterative scan, relaxed order) vs exact kNN on the same filter');
+  out.push('');
+  out.push(head(['chunks', 'filter', 'k', 'recall (mean)', 'recall (min)', 'HNSW p50 ms', 'exact p50 ms', 'HNSW / exact (p50)', 'planner uses HNSW (auto)']));
+  for (const s of report.sizes) {
+    for (const [key, a] of Object.entries(s.ann)) {
+      const filter = key.split('@')[0];
+      out.push(
+        row([String(s.chunks), filter === 'all' ? 'none' : `1% (${s.visibleFiltered} chunks)`, String(a.k), a.recall.toFixed(3), a.minRecall.toFixed(2), a.hnsw.p50.toFixed(1), a.exact.p50.toFixed(1), ratio(a.hnsw.p50, a.exact.p50), String(s.hnswUsed[`${filter}/auto`])]),
+      );
+    }
+  }
+  out.push('');
+  out.push('### Build, load and memory');
+  out.push('');
+  out.push(head(['chunks', 'term rows', 'generate s', 'insert s', 'term index s', 'HNSW build s', 'build vs first', 'chunks+terms+embeddings', 'HNSW index', 'server RSS', 'server RSS vs empty', 'bench RSS']));
+  for (const s of report.sizes) {
+    const t = s.memory.tables;
+    const data = (t.ask_docs_chunks ?? 0) + (t.ask_docs_terms ?? 0) + (t.ask_docs_embeddings ?? 0);
+    const hnsw = Object.entries(s.memory.indexes).find(([n]) => n.startsWith('ask_docs_emb_hnsw_'))?.[1];
+    out.push(
+      row([
+        String(s.chunks),
+        String(s.load.termRows),
+        s.load.generateSeconds.toFixed(1),
+        s.load.writeSeconds.toFixed(1),
+        s.load.indexSeconds.toFixed(1),
+        s.hnswBuildSeconds.toFixed(1),
+        ratio(s.hnswBuildSeconds, report.sizes[0].hnswBuildSeconds),
+        mb(data),
+        mb(hnsw),
+        mb(s.memory.serverRss),
+        s.memory.serverRss && report.baselineRss.server ? ratio(s.memory.serverRss, report.baselineRss.server) : 'n/a',
+        mb(s.memory.benchRss),
+      ]),
+    );
+  }
+  out.push('');
+  out.push(`Total ${report.totalSeconds.toFixed(0)}s.`);
+  return out.join('\n');
+}
+
+async function main() {
+  const args = parseArgs(process.argv.slice(2));
+  const hashing = new HashingEmbedder();
+  const ingestion: IngestionResult[] = [];
+
+  // 1. Ingestion throughput, hashing then the tiny transformers model, same pages.
+  const first = await measureIngestion(hashing, args.ingestPages, true);
+  ingestion.push(first.result);
+  const pool: SentencePool = await sentencePool(first.db!.knex);
+  await first.db!.stop();
+  if (args.tiny) {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ask-docs-bench-model-'));
+    try {
+      const tiny = await buildTinyBertModel(dir, { modelMaxLength: 512 });
+      const embedder = await TransformersEmbedder.load({ modelId: tiny.modelId, localModelPath: tiny.localModelPath, maxTokens: 512 });
+      ingestion.push((await measureIngestion(embedder, args.ingestPages, false)).result);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }
+
+  // 2. Synthetic corpus of growing size in one on-disk database (100k chunks exceed what an
+  // in-memory WASM heap should hold).
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ask-docs-bench-db-'));
+  const db = await startEvalDatabase({ dataDir });
+  try {
+    const baselineRss = { bench: process.memoryUsage().rss, server: db.pid ? rssOf(db.pid) : undefined };
+    const analyzers = await evalAnalyzers();
+    await insertBenchEntities(db.knex, ENTITIES);
+    await db.knex('ask_docs_models').insert({ model_id: hashing.modelId, dimension: hashing.dimension, kind: hashing.kind }).onConflict('model_id').ignore();
+    const questions = loadEvalItems({ files: ['pg.dev.jsonl', 'unanswerable-en.dev.jsonl'] })
+      .filter(i => i.corpus === 'postgresql-docs')
+      .slice(0, args.queries);
+    const queries: Query[] = [];
+    for (const q of questions) {
+      queries.push({ question: q.question, vector: await hashing.embedQuery(q.question), tokens: questionTokens(q.question, analyzers) });
+    }
+    const permissions = (decision?: ReturnType<typeof ownerOnlyDecision>) =>
+      resolveVisibility({ permissions: fakePermissionsService(decision), credentials: userCredentials() });
+    const visibility = { all: await permissions(), filtered: await permissions(ownerOnlyDecision([benchOwner(FILTER_OWNER)])) };
+
+    const sizes: SizePoint[] = [];
+    let have = 0;
+    for (const size of args.sizes) {
+      log(`synthetic corpus: adding chunks ${have}..${size}`);
+      // Adding rows one by one to an existing HNSW graph is much slower than building it once.
+      await db.knex.raw(`DROP INDEX IF EXISTS ${vectorIndexName(hashing.modelId, hashing.dimension)}`);
+      const { result: load, rebuildSeconds } = await withoutTermIndexes(db.knex, () => addSyntheticChunks({
+        knex: db.knex,
+        pool,
+        embedder: hashing,
+        analyzers,
+        entities: ENTITIES,
+        from: have,
+        to: size,
+        onProgress: done => {
+          if (done % 10_000 === 0) log(`  ${have + done} chunks`);
+        },
+      }));
+      log(`  loaded; term indexes rebuilt in ${rebuildSeconds.toFixed(1)}s`);
+      have = size;
+      const previous = sizes[sizes.length - 1]?.load;
+      sizes.push(
+        await measureSize({
+          knex: db.knex,
+          serverPid: db.pid,
+          embedder: hashing,
+          queries,
+          visibility,
+          chunks: size,
+          load: {
+            generateSeconds: load.generateMs / 1000 + (previous?.generateSeconds ?? 0),
+            writeSeconds: load.writeMs / 1000 + (previous?.writeSeconds ?? 0),
+            indexSeconds: rebuildSeconds + (previous?.indexSeconds ?? 0),
+            termRows: load.terms + (previous?.termRows ?? 0),
+          },
+        }),
+      );
+    }
+    const report = { embedder: `${hashing.modelId} (lexical hashing fallback)`, ingestion, sizes, baselineRss, totalSeconds: (Date.now() - started) / 1000 };
+    fs.mkdirSync(args.out, { recursive: true });
+    const file = path.join(args.out, 'retrieval.json');
+    fs.writeFileSync(file, JSON.stringify(report, null, 2));
+    process.stdout.write(`${render(report)}\n`);
+    log(`wrote ${file}`);
+  } finally {
+    await db.stop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+main().catch(e => {
+  process.stderr.write(`${e instanceof Error ? e.stack : String(e)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,201 @@
+/*
+ * Synthetic knowledge-index rows for scale benchmarks: chunks made of real sentences drawn from
+ * an ingested corpus, embedded and analysed exactly as the Ingester would, bulk-inserted with
+ * multi-row INSERTs. Chunks are spread over `entities` entities (10 per document, documents
+ * round-robin over entities), each owned by its own group, so one group sees 1/entities of them.
+ */
+import crypto from 'crypto';
+import { Knex } from 'knex';
+import { HashingEmbedder } from '../../plugins/ask-docs-backend/src/embedding';
+import { splitSentences } from '../../plugins/ask-docs-backend/src/ingestion/parsing';
+import { Analyzers, analyzeText } from '../../plugins/ask-docs-backend/src/language';
+
+export const BENCH_ENTITY_PREFIX = 'bench';
+export const benchEntityRef = (i: number) => `component:default/${BENCH_ENTITY_PREFIX}-${i}`;
+export const benchOwner = (i: number) => `group:default/${BENCH_ENTITY_PREFIX}-owner-${i}`;
+const CHUNKS_PER_DOCUMENT = 10;
+
+/** Deterministic PRNG (mulberry32): the same seed builds the same corpus. */
+export function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export interface SentencePool {
+  sentences: string[];
+  /** Real chunk lengths, sampled so synthetic chunks are as long as real ones. */
+  lengths: number[];
+}
+
+/** Sentences and chunk lengths of the chunks already in the index (e.g. an ingested manual). */
+export async function sentencePool(knex: Knex): Promise<SentencePool> {
+  const rows: Array<{ text: string }> = await knex('ask_docs_chunks').select('text');
+  const sentences: string[] = [];
+  for (const r of rows) {
+    for (const span of splitSentences(r.text)) {
+      const s = r.text.slice(span.start, span.end).trim();
+      if (s.length >= 20) sentences.push(s);
+    }
+  }
+  if (sentences.length === 0) throw new Error('no sentences to build synthetic chunks from');
+  return { sentences, lengths: rows.map(r => r.text.length) };
+}
+
+const sha = (s: string) => crypto.createHash('sha256').update(s).digest('hex');
+
+/** Inserts the bench entities (idempotent). */
+export async function insertBenchEntities(knex: Knex, entities: number): Promise<void> {
+  const rows = Array.from({ length: entities }, (_, i) => ({
+    entity_ref: benchEntityRef(i),
+    kind: 'component',
+    namespace: 'default',
+    name: `${BENCH_ENTITY_PREFIX}-${i}`,
+    title: `Bench ${i}`,
+    owners: [benchOwner(i)],
+    etag: 'e1',
+  }));
+  await knex('ask_docs_entities').insert(rows).onConflict('entity_ref').ignore();
+}
+
+async function insertBatched(trx: Knex.Transaction, table: string, rows: object[], columns: number) {
+  // Postgres takes at most 65535 bind parameters per statement.
+  const size = Math.max(1, Math.floor(60000 / columns));
+  for (let i = 0; i < rows.length; i += size) await trx(table).insert(rows.slice(i, i + size));
+}
+
+/**
+ * Adds synthetic chunks number `from` .. `to`-1 (ids are stable, so a larger corpus extends a
+ * smaller one). Returns counts of what was written, and the time spent generating vs writing.
+ */
+export async function addSyntheticChunks(options: {
+  knex: Knex;
+  pool: SentencePool;
+  embedder: HashingEmbedder;
+  analyzers: Analyzers;
+  entities: number;
+  from: number;
+  to: number;
+  seed?: number;
+  onProgress?: (done: number) => void;
+}): Promise<{ chunks: number; terms: number; generateMs: number; writeMs: number }> {
+  const { knex, pool, embedder, analyzers, entities } = options;
+  const batch = 1000;
+  let terms = 0;
+  let generateMs = 0;
+  let writeMs = 0;
+  for (let start = options.from; start < options.to; start += batch) {
+    const end = Math.min(options.to, start + batch);
+    const t0 = performance.now();
+    const documents = new Map<string, object>();
+    const chunks: object[] = [];
+    const embeddings: object[] = [];
+    const termRows: object[] = [];
+    for (let j = start; j < end; j++) {
+      // Per-chunk seed: chunk j has the same text however the corpus was built up.
+      const random = seededRandom((options.seed ?? 1) * 1_000_003 + j);
+      const target = pool.lengths[Math.floor(random() * pool.lengths.length)];
+      let text = '';
+      while (text.length < target) text += `${text ? ' ' : ''}${pool.sentences[Math.floor(random() * pool.sentences.length)]}`;
+      const d = Math.floor(j / CHUNKS_PER_DOCUMENT);
+      const entityRef = benchEntityRef(d % entities);
+      const documentId = `bench-doc-${d}`;
+      const title = `Synthetic page ${d}`;
+      const sectionPath = `${title} › ${text.split(/\s+/).slice(0, 4).join(' ')}`;
+      if (!documents.has(documentId)) {
+        documents.set(documentId, {
+          document_id: documentId,
+          entity_ref: entityRef,
+          source_kind: 'techdocs',
+          page_path: `synthetic/${d}/index.html`,
+          title,
+          url: `/docs/default/component/${entityRef.split('/').pop()}/synthetic/${d}/`,
+          lang: 'en',
+          revision: 'r1',
+          content_hash: sha(documentId),
+          text_length: 0,
+        });
+      }
+      const chunkId = `bench-chunk-${j}`;
+      const contentHash = sha(`${sectionPath}\n${text}`);
+      const analysis = analyzeText(`${sectionPath}\n${text}`, 'en', analyzers);
+      chunks.push({
+        chunk_id: chunkId,
+        document_id: documentId,
+        entity_ref: entityRef,
+        ordinal: j % CHUNKS_PER_DOCUMENT,
+        title,
+        section_path: sectionPath,
+        anchor: '',
+        char_start: 0,
+        char_end: text.length,
+        text,
+        content_hash: contentHash,
+        revision: 'r1',
+        lang: 'en',
+        term_count: analysis.tokenCount,
+      });
+      embeddings.push({
+        chunk_id: chunkId,
+        model_id: embedder.modelId,
+        content_hash: contentHash,
+        dimension: embedder.dimension,
+        embedding: `[${embedder.embedSync(`${sectionPath}\n${text}`).join(',')}]`,
+      });
+      for (const t of analysis.terms) {
+        termRows.push({ chunk_id: chunkId, entity_ref: entityRef, lang: 'en', kind: t.kind, term: t.term, tf: t.tf });
+      }
+    }
+    const t1 = performance.now();
+    await knex.transaction(async trx => {
+      await trx('ask_docs_documents').insert([...documents.values()]).onConflict('document_id').ignore();
+      await insertBatched(trx, 'ask_docs_chunks', chunks, 14);
+      // Vector literals are long: keep those statements modest.
+      for (let i = 0; i < embeddings.length; i += 200) await trx('ask_docs_embeddings').insert(embeddings.slice(i, i + 200));
+      await insertBatched(trx, 'ask_docs_terms', termRows, 6);
+    });
+    const t2 = performance.now();
+    generateMs += t1 - t0;
+    writeMs += t2 - t1;
+    terms += termRows.length;
+    options.onProgress?.(end - options.from);
+  }
+  return { chunks: options.to - options.from, terms, generateMs, writeMs };
+}
+
+/**
+ * Runs a bulk load with ask_docs_terms' indexes and constraints dropped, then recreates them
+ * from their own definitions (read from the catalog, so the schema ends up exactly as migrated).
+ * Building a btree once is several times faster than maintaining three of them row by row.
+ */
+export async function withoutTermIndexes<T>(knex: Knex, load: () => Promise<T>): Promise<{ result: T; rebuildSeconds: number }> {
+  const constraints: Array<{ conname: string; def: string; contype: string }> = (
+    await knex.raw(
+      `SELECT conname, contype, pg_get_constraintdef(oid) AS def FROM pg_constraint
+        WHERE conrelid = 'ask_docs_terms'::regclass AND contype IN ('p', 'f') ORDER BY contype DESC`,
+    )
+  ).rows;
+  const indexes: Array<{ indexname: string; indexdef: string }> = (
+    await knex.raw(
+      `SELECT indexname, indexdef FROM pg_indexes WHERE tablename = 'ask_docs_terms'
+          AND indexname NOT IN (SELECT conname FROM pg_constraint WHERE conrelid = 'ask_docs_terms'::regclass)`,
+    )
+  ).rows;
+  const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
+  for (const i of indexes) await knex.raw(`DROP INDEX ${quote(i.indexname)}`);
+  for (const c of [...constraints].reverse()) await knex.raw(`ALTER TABLE ask_docs_terms DROP CONSTRAINT ${quote(c.conname)}`);
+  const result = await load();
+  const t0 = performance.now();
+  await knex.transaction(async trx => {
+    await trx.raw(`SET LOCAL maintenance_work_mem = '256MB'`);
+    // Primary key first (foreign keys are ordered after it above), then the plain indexes.
+    for (const c of constraints) await trx.raw(`ALTER TABLE ask_docs_terms ADD CONSTRAINT ${quote(c.conname)} ${c.def}`);
+    for (const i of indexes) await trx.raw(i.indexdef);
+  });
+  return { result, rebuildSeconds: (performance.now() - t0) / 1000 };
+}

@@ -1,0 +1,191 @@
+/*
+ * Browser test harness: the real development portal (packages/backend serving the built app) on
+ * an embedded Postgres, the sample TechDocs, and a fake OpenAI-compatible model that the browser
+ * script can switch off. Then runs askDocs.browser.mjs (playwright-core + Debian chromium).
+ *
+ *   node -r @backstage/cli/config/nodeTransform.cjs test/browser/run.ts [--result FILE]
+ *
+ * Writes a jest-shaped result file for the gate (decision record 0005).
+ */
+import { ChildProcess, spawn, spawnSync } from 'child_process';
+import fs from 'fs';
+import http from 'http';
+import os from 'os';
+import path from 'path';
+import { startEmbeddedPostgres } from '@askdocs/embedded-db';
+import { startFakeOpenAI } from '../fake-openai';
+import { citeFirstBlock } from '../src/fakeModelBehaviours';
+
+const root = path.resolve(__dirname, '../..');
+const port = Number(process.env.BROWSER_TEST_PORT ?? 7017);
+const portal = `http://localhost:${port}`;
+const resultFile = argValue('--result') ?? path.join(root, 'test-results', 'browser', 'result.json');
+
+function argValue(name: string): string | undefined {
+  const i = process.argv.indexOf(name);
+  return i >= 0 ? process.argv[i + 1] : undefined;
+}
+
+function log(message: string) {
+  process.stdout.write(`[browser-test] ${message}\n`);
+}
+
+async function waitFor<T>(what: string, fn: () => Promise<T | undefined>, timeoutMs: number): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let lastError: unknown;
+  while (Date.now() < deadline) {
+    try {
+      const value = await fn();
+      if (value !== undefined) return value;
+    } catch (e) {
+      lastError = e;
+    }
+    await new Promise(r => setTimeout(r, 1000));
+  }
+  throw new Error(`timed out waiting for ${what}${lastError ? `: ${lastError}` : ''}`);
+}
+
+function writeResult(checks: Array<{ name: string; ok: boolean }>) {
+  fs.mkdirSync(path.dirname(resultFile), { recursive: true });
+  const passed = checks.filter(c => c.ok).length;
+  fs.writeFileSync(
+    resultFile,
+    JSON.stringify({
+      numTotalTests: checks.length,
+      numPassedTests: passed,
+      numFailedTests: checks.length - passed,
+      numPendingTests: 0,
+      testResults: [{ name: 'test/browser/askDocs.browser.mjs', status: passed === checks.length && passed > 0 ? 'passed' : 'failed' }],
+    }),
+  );
+}
+
+async function main() {
+  // 1. the app, built once (the backend serves packages/app/dist)
+  const appDist = path.join(root, 'packages/app/dist/index.html');
+  if (!fs.existsSync(appDist) || process.env.BROWSER_TEST_REBUILD_APP) {
+    log('building the app');
+    const r = spawnSync('npx', ['backstage-cli', 'package', 'build'], { cwd: path.join(root, 'packages/app'), stdio: 'inherit' });
+    if (r.status !== 0) throw new Error('app build failed');
+  }
+
+  // 2. sample TechDocs
+  const publishDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ask-docs-browser-techdocs-'));
+  const built = spawnSync(process.execPath, [path.join(root, 'scripts/build-sample-docs.mjs'), publishDir], { stdio: 'inherit' });
+  if (built.status !== 0) throw new Error('building sample docs failed');
+
+  // 3. database and fake model with a control endpoint for the browser script
+  const db = await startEmbeddedPostgres({
+    preload: ['app', 'auth', 'catalog', 'techdocs', 'permission', 'search', 'ask-docs'].map(id => `backstage_plugin_${id}`),
+  });
+  const fake = await startFakeOpenAI({ behaviour: citeFirstBlock });
+  const control = http.createServer((req, res) => {
+    let body = '';
+    req.on('data', c => (body += c));
+    req.on('end', () => {
+      const mode = (() => {
+        try {
+          return JSON.parse(body).mode;
+        } catch {
+          return undefined;
+        }
+      })();
+      if (mode === 'down') fake.setBehaviour(() => ({ status: 503 }));
+      else if (mode === 'up') fake.setBehaviour(citeFirstBlock);
+      else {
+        res.writeHead(400).end();
+        return;
+      }
+      log(`fake model is ${mode}`);
+      res.writeHead(204).end();
+    });
+  });
+  await new Promise<void>(r => control.listen(0, '127.0.0.1', () => r()));
+  const controlUrl = `http://127.0.0.1:${(control.address() as any).port}/mode`;
+
+  // 4. the portal
+  const env = {
+    ...process.env,
+    POSTGRES_HOST: db.host,
+    POSTGRES_PORT: String(db.port),
+    POSTGRES_USER: 'postgres',
+    POSTGRES_PASSWORD: 'postgres',
+    TECHDOCS_PUBLISH_DIR: publishDir,
+    ASK_DOCS_LLM_BASE_URL: fake.baseUrl,
+    ASK_DOCS_LLM_API_KEY: 'browser-test',
+    ASK_DOCS_LLM_MODEL: 'fake-model',
+    ASK_DOCS_MODEL_DIR: path.join(publishDir, 'no-models'),
+    APP_CONFIG_app_baseUrl: portal,
+    APP_CONFIG_backend_baseUrl: portal,
+    APP_CONFIG_backend_listen_port: String(port),
+    APP_CONFIG_backend_cors_origin: portal,
+    APP_CONFIG_askDocs_ingestion_schedule_initialDelay_seconds: '2',
+    NODE_ENV: 'development',
+  };
+  const logFile = path.join(path.dirname(resultFile), 'backend.log');
+  fs.mkdirSync(path.dirname(logFile), { recursive: true });
+  const out = fs.openSync(logFile, 'w');
+  const backend: ChildProcess = spawn(
+    process.execPath,
+    ['-r', '@backstage/cli/config/nodeTransform.cjs', 'src/index.ts', '--config', '../../app-config.yaml'],
+    { cwd: path.join(root, 'packages/backend'), env, stdio: ['ignore', out, out] },
+  );
+  let exitCode = 1;
+  try {
+    log(`waiting for the portal at ${portal} (log: ${path.relative(root, logFile)})`);
+    await waitFor('the ask-docs health endpoint', async () => {
+      if (backend.exitCode !== null) throw new Error(`backend exited with ${backend.exitCode}`);
+      const res = await fetch(`${portal}/api/ask-docs/health`);
+      return res.ok ? true : undefined;
+    }, 300_000);
+    const token = await waitFor('a guest token', async () => {
+      const res = await fetch(`${portal}/api/auth/guest/refresh?env=development`, { headers: { 'X-Requested-With': 'XMLHttpRequest' } });
+      const body = await res.json();
+      return body?.backstageIdentity?.token as string | undefined;
+    }, 60_000);
+    const progress = await waitFor('the first ingestion run', async () => {
+      const res = await fetch(`${portal}/api/ask-docs/v1/ingestion`, { headers: { Authorization: `Bearer ${token}` } });
+      const body = await res.json();
+      return body.status === 'succeeded' && body.pagesDone > 0 ? body : undefined;
+    }, 300_000);
+    log(`ingested ${progress.pagesDone} pages, ${progress.chunksWritten} chunks`);
+
+    const script = spawnSync(process.execPath, [path.join(__dirname, 'askDocs.browser.mjs')], {
+      env: {
+        ...process.env,
+        PORTAL_URL: portal,
+        FAKE_MODEL_CONTROL_URL: controlUrl,
+        SCREENSHOT_DIR: path.join(path.dirname(resultFile), 'screenshots'),
+      },
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    process.stdout.write(script.stdout);
+    const summary = /^(\d+) passed, (\d+) failed$/m.exec(script.stdout);
+    const passed = summary ? Number(summary[1]) : 0;
+    const failed = summary ? Number(summary[2]) : 1;
+    writeResult([
+      ...Array.from({ length: passed }, (_, i) => ({ name: `check ${i + 1}`, ok: true })),
+      ...Array.from({ length: failed }, (_, i) => ({ name: `failed ${i + 1}`, ok: false })),
+    ]);
+    exitCode = script.status === 0 && failed === 0 && passed > 0 ? 0 : 1;
+  } catch (e) {
+    log(`failed: ${e}`);
+    writeResult([{ name: 'harness', ok: false }]);
+  } finally {
+    backend.kill('SIGTERM');
+    await new Promise(r => setTimeout(r, 1000));
+    if (backend.exitCode === null) backend.kill('SIGKILL');
+    control.close();
+    await fake.stop();
+    await db.stop();
+    fs.rmSync(publishDir, { recursive: true, force: true });
+  }
+  process.exit(exitCode);
+}
+
+main().catch(e => {
+  log(`harness error: ${e}`);
+  writeResult([{ name: 'harness', ok: false }]);
+  process.exit(1);
+});
