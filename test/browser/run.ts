@@ -61,6 +61,8 @@ function writeResult(checks: Array<{ name: string; ok: boolean }>) {
 }
 
 async function main() {
+  // Screenshots of an earlier run must not pass for this one's.
+  fs.rmSync(path.join(path.dirname(resultFile), 'screenshots'), { recursive: true, force: true });
   // 1. the app, built once (the backend serves packages/app/dist)
   const appDist = path.join(root, 'packages/app/dist/index.html');
   if (!fs.existsSync(appDist) || process.env.BROWSER_TEST_REBUILD_APP) {
@@ -138,29 +140,48 @@ async function main() {
       const res = await fetch(`${portal}/api/ask-docs/health`);
       return res.ok ? true : undefined;
     }, 300_000);
-    const token = await waitFor('a guest token', async () => {
+    // A fresh guest token each time: group membership (team-ask-docs, the admins) is resolved at
+    // sign-in and exists only once the catalog has read examples/org.yaml.
+    const guestToken = async () => {
       const res = await fetch(`${portal}/api/auth/guest/refresh?env=development`, { headers: { 'X-Requested-With': 'XMLHttpRequest' } });
-      const body = await res.json();
-      return body?.backstageIdentity?.token as string | undefined;
-    }, 60_000);
-    const progress = await waitFor('the first ingestion run', async () => {
-      const res = await fetch(`${portal}/api/ask-docs/v1/ingestion`, { headers: { Authorization: `Bearer ${token}` } });
+      return (await res.json())?.backstageIdentity?.token as string;
+    };
+    await waitFor('the catalog to load the sample entities', async () => {
+      const res = await fetch(`${portal}/api/catalog/entities/by-name/component/default/payments-service`, {
+        headers: { Authorization: `Bearer ${await guestToken()}` },
+      });
+      return res.ok ? true : undefined;
+    }, 300_000);
+    const started = await waitFor('an ingestion run to start', async () => {
+      const res = await fetch(`${portal}/api/ask-docs/v1/ingestion/runs`, { method: 'POST', headers: { Authorization: `Bearer ${await guestToken()}` } });
+      return res.status === 202 ? true : undefined;
+    }, 120_000);
+    void started;
+    const progress = await waitFor('an ingestion run over the sample docs', async () => {
+      const res = await fetch(`${portal}/api/ask-docs/v1/ingestion`, { headers: { Authorization: `Bearer ${await guestToken()}` } });
       const body = await res.json();
       return body.status === 'succeeded' && body.pagesDone > 0 ? body : undefined;
     }, 300_000);
     log(`ingested ${progress.pagesDone} pages, ${progress.chunksWritten} chunks`);
 
-    const script = spawnSync(process.execPath, [path.join(__dirname, 'askDocs.browser.mjs')], {
-      env: {
-        ...process.env,
-        PORTAL_URL: portal,
-        FAKE_MODEL_CONTROL_URL: controlUrl,
-        SCREENSHOT_DIR: path.join(path.dirname(resultFile), 'screenshots'),
-      },
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'inherit'],
+    // Not spawnSync: the fake model and its control endpoint live in this process's event loop.
+    const script = await new Promise<{ status: number | null; stdout: string }>(resolve => {
+      const child = spawn(process.execPath, [path.join(__dirname, 'askDocs.browser.mjs')], {
+        env: {
+          ...process.env,
+          PORTAL_URL: portal,
+          FAKE_MODEL_CONTROL_URL: controlUrl,
+          SCREENSHOT_DIR: path.join(path.dirname(resultFile), 'screenshots'),
+        },
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
+      let stdout = '';
+      child.stdout!.on('data', d => {
+        stdout += d;
+        process.stdout.write(d);
+      });
+      child.on('close', status => resolve({ status, stdout }));
     });
-    process.stdout.write(script.stdout);
     const summary = /^(\d+) passed, (\d+) failed$/m.exec(script.stdout);
     const passed = summary ? Number(summary[1]) : 0;
     const failed = summary ? Number(summary[2]) : 1;

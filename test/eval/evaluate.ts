@@ -13,6 +13,7 @@ import {
   RelevanceThresholds,
   RetrievalMode,
   retrieve,
+  vectorSearch,
 } from '../../plugins/ask-docs-backend/src/retrieval';
 import { builtPagePath, CorpusSite, fakePermissionsService, userCredentials } from '../src';
 import { corpusEntityRef } from './buildIndex';
@@ -21,7 +22,9 @@ import { firstGoldRank, MRR_DEPTH, rankPages } from './metrics';
 import { FULL_TEXT_VARIANTS, fullTextSearch } from './pgFullText';
 
 export const RETRIEVER_MODES: RetrievalMode[] = ['hybrid', 'vector', 'keyword'];
-export const METHODS: string[] = [...RETRIEVER_MODES, ...FULL_TEXT_VARIANTS.map(v => v.name)];
+/** Diagnostic: the vector retriever's list without the HNSW approximation. */
+export const EXACT_VECTOR = 'vector (exact kNN)';
+export const METHODS: string[] = [...RETRIEVER_MODES, EXACT_VECTOR, ...FULL_TEXT_VARIANTS.map(v => v.name)];
 
 /** What AskService does with a question before retrieval (stopwords out, surface form as 'w' key). */
 export function questionTokens(question: string, analyzers: Analyzers): QueryToken[] {
@@ -46,7 +49,7 @@ const NO_FILTER: RelevanceThresholds = { minSimilarity: -1, minCoverage: 0 };
 const RANKING_CHUNKS = 40;
 
 /** Vector-list weights tried in the fusion diagnostics (keyword weight 1). */
-export const FUSION_WHAT_IF_WEIGHTS = [1, 0.5, 0.25];
+export const FUSION_WHAT_IF_WEIGHTS = [1, 0.5, 0.25, 0.1];
 
 /**
  * RRF with a weight per list, ties broken like the product's fusion (best single rank, then id),
@@ -164,6 +167,13 @@ export async function evaluate(options: EvaluateOptions): Promise<ItemResult[]> 
           candidates: r.candidatesConsidered,
         };
       }
+    }
+    {
+      const t0 = performance.now();
+      const hits = await vectorSearch({ knex, visibility, modelId: embedder.modelId, queryVector, k: RANKING_CHUNKS, strategy: 'exact' });
+      const ms = performance.now() - t0;
+      const pages = pagesOf(hits.map(h => h.chunkId));
+      methods[EXACT_VECTOR] = { firstGoldRank: firstGoldRank(pages, goldSet), pages: pages.slice(0, MRR_DEPTH), ms };
     }
     for (const variant of FULL_TEXT_VARIANTS) {
       const t0 = performance.now();
