@@ -19,7 +19,9 @@ import { citeFirstBlock } from '../src/fakeModelBehaviours';
 const root = path.resolve(__dirname, '../..');
 const port = Number(process.env.BROWSER_TEST_PORT ?? 7017);
 const portal = `http://localhost:${port}`;
-const resultFile = argValue('--result') ?? path.join(root, 'test-results', 'browser', 'result.json');
+const outDir = path.join(root, 'test-results', 'browser');
+const resultFile = argValue('--result') ?? path.join(outDir, 'result.json');
+const screenshotDir = path.join(outDir, 'screenshots');
 
 function argValue(name: string): string | undefined {
   const i = process.argv.indexOf(name);
@@ -62,7 +64,7 @@ function writeResult(checks: Array<{ name: string; ok: boolean }>) {
 
 async function main() {
   // Screenshots of an earlier run must not pass for this one's.
-  fs.rmSync(path.join(path.dirname(resultFile), 'screenshots'), { recursive: true, force: true });
+  fs.rmSync(screenshotDir, { recursive: true, force: true });
   // 1. the app, built once (the backend serves packages/app/dist)
   const appDist = path.join(root, 'packages/app/dist/index.html');
   if (!fs.existsSync(appDist) || process.env.BROWSER_TEST_REBUILD_APP) {
@@ -124,7 +126,7 @@ async function main() {
     APP_CONFIG_askDocs_ingestion_schedule_initialDelay_seconds: '2',
     NODE_ENV: 'development',
   };
-  const logFile = path.join(path.dirname(resultFile), 'backend.log');
+  const logFile = path.join(outDir, 'backend.log');
   fs.mkdirSync(path.dirname(logFile), { recursive: true });
   const out = fs.openSync(logFile, 'w');
   const backend: ChildProcess = spawn(
@@ -171,7 +173,7 @@ async function main() {
           ...process.env,
           PORTAL_URL: portal,
           FAKE_MODEL_CONTROL_URL: controlUrl,
-          SCREENSHOT_DIR: path.join(path.dirname(resultFile), 'screenshots'),
+          SCREENSHOT_DIR: screenshotDir,
         },
         stdio: ['ignore', 'pipe', 'inherit'],
       });
