@@ -47,7 +47,7 @@ function prng(seed: number) {
 const SEED = 20261203;
 
 // Names at least three edits apart, none a prefix of another, so typos and prefixes are unambiguous.
-const NAMES = ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot', 'golf', 'hotel', 'india', 'juliet', 'kilo', 'lima', 'oscar', 'quebec'];
+const NAMES = ['sierra', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot', 'golf', 'hotel', 'india', 'juliet', 'kilo', 'lima', 'oscar', 'quebec'];
 const KINDS = ['Component', 'API', 'System', 'Resource'];
 const NAMESPACES = ['default', 'ops', 'finance'];
 const GROUPS = ['group:default/team-a', 'group:default/team-b', 'group:default/team-c', 'group:ops/team-d'];
@@ -317,6 +317,7 @@ describe('permission leak fuzzing (real ingestion, random conditional policies, 
       const hiddenWords = new RegExp(hidden.map(f => f.name).join('|') || '(?!)', 'i');
       visibleCounts.push(visible.length);
       const context = `policy #${i}: ${JSON.stringify(policy)}`;
+      if (process.env.DEBUG_FUZZ) process.stderr.write(`${context}\n`);
       const visibility = await visibilityOf(policyService(policy));
       expect({ context, decision: visibility.summary().decision }).toEqual({ context, decision: 'conditional' });
 
@@ -376,6 +377,7 @@ describe('permission leak fuzzing (real ingestion, random conditional policies, 
         const question = word;
         const shown = visibleRefs.has(f.ref);
         for (const mode of ['hybrid', 'vector', 'keyword'] as RetrievalMode[]) {
+          if (process.env.DEBUG_FUZZ) process.stderr.write(`  ${shape} ${f.name} ${mode}\n`);
           const result = await retrieve({
             knex: db.knex,
             visibility,

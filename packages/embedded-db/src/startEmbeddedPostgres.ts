@@ -10,7 +10,7 @@ export interface EmbeddedPostgresOptions {
   host?: string;
   /** Concurrent wire connections multiplexed onto the single PGlite instance. */
   maxConnections?: number;
-  /** Databases to open before accepting connections (e.g. the backend's plugin databases). */
+  /** Databases to open before accepting connections; default ['postgres']. */
   preload?: string[];
   /** How long to wait for the server to accept connections. */
   startTimeoutMs?: number;
@@ -37,7 +37,10 @@ export async function startEmbeddedPostgres(
   const args = [embeddedServerScript, '--exit-with-parent', '--host', options.host ?? '127.0.0.1', '--port', String(options.port ?? 0)];
   if (options.dataDir) args.push('--data-dir', options.dataDir);
   if (options.maxConnections) args.push('--max-connections', String(options.maxConnections));
-  if (options.preload?.length) args.push('--preload', options.preload.join(','));
+  // The default database is opened before "ready", so a client's first connection does not
+  // wait for PGlite to boot inside its pool's acquire timeout.
+  const preload = options.preload ?? ['postgres'];
+  if (preload.length) args.push('--preload', preload.join(','));
 
   const child = spawn(process.execPath, args, { stdio: ['pipe', 'pipe', 'pipe'] });
   let stderr = '';

@@ -29,6 +29,7 @@ export async function startTestDatabase(
     client: 'pg',
     connection,
     pool: { min: 0, max: 5 },
+    acquireConnectionTimeout: 180_000,
   });
   if (options.migrate !== false) {
     await applyDatabaseMigrations(knex);
