@@ -145,7 +145,8 @@ export async function addSyntheticChunks(options: {
       while (text.length < target) text += `${text ? ' ' : ''}${pool.sentences[Math.floor(random() * pool.sentences.length)]}`;
       const d = Math.floor(j / CHUNKS_PER_DOCUMENT);
       const entityRef = benchEntityRef(d % entities);
-      const documentId = `bench-doc-${d}`;
+      // Ids as wide as the product's (32 hex characters): they are in every index.
+      const documentId = sha(`bench-doc-${d}`).slice(0, 32);
       const title = `Synthetic page ${d}`;
       const sectionPath = `${title} › ${text.split(/\s+/).slice(0, 4).join(' ')}`;
       if (!documents.has(documentId)) {
@@ -162,7 +163,7 @@ export async function addSyntheticChunks(options: {
           text_length: 0,
         });
       }
-      const chunkId = `bench-chunk-${j}`;
+      const chunkId = sha(`bench-chunk-${j}`).slice(0, 32);
       const contentHash = sha(`${sectionPath}\n${text}`);
       const analysis = analyzeText(`${sectionPath}\n${text}`, 'en', analyzers);
       chunks.push({

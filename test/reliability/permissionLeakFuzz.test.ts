@@ -317,7 +317,6 @@ describe('permission leak fuzzing (real ingestion, random conditional policies, 
       const hiddenWords = new RegExp(hidden.map(f => f.name).join('|') || '(?!)', 'i');
       visibleCounts.push(visible.length);
       const context = `policy #${i}: ${JSON.stringify(policy)}`;
-      if (process.env.DEBUG_FUZZ) process.stderr.write(`${context}\n`);
       const visibility = await visibilityOf(policyService(policy));
       expect({ context, decision: visibility.summary().decision }).toEqual({ context, decision: 'conditional' });
 
@@ -377,7 +376,6 @@ describe('permission leak fuzzing (real ingestion, random conditional policies, 
         const question = word;
         const shown = visibleRefs.has(f.ref);
         for (const mode of ['hybrid', 'vector', 'keyword'] as RetrievalMode[]) {
-          if (process.env.DEBUG_FUZZ) process.stderr.write(`  ${shape} ${f.name} ${mode}\n`);
           const result = await retrieve({
             knex: db.knex,
             visibility,
@@ -416,7 +414,8 @@ describe('permission leak fuzzing (real ingestion, random conditional policies, 
   });
 
   const leaf = (rule: string, params: unknown, extra: object = {}) => ({ rule, resourceType: RT, params, ...extra });
-  const malformed: Array<[string, unknown, { pluginId?: string; resourceType?: string }?]> = [
+  // Objects, not tuples: it.each would take a missing third tuple element for jest's `done`.
+  const malformed: Array<{ name: string; conditions: unknown; decision?: { pluginId?: string; resourceType?: string } }> = ([
     ['an unknown rule', leaf('IS_FRIEND_OF', { who: 'x' })],
     ['an unknown rule under not', { not: leaf('IS_FRIEND_OF', {}) }],
     ['an unknown rule beside a valid one in anyOf', { anyOf: [leaf('HAS_TAG', { tag: 'public' }), leaf('NOPE', {})] }],
@@ -437,9 +436,9 @@ describe('permission leak fuzzing (real ingestion, random conditional policies, 
     ['nesting deeper than allowed', Array.from({ length: 40 }).reduce<unknown>(inner => ({ not: inner }), leaf('HAS_TAG', { tag: 'public' }))],
     ['a decision for another plugin', { not: leaf('HAS_TAG', { tag: 'nothing-has-this' }) }, { pluginId: 'catalog' }],
     ['a decision for another resource type', { not: leaf('HAS_TAG', { tag: 'nothing-has-this' }) }, { resourceType: 'catalog-entity' }],
-  ];
+  ] as Array<[string, unknown, { pluginId?: string; resourceType?: string }?]>).map(([name, conditions, decision]) => ({ name, conditions, decision }));
 
-  it.each(malformed)('sees nothing for a policy with %s', async (_name, conditions, decision) => {
+  it.each(malformed)('sees nothing for a policy with $name', async ({ conditions, decision }) => {
     const visibility = await visibilityOf(policyService(conditions, decision));
     expect(visibility.summary().decision).toBe('deny');
     const question = `handbook ${fixtures.map(f => f.marker).join(' ')} ${typoOf(fixtures[0].marker)}`;

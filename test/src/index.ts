@@ -4,3 +4,4 @@ export * from './fakeModelBehaviours';
 export * from './fileTechDocsReader';
 export * from './permissionsFake';
 export * from './quietLogger';
+export * from './startAskBackend';

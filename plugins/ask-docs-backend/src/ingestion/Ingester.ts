@@ -99,7 +99,8 @@ export class Ingester {
         progress.entitiesDone += 1;
         if (Date.now() - lastUpdate > 2000) {
           lastUpdate = Date.now();
-          await store.updateRun(runId, progress);
+          // Progress is informational: a database hiccup here must not abort the run.
+          await store.updateRun(runId, progress).catch(e => logger.warn(`ask-docs: could not save progress: ${errorMessage(e)}`));
         }
       }
       listingComplete = true;
@@ -116,7 +117,7 @@ export class Ingester {
     } catch (e) {
       progress.errors.push({ message: `run aborted${listingComplete ? '' : ' while listing entities'}: ${errorMessage(e)}` });
       logger.error(`ask-docs: ingestion run ${runId} failed: ${errorMessage(e)}`);
-      await store.finishRun(runId, 'failed', progress).catch(() => {});
+      await finishWithRetries(() => store.finishRun(runId, 'failed', progress), logger);
     }
     return progress;
   }
@@ -273,6 +274,19 @@ export class Ingester {
     progress.chunksDeleted += result.chunksDeleted;
     progress.chunksEmbedded += vectors.size;
     return documentId;
+  }
+}
+
+/** A run left 'running' would show as running until the next one; try a few times. */
+async function finishWithRetries(finish: () => Promise<void>, logger: LoggerService) {
+  for (let attempt = 0; attempt < 4; attempt++) {
+    try {
+      await finish();
+      return;
+    } catch (e) {
+      if (attempt === 3) logger.error(`ask-docs: could not record the end of an ingestion run: ${errorMessage(e)}`);
+      else await new Promise(r => setTimeout(r, 1000 * 2 ** attempt));
+    }
   }
 }
 

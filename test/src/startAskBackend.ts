@@ -1,0 +1,151 @@
+/*
+ * A real backend for HTTP-level suites: TechDocs (local publisher over hand-written pages) and
+ * ask-docs on real Postgres, a catalog mock, and a policy that hides documents tagged
+ * `restricted` from everyone but their owners (as a conditional decision, like the dev policy).
+ */
+import { BackstageCredentials } from '@backstage/backend-plugin-api';
+import { mockCredentials, mockServices, startTestBackend } from '@backstage/backend-test-utils';
+import { Entity, parseEntityRef, stringifyEntityRef } from '@backstage/catalog-model';
+import { catalogServiceMock } from '@backstage/plugin-catalog-node/testUtils';
+import { AuthorizeResult } from '@backstage/plugin-permission-common';
+import techdocsPlugin from '@backstage/plugin-techdocs-backend';
+import askDocsPlugin from '@askdocs/plugin-ask-docs-backend';
+import fs from 'fs';
+import os from 'os';
+import path from 'path';
+import request from 'supertest';
+import { startTestDatabase, TestDatabase } from '../../plugins/ask-docs-backend/src/testUtils/testDatabase';
+import { writeMetadata } from './techdocsSite';
+
+export interface HandWrittenSite {
+  entity: Entity;
+  /** Page path ('index.html', 'x/index.html') → HTML. */
+  pages: Record<string, string>;
+}
+
+export interface AskBackend {
+  server: Awaited<ReturnType<typeof startTestBackend>>['server'];
+  db: TestDatabase;
+  /** Runs one ingestion through the API and waits for it; returns the final progress. */
+  ingest(): Promise<any>;
+  stop(): Promise<void>;
+}
+
+/** Chunk read conditions: unrestricted documents, or restricted ones the user's claims own. */
+function chunkConditions(claims: string[]) {
+  return {
+    anyOf: [
+      { not: { rule: 'HAS_TAG', resourceType: 'ask-docs-chunk', params: { tag: 'restricted' } } },
+      { rule: 'IS_ENTITY_OWNER', resourceType: 'ask-docs-chunk', params: { claims } },
+    ],
+  };
+}
+
+export async function startAskBackend(options: {
+  sites: HandWrittenSite[];
+  /** Ownership claims per user entity ref; unknown users own nothing. */
+  claims: Record<string, string[]>;
+  llmBaseUrl: string;
+  llmTimeoutMs?: number;
+}): Promise<AskBackend> {
+  const db = await startTestDatabase({ migrate: false });
+  const publishDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ask-docs-backend-'));
+  for (const site of options.sites) {
+    const { namespace = 'default', name } = site.entity.metadata;
+    const dir = path.join(publishDir, namespace, site.entity.kind.toLowerCase(), name);
+    for (const [page, html] of Object.entries(site.pages)) {
+      fs.mkdirSync(path.dirname(path.join(dir, page)), { recursive: true });
+      fs.writeFileSync(path.join(dir, page), html);
+    }
+    writeMetadata(dir, site.entity.metadata.title ?? name);
+  }
+  const entities = options.sites.map(s => s.entity);
+  const catalog = catalogServiceMock.mock({
+    queryEntities: async () => ({ items: entities, totalItems: entities.length, pageInfo: {} }),
+    getEntityByRef: async (ref: any) => {
+      const wanted = typeof ref === 'string' ? stringifyEntityRef(parseEntityRef(ref)) : stringifyEntityRef(ref);
+      return entities.find(e => stringifyEntityRef(e) === wanted);
+    },
+  });
+  const userOf = (credentials: BackstageCredentials) => (credentials.principal as any).userEntityRef as string;
+  const backend = await startTestBackend({
+    features: [
+      techdocsPlugin,
+      askDocsPlugin,
+      catalog.factory,
+      mockServices.rootLogger.factory({ level: 'error' }),
+      mockServices.database.factory({ knex: db.knex }),
+      mockServices.permissions.mock({
+        authorize: async (requests: any[]) => requests.map(() => ({ result: AuthorizeResult.ALLOW })),
+        authorizeConditional: async (requests: any[], { credentials }: { credentials: BackstageCredentials }) =>
+          requests.map(r =>
+            r.permission.name === 'ask-docs.chunk.read'
+              ? {
+                  result: AuthorizeResult.CONDITIONAL,
+                  pluginId: 'ask-docs',
+                  resourceType: 'ask-docs-chunk',
+                  conditions: chunkConditions(options.claims[userOf(credentials)] ?? []),
+                }
+              : { result: AuthorizeResult.ALLOW },
+          ),
+      } as any).factory,
+      mockServices.rootConfig.factory({
+        data: {
+          permission: { enabled: true },
+          techdocs: { builder: 'external', publisher: { type: 'local', local: { publishDirectory: publishDir } } },
+          askDocs: {
+            languages: ['en'],
+            embeddings: { provider: 'hashing' },
+            ingestion: { schedule: { frequency: { hours: 24 }, timeout: { minutes: 10 }, initialDelay: { hours: 24 } } },
+            llm: { baseUrl: options.llmBaseUrl, apiKey: 'test-key', model: 'fake-model', timeoutMs: options.llmTimeoutMs ?? 5000, maxRetries: 0 },
+          },
+        },
+      }),
+    ],
+  });
+  const admin = mockCredentials.user.header('user:default/admin');
+  return {
+    server: backend.server,
+    db,
+    async ingest() {
+      const started = await request(backend.server).post('/api/ask-docs/v1/ingestion/runs').set('Authorization', admin);
+      if (started.status !== 202) throw new Error(`ingestion did not start: ${started.status}`);
+      for (let i = 0; i < 600; i++) {
+        const res = await request(backend.server).get('/api/ask-docs/v1/ingestion').set('Authorization', admin);
+        if (res.body.status && res.body.status !== 'running') return res.body;
+        await new Promise(r => setTimeout(r, 200));
+      }
+      throw new Error('ingestion did not finish');
+    },
+    async stop() {
+      await backend.stop();
+      await db.stop();
+      fs.rmSync(publishDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A documentation Component with tags, as the catalog would hold it. */
+export function docsEntity(name: string, options: { owner: string; tags?: string[]; title?: string }): Entity {
+  return {
+    apiVersion: 'backstage.io/v1alpha1',
+    kind: 'Component',
+    metadata: {
+      name,
+      namespace: 'default',
+      title: options.title ?? name,
+      tags: options.tags ?? [],
+      etag: `etag-${name}`,
+      annotations: { 'backstage.io/techdocs-ref': 'dir:.' },
+    },
+    spec: { type: 'documentation', lifecycle: 'production', owner: options.owner },
+  };
+}
+
+/** A minimal HTML page with one section per [heading, paragraph]. */
+export function htmlPage(title: string, sections: Array<[heading: string, text: string]>): string {
+  const body = sections
+    .map(([heading, text]) => `<h2 id="${heading.toLowerCase().replace(/\W+/g, '-')}">${heading}</h2><p>${text}</p>`)
+    .join('');
+  return `<!doctype html><html><head><title>${title}</title></head><body><article><h1>${title}</h1>${body}</article></body></html>`;
+}
