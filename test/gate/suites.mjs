@@ -7,7 +7,7 @@ export const suites = [
     name: 'unit-and-integration',
     description: 'jest over every workspace package (backend suites on real Postgres + pgvector)',
     command: ['npx', 'backstage-cli', 'repo', 'test', '--watchAll=false', '--json', '--outputFile={out}'],
-    minTests: 450,
+    minTests: 500,
     requiredFiles: [
       // foundation
       'plugins/ask-docs-backend/src/database/migrations.test.ts',
@@ -25,6 +25,13 @@ export const suites = [
       'plugins/ask-docs-backend/src/answer/answerQuestion.test.ts',
       'plugins/ask-docs-backend/src/answer/citations.test.ts',
       'test/integration/askApi.test.ts',
+      'plugins/ask-docs-node/src/DefaultAskDocsService.test.ts',
+      // evaluation and reliability
+      'test/integration/retrievalQuality.test.ts',
+      'test/reliability/permissionLeakFuzz.test.ts',
+      'test/reliability/databaseRestart.test.ts',
+      'test/reliability/concurrentAsk.test.ts',
+      'test/reliability/malformedInput.test.ts',
     ],
   },
   {
