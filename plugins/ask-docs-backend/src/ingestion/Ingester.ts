@@ -70,17 +70,28 @@ export class Ingester {
   /** Runs once; a call while a run is in progress joins that run. */
   run(trigger: 'schedule' | 'manual'): Promise<RunProgress> {
     if (!this.running) {
-      this.running = this.doRun(trigger).finally(() => {
+      let registered: (runId: number | undefined) => void = () => {};
+      this.registered = new Promise(resolve => (registered = resolve));
+      this.running = this.doRun(trigger, registered).finally(() => {
+        registered(undefined);
         this.running = undefined;
       });
     }
     return this.running;
   }
 
-  private async doRun(trigger: 'schedule' | 'manual'): Promise<RunProgress> {
+  /** Resolves once the current run is recorded, so its progress can be read right away. */
+  async currentRunId(): Promise<number | undefined> {
+    return this.registered;
+  }
+
+  private registered: Promise<number | undefined> | undefined;
+
+  private async doRun(trigger: 'schedule' | 'manual', registered: (runId: number) => void): Promise<RunProgress> {
     const { store, embedder, logger } = this.o;
     await store.registerModel({ modelId: embedder.modelId, dimension: embedder.dimension, kind: embedder.kind });
     const runId = await store.startRun(trigger);
+    registered(runId);
     const progress = emptyProgress();
     this.titles = new Map();
     const seen = new Set<string>();

@@ -25,11 +25,13 @@ export class IngestionController {
     if (!allowed) throw new NotAllowedError('Ingestion is for ask-docs administrators');
   }
 
-  async start(): Promise<{ started: boolean; running: boolean }> {
+  async start(): Promise<{ started: boolean; running: boolean; runId?: number }> {
     const alreadyRunning = this.ingester.isRunning();
     // Not awaited: the run reports through progress(); its errors are recorded on the run.
     void this.ingester.run('manual').catch(() => {});
-    return { started: !alreadyRunning, running: true };
+    // ...but its record exists before we answer, so a client polling progress sees this run.
+    const runId = await this.ingester.currentRunId();
+    return { started: !alreadyRunning, running: true, runId };
   }
 
   async progress(): Promise<IngestionProgress> {
