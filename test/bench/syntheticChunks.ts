@@ -1,3 +1,4 @@
+import { seededRandom } from '../../plugins/ask-docs-backend/src/retrieval/testUtils/seed';
 /*
  * Synthetic knowledge-index rows for scale benchmarks: chunks made of real sentences drawn from
  * an ingested corpus, embedded and analysed exactly as the Ingester would, bulk-inserted with
@@ -47,17 +48,8 @@ const TERM_COLUMNS: Array<[string, string]> = [
   ['tf', 'int'],
 ];
 
-/** Deterministic PRNG (mulberry32): the same seed builds the same corpus. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+// The same seed builds the same corpus.
+export { seededRandom } from '../../plugins/ask-docs-backend/src/retrieval/testUtils/seed';
 
 export interface SentencePool {
   sentences: string[];

@@ -1,6 +1,7 @@
 import { Knex } from 'knex';
 import { AnswerFeedback } from '@askdocs/plugin-ask-docs-common';
 import { Visibility } from '../permissions';
+import { toVectorLiteral } from '../retrieval/vectorSearch';
 import {
   AnswerWrite,
   AskDocsStore,
@@ -318,11 +319,6 @@ export class DatabaseAskDocsStore implements AskDocsStore {
       .whereNull('superseded_at')
       .update({ superseded_at: tx.fn.now() });
   }
-}
-
-/** pgvector's text input format. */
-export function toVectorLiteral(v: ArrayLike<number>): string {
-  return `[${Array.from(v, x => (Number.isFinite(x) ? x : 0)).join(',')}]`;
 }
 
 function progressColumns(p: RunProgress) {
