@@ -45,6 +45,13 @@ export interface Config {
       thresholds?: {
         [modelId: string]: { minSimilarity?: number; minCoverage?: number };
       };
+      /**
+       * RRF weights of the vector and keyword lists per embedding model id, with a default.
+       * Built in: 1 / 1 for transformers models, 0.1 / 1 for the hashing fallback.
+       */
+      fusionWeights?: {
+        [modelId: string]: { vector?: number; keyword?: number };
+      };
     };
     llm?: {
       /** OpenAI-compatible endpoint, e.g. http://localhost:8080/v1 */

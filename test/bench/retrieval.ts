@@ -34,7 +34,8 @@ import {
 } from '../src';
 import { evalAnalyzers, ingest, startEvalDatabase } from '../eval/buildIndex';
 import { loadEvalItems } from '../eval/evalItems';
-import { PRODUCT_DEFAULTS, questionTokens } from '../eval/evaluate';
+import { productSettings } from '../eval/evaluate';
+import { prepareQuestion } from '../../plugins/ask-docs-backend/src/service/prepareQuestion';
 import { Latency, mb, ratio, relationSizes, rssOf, timeEach } from './measure';
 import {
   addSyntheticChunks,
@@ -227,7 +228,7 @@ async function measureSize(options: {
     for (const mode of modes) {
       log(`  latency ${mode} / ${name}`);
       latency[`${mode}/${name}`] = await timeEach(queries, q =>
-        retrieve({ knex, visibility: v, queryVector: q.vector, modelId, queryTokens: q.tokens, mode, ...PRODUCT_DEFAULTS }),
+        retrieve({ knex, visibility: v, queryVector: q.vector, modelId, queryTokens: q.tokens, mode, ...productSettings(embedder) }),
       );
     }
   }
@@ -353,7 +354,8 @@ function render(report: {
 
 async function main() {
   const args = parseArgs(process.argv.slice(2));
-  const hashing = new HashingEmbedder();
+  // The fallback as the plugin builds it (v2, with the language analyzers).
+  const hashing = new HashingEmbedder({ analyzers: await evalAnalyzers() });
   const ingestion: IngestionResult[] = [];
 
   // 1. Ingestion throughput, hashing then the tiny transformers model, same pages.
@@ -401,7 +403,8 @@ async function main() {
       .slice(0, args.queries);
     const queries: Query[] = [];
     for (const q of questions) {
-      queries.push({ question: q.question, vector: await hashing.embedQuery(q.question), tokens: questionTokens(q.question, analyzers) });
+      const prepared = prepareQuestion(q.question, analyzers);
+      queries.push({ question: q.question, vector: await hashing.embedQuery(prepared.vectorText), tokens: prepared.queryTokens });
     }
     const permissions = (decision?: ReturnType<typeof ownerOnlyDecision>) =>
       resolveVisibility({ permissions: fakePermissionsService(decision), credentials: userCredentials() });

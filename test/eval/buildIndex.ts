@@ -125,10 +125,12 @@ export async function buildEvalIndex(options: {
   embedder: Embedder;
   cache?: boolean;
   onProgress?: (message: string) => void;
+  /** Default: evalAnalyzers(). */
+  analyzers?: Analyzers;
 }): Promise<BuiltIndex> {
   const { corpora, embedder } = options;
   const say = options.onProgress ?? (() => {});
-  const analyzers = await evalAnalyzers();
+  const analyzers = options.analyzers ?? (await evalAnalyzers());
   const sites = new Map<string, CorpusSite>();
   for (const c of corpora) sites.set(c, await corpusSite(c));
 
@@ -136,7 +138,7 @@ export async function buildEvalIndex(options: {
   let cached = false;
   if (options.cache && !process.env.ASK_DOCS_TEST_PG_URL) {
     const cacheRoot = path.join(os.tmpdir(), 'ask-docs-eval-db');
-    const slug = [...corpora].sort().join('+');
+    const slug = `${[...corpora].sort().join('+')}-${embedder.modelId}`;
     dataDir = path.join(cacheRoot, `${slug}-${indexCacheKey(corpora, embedder)}`);
     cached = fs.existsSync(`${dataDir}.complete`);
     if (!cached) {

@@ -4,18 +4,24 @@
  * compared as such); refusal is measured separately, on the exact product path.
  */
 import { Knex } from 'knex';
+import { AnswerOptions, answerQuestion, ChatModel, RetrievedChunk } from '../../plugins/ask-docs-backend/src/answer';
+import { ConfigReader } from '@backstage/config';
 import { Embedder } from '../../plugins/ask-docs-backend/src/embedding';
-import { Analyzers, analyzeQuery } from '../../plugins/ask-docs-backend/src/language';
+import type { RetrievalSettings } from '../../plugins/ask-docs-backend/src/service/AskService';
+import { readRetrievalSettings } from '../../plugins/ask-docs-backend/src/settings';
+import { Analyzers } from '../../plugins/ask-docs-backend/src/language';
+import { prepareQuestion, rewriteWords } from '../../plugins/ask-docs-backend/src/service/prepareQuestion';
 import { resolveVisibility, Visibility } from '../../plugins/ask-docs-backend/src/permissions';
 import {
-  DEFAULT_RELEVANCE_THRESHOLDS,
-  QueryToken,
+  reciprocalRankFusion,
   RelevanceThresholds,
   RetrievalMode,
   retrieve,
   vectorSearch,
 } from '../../plugins/ask-docs-backend/src/retrieval';
 import { builtPagePath, CorpusSite, fakePermissionsService, userCredentials } from '../src';
+import { AnswerJudgement, judgeAnswer } from './answerJudge';
+import { whatIfKey } from './report';
 import { corpusEntityRef } from './buildIndex';
 import { EvalItem } from './evalItems';
 import { firstGoldRank, MRR_DEPTH, rankPages } from './metrics';
@@ -26,21 +32,12 @@ export const RETRIEVER_MODES: RetrievalMode[] = ['hybrid', 'vector', 'keyword'];
 export const EXACT_VECTOR = 'vector (exact kNN)';
 export const METHODS: string[] = [...RETRIEVER_MODES, EXACT_VECTOR, ...FULL_TEXT_VARIANTS.map(v => v.name)];
 
-/** What AskService does with a question before retrieval (stopwords out, surface form as 'w' key). */
-export function questionTokens(question: string, analyzers: Analyzers): QueryToken[] {
-  return analyzeQuery(question, analyzers)
-    .filter(t => !t.stopword)
-    .map(t => ({ token: t.token, lemmas: t.lemmas, stems: t.stems, words: [t.token] }));
-}
 
-/** The product's retrieval settings (settings.ts defaults; app-config.yaml sets no overrides). */
-export interface ProductSettings {
-  k: number;
-  candidates?: number;
-  rrfK?: number;
-  thresholds: RelevanceThresholds;
+/** The product's retrieval settings, as the plugin reads them from a config without overrides. */
+export type ProductSettings = RetrievalSettings;
+export function productSettings(embedder: Pick<Embedder, 'modelId' | 'kind'>): ProductSettings {
+  return readRetrievalSettings(new ConfigReader({}), embedder);
 }
-export const PRODUCT_DEFAULTS: ProductSettings = { k: 8, thresholds: DEFAULT_RELEVANCE_THRESHOLDS };
 
 /** Evidence the filter passes nothing on: any chunk meets a threshold. */
 const NO_FILTER: RelevanceThresholds = { minSimilarity: -1, minCoverage: 0 };
@@ -48,29 +45,8 @@ const NO_FILTER: RelevanceThresholds = { minSimilarity: -1, minCoverage: 0 };
 /** Chunks per ranking call: with the product's 40 candidates per retriever, the top 40 fused. */
 const RANKING_CHUNKS = 40;
 
-/** Vector-list weights tried in the fusion diagnostics (keyword weight 1). */
-export const FUSION_WHAT_IF_WEIGHTS = [1, 0.5, 0.25, 0.1];
-
-/**
- * RRF with a weight per list, ties broken like the product's fusion (best single rank, then id),
- * so weight 1 for both reproduces it.
- */
-export function weightedRrf(lists: string[][], weights: number[], k = 60): string[] {
-  const score = new Map<string, number>();
-  const best = new Map<string, number>();
-  lists.forEach((list, li) => {
-    const seen = new Set<string>();
-    list.forEach((id, i) => {
-      if (seen.has(id)) return;
-      seen.add(id);
-      score.set(id, (score.get(id) ?? 0) + weights[li] / (k + i + 1));
-      best.set(id, Math.min(best.get(id) ?? Infinity, i + 1));
-    });
-  });
-  return [...score.keys()].sort(
-    (a, b) => score.get(b)! - score.get(a)! || best.get(a)! - best.get(b)! || (a < b ? -1 : a > b ? 1 : 0),
-  );
-}
+/** Vector-list weights tried in the fusion diagnostics (keyword weight as in the product). */
+export const FUSION_WHAT_IF_WEIGHTS = [1, 0.5, 0.3, 0.2, 0.15, 0.1, 0.05, 0.02];
 
 export interface MethodResult {
   firstGoldRank?: number;
@@ -104,6 +80,8 @@ export interface ItemResult {
   fusionWhatIf: Record<string, number | undefined>;
   /** Best evidence among the top fused hybrid candidates (ranking call), for threshold sweeps. */
   evidence: { maxSimilarity: number | null; maxCoverage: number | null; candidates: number };
+  /** The product's answer step on the product path's chunks, judged (with a model only). */
+  answer?: AnswerJudgement & { model: string; ms: number };
 }
 
 export interface EvaluateOptions {
@@ -114,6 +92,9 @@ export interface EvaluateOptions {
   items: EvalItem[];
   product?: ProductSettings;
   visibility?: Visibility;
+  /** Also answer each question with this model and judge the answer (answerJudge.ts). */
+  model?: ChatModel;
+  answerOptions?: AnswerOptions;
   onItem?: (result: ItemResult, index: number) => void;
 }
 
@@ -132,7 +113,8 @@ async function pageKeys(knex: Knex) {
 
 export async function evaluate(options: EvaluateOptions): Promise<ItemResult[]> {
   const { knex, embedder, analyzers, sites } = options;
-  const product = options.product ?? PRODUCT_DEFAULTS;
+  const product = options.product ?? productSettings(embedder);
+  const whatIfWeights = [...new Set([...FUSION_WHAT_IF_WEIGHTS, product.weights?.vector ?? 1])].sort((a, b) => b - a);
   const visibility =
     options.visibility ?? (await resolveVisibility({ permissions: fakePermissionsService(), credentials: userCredentials() }));
   const pageOf = await pageKeys(knex);
@@ -144,16 +126,19 @@ export async function evaluate(options: EvaluateOptions): Promise<ItemResult[]> 
     if (!site) throw new Error(`${item.id}: corpus ${item.corpus} is not in the index`);
     const gold = item.gold.map(g => `${corpusEntityRef(item.corpus)}|${builtPagePath(site.form, g.page)}`);
     const goldSet = new Set(gold);
-    const queryTokens = questionTokens(item.question, analyzers);
-    const queryVector = await embedder.embedQuery(item.question);
-    const base = { knex, visibility, queryVector, modelId: embedder.modelId, queryTokens };
+    // Exactly what AskService does with a question before retrieval.
+    const { queryTokens, vectorText } = prepareQuestion(item.question, analyzers);
+    const queryVector = await embedder.embedQuery(vectorText);
+    const reembed = (corrections: Array<{ from: string; to: string }>) =>
+      embedder.embedQuery(rewriteWords(vectorText, new Map(corrections.map(c => [c.from, c.to]))));
+    const base = { knex, visibility, queryVector, reembed, modelId: embedder.modelId, queryTokens };
 
     const methods: Record<string, MethodResult> = {};
     const lists: Partial<Record<RetrievalMode, string[]>> = {};
     let evidence: ItemResult['evidence'] = { maxSimilarity: null, maxCoverage: null, candidates: 0 };
     for (const mode of RETRIEVER_MODES) {
       const t0 = performance.now();
-      const r = await retrieve({ ...base, mode, k: RANKING_CHUNKS, candidates: 40, rrfK: product.rrfK, thresholds: NO_FILTER });
+      const r = await retrieve({ ...base, mode, k: RANKING_CHUNKS, candidates: 40, rrfK: product.rrfK, weights: product.weights, thresholds: NO_FILTER });
       const ms = performance.now() - t0;
       lists[mode] = r.chunks.map(c => c.chunkId);
       const pages = pagesOf(lists[mode]!);
@@ -184,15 +169,38 @@ export async function evaluate(options: EvaluateOptions): Promise<ItemResult[]> 
     }
 
     const fusionWhatIf: Record<string, number | undefined> = {};
-    for (const w of FUSION_WHAT_IF_WEIGHTS) {
-      const fused = weightedRrf([lists.vector!, lists.keyword!], [w, 1]).slice(0, RANKING_CHUNKS);
-      fusionWhatIf[`w_vector=${w}`] = firstGoldRank(pagesOf(fused), goldSet);
+    for (const w of whatIfWeights) {
+      const fused = reciprocalRankFusion([lists.vector!, lists.keyword!], {
+        k: product.rrfK,
+        weights: [w, product.weights?.keyword ?? 1],
+      })
+        .map(f => f.id)
+        .slice(0, RANKING_CHUNKS);
+      fusionWhatIf[whatIfKey(w)] = firstGoldRank(pagesOf(fused), goldSet);
     }
 
     const t0 = performance.now();
     const p = await retrieve({ ...base, mode: 'hybrid', ...product });
     const productMs = performance.now() - t0;
     const productPages = pagesOf(p.chunks.map(c => c.chunkId));
+
+    let answer: ItemResult['answer'];
+    if (options.model) {
+      // Exactly what AskService hands the answer step.
+      const chunks: RetrievedChunk[] = p.chunks.map(c => ({ ...c, score: c.rrf }));
+      const a0 = performance.now();
+      const answered = await answerQuestion({ question: item.question, chunks, model: options.model, options: options.answerOptions });
+      const judgement = judgeAnswer({
+        answerable: item.answerable,
+        evidence: item.evidence,
+        gold: goldSet,
+        result: answered,
+        chunks,
+        pageOf: id => pageOf.get(id) ?? `?|${id}`,
+        analyzers,
+      });
+      answer = { ...judgement, model: options.model.model, ms: performance.now() - a0 };
+    }
     const result: ItemResult = {
       id: item.id,
       corpus: item.corpus,
@@ -211,6 +219,7 @@ export async function evaluate(options: EvaluateOptions): Promise<ItemResult[]> 
       },
       fusionWhatIf,
       evidence,
+      answer,
     };
     results.push(result);
     options.onItem?.(result, index);

@@ -1,4 +1,5 @@
 /* Aggregates item results into the evaluation report (JSON) and renders it as markdown. */
+import { AnswerQualitySummary, summariseAnswers } from './answerJudge';
 import { ItemResult, METHODS, ProductSettings } from './evaluate';
 import { groupBy, percentile, RankingSummary, summarizeRanks } from './metrics';
 
@@ -35,10 +36,12 @@ export interface EvalReport {
   refusal: RefusalSummary;
   /** Diagnostics: weighted-RRF fusions of the same vector and keyword lists (see evaluate.ts). */
   fusionWhatIf: Record<string, { overall: RankingSummary; byLang: Record<string, RankingSummary> }>;
-  /** Items where the w_vector=1 what-if differs from 'hybrid' (0 = the harness fuses what retrieve() fuses). */
+  /** Items where the what-if at the product's vector weight differs from 'hybrid' (0 = the harness fuses what retrieve() fuses). */
   fusionReproductionMismatches: string[];
   /** Approximate (over the top 40 fused candidates): refusal vs false refusal per threshold pair. */
   sweep: SweepPoint[];
+  /** Answer quality, when a model answered (run.ts --answers). */
+  answers?: AnswerQualitySummary & { model: string; latencyMs: { p50: number; p95: number } };
   timings: Record<string, number>;
 }
 
@@ -85,8 +88,10 @@ export function buildReport(
     const summarize = (items: ItemResult[]) => summarizeRanks(items.map(i => i.fusionWhatIf[key]));
     fusionWhatIf[key] = { overall: summarize(answerable), byLang: record(groupBy(answerable, r => r.lang), summarize) };
   }
+  // The what-if at the product's own weight must reproduce 'hybrid' item by item.
+  const productKey = whatIfKey(context.product.weights?.vector ?? 1);
   const fusionReproductionMismatches = results
-    .filter(r => 'w_vector=1' in r.fusionWhatIf && r.fusionWhatIf['w_vector=1'] !== r.methods.hybrid.firstGoldRank)
+    .filter(r => r.fusionWhatIf[productKey] !== r.methods.hybrid.firstGoldRank)
     .map(r => r.id);
   const sweep: SweepPoint[] = [];
   for (const minSimilarity of [0.3, 0.4, 0.5, 0.6, 0.7, 0.8]) {
@@ -101,6 +106,14 @@ export function buildReport(
       });
     }
   }
+  const judged = results.filter(r => r.answer);
+  const answers: EvalReport['answers'] = judged.length
+    ? {
+        model: judged[0].answer!.model,
+        ...summariseAnswers(judged.map(r => ({ answerable: r.answerable, judgement: r.answer! }))),
+        latencyMs: { p50: percentile(judged.map(r => r.answer!.ms), 50), p95: percentile(judged.map(r => r.answer!.ms), 95) },
+      }
+    : undefined;
   return {
     ...context,
     items: { answerable: answerable.length, unanswerable: unanswerable.length },
@@ -109,8 +122,38 @@ export function buildReport(
     fusionWhatIf,
     fusionReproductionMismatches,
     sweep,
+    answers,
   };
 }
+
+function renderAnswers(a: NonNullable<EvalReport['answers']>): string[] {
+  const o = a.outcomes;
+  const ofA = (n: number) => `${n}/${a.answerable}`;
+  return [
+    `Answer quality (model: ${a.model}; product path; judged lexically against each item's evidence and the cited passages, see answerJudge.ts):`,
+    '',
+    table(
+      ['measure', 'value'],
+      [
+        ['answerable: correct (evidence in answer, gold page cited, every citation supported)', ofA(o.correct)],
+        ['answerable: correct but with an unsupported citation', ofA(o.correct_with_unsupported_citation)],
+        ['**citation error: good answer, wrong source**', ofA(a.goodAnswerWrongSource)],
+        ['answerable: gold page cited, answer lacks the evidence', ofA(o.right_source_incomplete_answer)],
+        ['answerable: wrong answer (no evidence, no gold source)', ofA(o.wrong_answer)],
+        ['answerable: not in the knowledge base (false refusal)', ofA(o.false_refusal)],
+        ['answerable: evidence only', ofA(o.evidence_only)],
+        ['**citation error: cited source does not contain the claim** (citations)', `${a.unsupportedCitations}/${a.judgedCitations} judged`],
+        ['answers with at least one unsupported citation', String(a.answersWithUnsupportedCitation)],
+        ['answered with a gold page sent but not cited', String(a.goldSentNotCited)],
+        ['unanswerable: refused (not in KB or evidence only)', `${o.correct_refusal}/${a.unanswerable}`],
+        ['unanswerable: answered', `${o.answered_unanswerable}/${a.unanswerable}`],
+        ['answer step p50 / p95 ms', `${a.latencyMs.p50.toFixed(0)} / ${a.latencyMs.p95.toFixed(0)}`],
+      ],
+    ),
+  ];
+}
+
+export const whatIfKey = (w: number) => `w_vector=${w}`;
 
 const pct = (x: number) => `${(100 * x).toFixed(1)}`;
 const f3 = (x: number) => x.toFixed(3);
@@ -165,7 +208,7 @@ export function renderMarkdown(report: EvalReport): string {
   const r = report.refusal;
   out.push('');
   out.push(
-    `Refusal on the product path (hybrid, k=${report.product.k}, minSimilarity ${report.product.thresholds.minSimilarity}, minCoverage ${report.product.thresholds.minCoverage}):`,
+    `Refusal on the product path (hybrid, k=${report.product.k}, RRF weights vector ${report.product.weights?.vector ?? 1} / keyword ${report.product.weights?.keyword ?? 1}, minSimilarity ${report.product.thresholds.minSimilarity}, minCoverage ${report.product.thresholds.minCoverage}):`,
   );
   out.push('');
   out.push(
@@ -198,8 +241,8 @@ export function renderMarkdown(report: EvalReport): string {
   );
   out.push('');
   out.push(
-    `Fusion diagnostics (not product behaviour): the same vector and keyword top-40 lists fused with weighted RRF (k=60, keyword weight 1). ` +
-      `w_vector=1 reproduces hybrid (${report.fusionReproductionMismatches.length} mismatching items).`,
+    `Fusion diagnostics: the same vector and keyword top-40 lists fused with weighted RRF (k=60, keyword weight ${report.product.weights?.keyword ?? 1}). ` +
+      `The product's weight, w_vector=${report.product.weights?.vector ?? 1}, reproduces hybrid (${report.fusionReproductionMismatches.length} mismatching items).`,
   );
   out.push('');
   const langs = Object.keys(Object.values(report.fusionWhatIf)[0]?.byLang ?? {});
@@ -216,6 +259,10 @@ export function renderMarkdown(report: EvalReport): string {
       ]),
     ),
   );
+  if (report.answers) {
+    out.push('');
+    out.push(...renderAnswers(report.answers));
+  }
   out.push('');
   out.push(`Timings (s): ${Object.entries(report.timings).map(([k, v]) => `${k} ${v.toFixed(1)}`).join(', ')}`);
   return out.join('\n');

@@ -2,22 +2,44 @@
  * Retrieval evaluation over the shared corpora and questions. From the repository root:
  *
  *   node -r @backstage/cli/config/nodeTransform.cjs test/eval/run.ts [--corpora a,b] [--no-cache]
+ *     [--embedder hashing-v2|hashing-v1] [--answers extractive|llm]
  *
  * Prints a markdown report and writes test-results/eval/<name>.json (items and summary).
- * Uses the labelled lexical hashing embedder: no semantic model is available offline here.
+ * Uses the labelled lexical hashing embedder (v2, with the language analyzers, as the plugin
+ * builds it; v1 without them): no semantic model is available offline here.
+ *
+ * --answers also runs the product's answer step on every question and judges the answers
+ * (citation error types, answerJudge.ts): `extractive` with the offline reference model
+ * (extractiveModel.ts, not a language model), `llm` with the OpenAI-compatible model that
+ * ASK_DOCS_LLM_BASE_URL / ASK_DOCS_LLM_MODEL / ASK_DOCS_LLM_API_KEY name.
  */
 import fs from 'fs';
 import path from 'path';
 import { embedderInfo, HashingEmbedder } from '../../plugins/ask-docs-backend/src/embedding';
-import { buildEvalIndex } from './buildIndex';
+import { buildEvalIndex, evalAnalyzers } from './buildIndex';
 import { loadEvalItems } from './evalItems';
-import { evaluate, PRODUCT_DEFAULTS } from './evaluate';
+import { evaluate, productSettings } from './evaluate';
 import { buildReport, renderMarkdown } from './report';
+import { extractiveModel } from './extractiveModel';
+import { ConfigReader } from '@backstage/config';
+import { createChatModel } from '../../plugins/ask-docs-backend/src/answer';
+
+/** The product's model client, configured from the environment as app-config.yaml does. */
+function llmFromEnvironment() {
+  const env = process.env;
+  const model = createChatModel(
+    new ConfigReader({
+      askDocs: { llm: { baseUrl: env.ASK_DOCS_LLM_BASE_URL, apiKey: env.ASK_DOCS_LLM_API_KEY, model: env.ASK_DOCS_LLM_MODEL, timeoutMs: 60000, maxRetries: 1 } },
+    }),
+  );
+  if (!model) throw new Error('--answers llm needs ASK_DOCS_LLM_MODEL and ASK_DOCS_LLM_API_KEY (and ASK_DOCS_LLM_BASE_URL for a non-OpenAI endpoint)');
+  return model;
+}
 
 const ALL_CORPORA = ['postgresql-docs', 'gimp-help-cs', 'pyvec-docs-cs', 'mkdocs-docs-en'];
 
 function parseArgs(argv: string[]) {
-  const args = { corpora: undefined as string[] | undefined, cache: true, out: path.resolve(__dirname, '../../test-results/eval'), name: '' };
+  const args = { corpora: undefined as string[] | undefined, embedder: 'hashing-v2', answers: '', cache: true, out: path.resolve(__dirname, '../../test-results/eval'), name: '' };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const value = () => {
@@ -27,10 +49,17 @@ function parseArgs(argv: string[]) {
     };
     if (a === '--corpora') args.corpora = value().split(',').map(s => s.trim()).filter(Boolean);
     else if (a === '--no-cache') args.cache = false;
+    else if (a === '--answers') {
+      args.answers = value();
+      if (!['extractive', 'llm'].includes(args.answers)) throw new Error(`unknown answer model ${args.answers}`);
+    } else if (a === '--embedder') {
+      args.embedder = value();
+      if (!['hashing-v1', 'hashing-v2'].includes(args.embedder)) throw new Error(`unknown embedder ${args.embedder}`);
+    }
     else if (a === '--out') args.out = path.resolve(value());
     else if (a === '--name') args.name = value();
     else if (a === '--help' || a === '-h') {
-      process.stdout.write('usage: run.ts [--corpora a,b] [--no-cache] [--out dir] [--name report-name]\n');
+      process.stdout.write('usage: run.ts [--corpora a,b] [--no-cache] [--embedder hashing-v2|hashing-v1] [--out dir] [--name report-name]\n');
       process.exit(0);
     } else throw new Error(`unknown argument ${a}`);
   }
@@ -48,17 +77,21 @@ async function main() {
   if (unknown.length) throw new Error(`no evaluation items name ${unknown.join(', ')}`);
   const items = allItems.filter(i => corpora.includes(i.corpus));
 
-  const embedder = new HashingEmbedder();
+  const analyzers = await evalAnalyzers();
+  const embedder = new HashingEmbedder(args.embedder === 'hashing-v2' ? { analyzers } : {});
   const info = embedderInfo(embedder);
   log(`embedder ${embedder.modelId}: ${info.note}`);
-  const index = await buildEvalIndex({ corpora, embedder, cache: args.cache, onProgress: log });
+  const index = await buildEvalIndex({ corpora, embedder, analyzers, cache: args.cache, onProgress: log });
   try {
     const chunks = Number((await index.knex.raw('SELECT count(*)::int AS n FROM ask_docs_chunks')).rows[0].n);
     log(`index ready: ${chunks} chunks${index.cached ? ' (cached)' : `, ingested in ${index.ingestSeconds.toFixed(0)}s`}`);
     const evalStarted = Date.now();
+    const model = args.answers === 'llm' ? llmFromEnvironment() : args.answers === 'extractive' ? extractiveModel(analyzers) : undefined;
+    if (model) log(`answering with ${model.model}`);
     const results = await evaluate({
       knex: index.knex,
       embedder,
+      model,
       analyzers: index.analyzers,
       sites: index.sites,
       items,
@@ -69,7 +102,7 @@ async function main() {
     const report = buildReport(results, {
       embedder: { modelId: embedder.modelId, kind: embedder.kind, dimension: embedder.dimension, note: info.note ?? '' },
       corpora,
-      product: PRODUCT_DEFAULTS,
+      product: productSettings(embedder),
       timings: {
         ingest: index.ingestSeconds,
         evaluate: (Date.now() - evalStarted) / 1000,
@@ -77,7 +110,7 @@ async function main() {
       },
     });
     (report as any).index = { chunks, cached: index.cached, progress: index.progress };
-    const name = args.name || (args.corpora ? corpora.join('+') : 'all');
+    const name = args.name || `${args.corpora ? corpora.join('+') : 'all'}${args.embedder === 'hashing-v1' ? '.v1' : ''}`;
     fs.mkdirSync(args.out, { recursive: true });
     const file = path.join(args.out, `${name}.json`);
     fs.writeFileSync(file, JSON.stringify({ report, results }, null, 2));

@@ -6,9 +6,9 @@
  * and keyword analysis, not semantic matching.
  */
 import { HashingEmbedder } from '../../plugins/ask-docs-backend/src/embedding';
-import { BuiltIndex, buildEvalIndex } from '../eval/buildIndex';
+import { BuiltIndex, buildEvalIndex, evalAnalyzers } from '../eval/buildIndex';
 import { loadEvalItems } from '../eval/evalItems';
-import { evaluate, ItemResult, PRODUCT_DEFAULTS } from '../eval/evaluate';
+import { evaluate, ItemResult, productSettings } from '../eval/evaluate';
 import { buildReport, EvalReport } from '../eval/report';
 
 const CORPORA = ['mkdocs-docs-en', 'pyvec-docs-cs'];
@@ -26,14 +26,16 @@ describe('retrieval quality (MkDocs guide + Pyvec docs, hashing embedder)', () =
   let report: EvalReport;
 
   beforeAll(async () => {
-    const embedder = new HashingEmbedder();
-    index = await buildEvalIndex({ corpora: CORPORA, embedder });
+    // The fallback as the plugin builds it: with the same language analyzers as keyword search.
+    const analyzers = await evalAnalyzers();
+    const embedder = new HashingEmbedder({ analyzers });
+    index = await buildEvalIndex({ corpora: CORPORA, embedder, analyzers });
     const items = loadEvalItems().filter(i => CORPORA.includes(i.corpus));
     results = await evaluate({ knex: index.knex, embedder, analyzers: index.analyzers, sites: index.sites, items });
     report = buildReport(results, {
       embedder: { modelId: embedder.modelId, kind: embedder.kind, dimension: embedder.dimension, note: '' },
       corpora: CORPORA,
-      product: PRODUCT_DEFAULTS,
+      product: productSettings(embedder),
       timings: {},
     });
   }, 280_000);

@@ -58,15 +58,16 @@ export const askDocsPlugin = createBackendPlugin({
           getResources: createAskDocsChunkResourceLoader(knex),
         });
 
-        const embedder = await createEmbedder(config, logger);
-        await store.registerModel({ modelId: embedder.modelId, dimension: embedder.dimension, kind: embedder.kind });
-        await ensureVectorIndex(knex, embedder.modelId, embedder.dimension);
         const analyzers = await createLanguageAnalyzers({
           languages: settings.languages,
           hunspell: settings.hunspell,
           onMissingDictionary: 'stem-only',
           logger,
         });
+        // The hashing fallback shares the keyword index's lemma and stem analysis.
+        const embedder = await createEmbedder(config, logger, { analyzers });
+        await store.registerModel({ modelId: embedder.modelId, dimension: embedder.dimension, kind: embedder.kind });
+        await ensureVectorIndex(knex, embedder.modelId, embedder.dimension);
         const model = createChatModel(config);
         if (!model) {
           logger.warn('ask-docs: no language model configured (askDocs.llm); answers will be evidence only');
@@ -112,7 +113,7 @@ export const askDocsPlugin = createBackendPlugin({
           embedder,
           analyzers,
           model,
-          retrieval: readRetrievalSettings(config, embedder.modelId),
+          retrieval: readRetrievalSettings(config, embedder),
           answer: settings.answer,
           logger,
         });

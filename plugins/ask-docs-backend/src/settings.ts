@@ -2,7 +2,7 @@ import { Config } from '@backstage/config';
 import { readSchedulerServiceTaskScheduleDefinitionFromConfig, SchedulerServiceTaskScheduleDefinition } from '@backstage/backend-plugin-api';
 import { AnswerOptions } from './answer';
 import { readAnswerOptions } from './answer/readAnswerOptions';
-import { readRelevanceThresholds } from './retrieval';
+import { readFusionWeights, readRelevanceThresholds } from './retrieval';
 import { RetrievalSettings } from './service/AskService';
 
 export interface PluginSettings {
@@ -46,12 +46,16 @@ export function readPluginSettings(config: Config): PluginSettings {
   };
 }
 
-export function readRetrievalSettings(config: Config, modelId: string): RetrievalSettings {
+export function readRetrievalSettings(
+  config: Config,
+  embedder: { modelId: string; kind: 'transformers' | 'hashing-fallback' },
+): RetrievalSettings {
   const c = config.getOptionalConfig('askDocs.retrieval');
   return {
     k: c?.getOptionalNumber('topK') ?? 8,
     candidates: c?.getOptionalNumber('candidates'),
     rrfK: c?.getOptionalNumber('rrfK'),
-    thresholds: readRelevanceThresholds(config, modelId),
+    thresholds: readRelevanceThresholds(config, embedder.modelId),
+    weights: readFusionWeights(config, embedder),
   };
 }

@@ -1,4 +1,5 @@
 import { HashingEmbedder, foldText, tokenizeWords } from './HashingEmbedder';
+import { createLanguageAnalyzers } from '../language';
 import { dot } from './vectorMath';
 
 const norm = (v: number[]) => Math.sqrt(dot(v, v));
@@ -104,5 +105,49 @@ describe('HashingEmbedder', () => {
     const backup = await embedder.embedQuery('backup');
     // Quadrupling "database" must not erase the contribution of "backup".
     expect(dot(many, backup)).toBeGreaterThan(dot(once, backup) * 0.5);
+  });
+});
+
+describe('HashingEmbedder v2 (with the language analyzers)', () => {
+  let v2: HashingEmbedder;
+  const v1 = new HashingEmbedder();
+  const simWith = async (e: HashingEmbedder, a: string, b: string) =>
+    dot(await e.embedQuery(a), (await e.embedPassages([b]))[0]);
+
+  beforeAll(async () => {
+    // Default dictionary path: Debian's hunspell-cs (installed by scripts/install-system-deps.sh).
+    const analyzers = await createLanguageAnalyzers({ languages: ['en', 'cs'] });
+    v2 = new HashingEmbedder({ analyzers, dimension: 384 });
+  });
+
+  it('names its analyzers in the model id, so a language change re-embeds', () => {
+    expect(v2.modelId).toBe('hashing-fallback-v2-en+cs-384');
+    expect(v2.kind).toBe('hashing-fallback');
+  });
+
+  it('brings inflected forms together through lemmas where v1 only has fragments', async () => {
+    // psa → pes, dne → den: no shared prefix or n-gram beyond a letter or two.
+    for (const [query, passage] of [
+      ['psa', 'pes'],
+      ['dne', 'den'],
+      ['lišce', 'liška'],
+    ]) {
+      const withLemmas = await simWith(v2, query, passage);
+      expect(withLemmas).toBeGreaterThan(await simWith(v1, query, passage));
+      // ...and by more than an unrelated word of the same language gets.
+      expect(withLemmas).toBeGreaterThan((await simWith(v2, query, 'kočka')) + 0.1);
+    }
+  });
+
+  it('does not join words that only share a stem-like prefix (pes ≁ pesto, Pavlovi ≁ pavlač)', async () => {
+    expect(await simWith(v2, 'pes', 'pesto')).toBeLessThan(await simWith(v2, 'pes', 'psa'));
+    expect(await simWith(v2, 'Pavlovi', 'pavlač')).toBeLessThan(await simWith(v2, 'Pavlovi', 'Pavel'));
+  });
+
+  it('stays deterministic, unit length and diacritics-insensitive', async () => {
+    const a = await v2.embedQuery('Zálohování databáze probíhá každou noc.');
+    expect(a).toEqual(await v2.embedQuery('Zálohování databáze probíhá každou noc.'));
+    expect(norm(a)).toBeCloseTo(1, 10);
+    expect(await simWith(v2, 'zalohovani databaze', 'Zálohování databáze')).toBeGreaterThan(0.8);
   });
 });

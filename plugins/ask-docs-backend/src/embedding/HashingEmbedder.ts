@@ -1,3 +1,5 @@
+import type { Analyzers } from '../language';
+import { tokenize } from '../language/tokenize';
 import { Embedder } from './types';
 import { l2NormalizeInPlace } from './vectorMath';
 
@@ -16,10 +18,15 @@ const STOPWORDS = new Set(
   ).split(' '),
 );
 
-/** Relative weight of each feature family in the final vector. */
-const GROUP_WEIGHTS = { word: 1.0, stem: 0.6, bigram: 0.25, chars: 1.2 } as const;
-type Group = keyof typeof GROUP_WEIGHTS;
-const GROUPS = Object.keys(GROUP_WEIGHTS) as Group[];
+/** Relative weight of each feature family in the final vector (v1: no analyzers, prefix stems). */
+const GROUP_WEIGHTS_V1 = { word: 1.0, lemma: 0, stem: 0.6, bigram: 0.25, chars: 1.2 } as const;
+/**
+ * v2: lemmas carry morphology, so character n-grams only need to catch typos and must not
+ * outweigh a shared lemma ("psa" is nearer "pes" than "pesto" is).
+ */
+const GROUP_WEIGHTS_V2 = { word: 1.0, lemma: 1.0, stem: 0.6, bigram: 0.25, chars: 0.6 } as const;
+type Group = keyof typeof GROUP_WEIGHTS_V1;
+const GROUPS = Object.keys(GROUP_WEIGHTS_V1) as Group[];
 
 /** Lowercase and strip diacritics so "Nasazení" and "nasazeni" share every feature. */
 export function foldText(text: string): string {
@@ -30,7 +37,13 @@ export function tokenizeWords(text: string): string[] {
   return foldText(text).match(/[\p{L}\p{N}]+/gu) ?? [];
 }
 
-const GROUP_SEEDS: Record<Group, number> = { word: 0x811c9dc5, stem: 0x9e3779b9, bigram: 0x85ebca6b, chars: 0xc2b2ae35 };
+const GROUP_SEEDS: Record<Group, number> = {
+  word: 0x811c9dc5,
+  lemma: 0x27d4eb2f,
+  stem: 0x9e3779b9,
+  bigram: 0x85ebca6b,
+  chars: 0xc2b2ae35,
+};
 
 /**
  * FNV-1a over s[start, end) with a murmur3 finaliser: cheap, deterministic across runs and
@@ -53,15 +66,30 @@ function hash32(s: string, start: number, end: number, seed: number): number {
 /** Feature hash -> occurrence count, per family. */
 type FeatureCounts = Record<Group, Map<number, number>>;
 
-function collectFeatures(text: string): FeatureCounts {
-  const groups: FeatureCounts = { word: new Map(), stem: new Map(), bigram: new Map(), chars: new Map() };
-  const add = (g: Group, s: string, start = 0, end = s.length) => {
+function emptyCounts(): FeatureCounts {
+  return { word: new Map(), lemma: new Map(), stem: new Map(), bigram: new Map(), chars: new Map() };
+}
+
+function counter(groups: FeatureCounts) {
+  return (g: Group, s: string, start = 0, end = s.length) => {
     // int32 keys stay small integers inside Map, which is several times faster than doubles.
     const h = hash32(s, start, end, GROUP_SEEDS[g]) | 0;
     const m = groups[g];
     m.set(h, (m.get(h) ?? 0) + 1);
   };
+}
 
+function addCharGrams(add: ReturnType<typeof counter>, folded: string) {
+  const padded = `<${folded}>`;
+  for (let n = 3; n <= 5; n++) {
+    for (let i = 0; i + n <= padded.length; i++) add('chars', padded, i, i + n);
+  }
+}
+
+/** v1: folded words, 5-letter prefixes, character n-grams, word bigrams. */
+function collectFeatures(text: string): FeatureCounts {
+  const groups = emptyCounts();
+  const add = counter(groups);
   const words = tokenizeWords(text);
   const meaningful = words.filter(w => !STOPWORDS.has(w));
   // A text made only of function words still deserves a non-degenerate vector.
@@ -70,13 +98,45 @@ function collectFeatures(text: string): FeatureCounts {
     add('word', w);
     // A 5-letter prefix is a crude but effective stemmer for inflected languages like Czech.
     if (w.length > 5) add('stem', w, 0, 5);
-    const padded = `<${w}>`;
-    for (let n = 3; n <= 5; n++) {
-      for (let i = 0; i + n <= padded.length; i++) add('chars', padded, i, i + n);
-    }
+    addCharGrams(add, w);
   }
   // Bigrams over content words only, so "nasazení do produkce" pairs the meaningful words.
   for (let i = 0; i + 1 < content.length; i++) add('bigram', `${content[i]} ${content[i + 1]}`);
+  return groups;
+}
+
+/**
+ * v2: the keyword index's own analysis. Every word contributes its lemma and stem keys in each
+ * configured language (the text's language is not known for questions, so both sides use all
+ * of them alike), which makes "psa" and "pes" share features the way they share postings;
+ * bigrams pair first lemmas. Folded words and character n-grams stay for typos and missing
+ * diacritics.
+ */
+function collectAnalyzedFeatures(text: string, analyzers: Analyzers): FeatureCounts {
+  const groups = emptyCounts();
+  const add = counter(groups);
+  const langs = analyzers.languages.map(l => analyzers.get(l));
+  const words = tokenize(text);
+  const isStop = (w: string) => STOPWORDS.has(foldText(w)) || langs.some(a => a.isStopword(w));
+  const meaningful = words.filter(w => !isStop(w));
+  const content = meaningful.length > 0 ? meaningful : words;
+  const heads: string[] = [];
+  for (const w of content) {
+    const folded = foldText(w);
+    add('word', folded);
+    addCharGrams(add, folded);
+    const lemmas = new Set<string>();
+    const stems = new Set<string>();
+    for (const a of langs) {
+      const keys = a.keysForWord(w);
+      for (const l of keys.lemmas) lemmas.add(foldText(l));
+      stems.add(foldText(keys.stem));
+    }
+    for (const l of lemmas) add('lemma', l);
+    for (const st of stems) add('stem', st);
+    heads.push(lemmas.values().next().value ?? folded);
+  }
+  for (let i = 0; i + 1 < heads.length; i++) add('bigram', `${heads[i]} ${heads[i + 1]}`);
   return groups;
 }
 
@@ -84,11 +144,16 @@ export interface HashingEmbedderOptions {
   dimension?: number;
   /** Why a semantic model is not in use; surfaced on /health. */
   fallbackReason?: string;
+  /**
+   * The configured language analyzers. With them the embedder is v2 (lemma and stem features,
+   * model id `hashing-fallback-v2-<languages>-<dimension>`); without, v1.
+   */
+  analyzers?: Analyzers;
 }
 
 /**
- * Offline fallback embedder: signed feature hashing of words, bigrams, word prefixes and character
- * 3–5-grams with sublinear term frequency. It captures lexical overlap (including across Czech
+ * Offline fallback embedder: signed feature hashing of words, bigrams, lemma and stem keys (or word
+ * prefixes without analyzers) and character 3–5-grams with sublinear term frequency. It captures lexical overlap (including across Czech
  * inflections via shared fragments), not meaning, and is labelled as such everywhere it is reported.
  */
 export class HashingEmbedder implements Embedder {
@@ -96,6 +161,7 @@ export class HashingEmbedder implements Embedder {
   readonly modelId: string;
   readonly dimension: number;
   readonly fallbackReason?: string;
+  private readonly analyzers?: Analyzers;
 
   constructor(options: HashingEmbedderOptions = {}) {
     const dimension = options.dimension ?? DEFAULT_HASHING_DIMENSION;
@@ -103,7 +169,12 @@ export class HashingEmbedder implements Embedder {
       throw new Error(`Hashing embedder dimension must be an integer between 16 and 16000, got ${dimension}`);
     }
     this.dimension = dimension;
-    this.modelId = `hashing-fallback-v1-${dimension}`;
+    this.analyzers = options.analyzers;
+    // The vectors depend on the analyzers, so their languages are part of the model id: a
+    // changed language list re-embeds instead of mixing two vector spaces.
+    this.modelId = this.analyzers
+      ? `hashing-fallback-v2-${this.analyzers.languages.join('+')}-${dimension}`
+      : `hashing-fallback-v1-${dimension}`;
     this.fallbackReason = options.fallbackReason;
   }
 
@@ -117,7 +188,8 @@ export class HashingEmbedder implements Embedder {
 
   embedSync(text: string): number[] {
     const out = new Float64Array(this.dimension);
-    const groups = collectFeatures(text);
+    const groups = this.analyzers ? collectAnalyzedFeatures(text, this.analyzers) : collectFeatures(text);
+    const weights = this.analyzers ? GROUP_WEIGHTS_V2 : GROUP_WEIGHTS_V1;
     const part = new Float64Array(this.dimension);
     let any = false;
     for (const g of GROUPS) {
@@ -131,7 +203,7 @@ export class HashingEmbedder implements Embedder {
       }
       // Normalise per family first so long words' many n-grams cannot drown out whole-word matches.
       l2NormalizeInPlace(part);
-      for (let i = 0; i < this.dimension; i++) out[i] += GROUP_WEIGHTS[g] * part[i];
+      for (let i = 0; i < this.dimension; i++) out[i] += weights[g] * part[i];
     }
     if (!any) {
       // Empty or punctuation-only text: a fixed unit vector keeps the "unit length" promise

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { Config } from '@backstage/config';
 import { LoggerService } from '@backstage/backend-plugin-api';
+import type { Analyzers } from '../language';
 import { Embedder } from './types';
 import { DEFAULT_HASHING_DIMENSION, HashingEmbedder } from './HashingEmbedder';
 import { DEFAULT_EMBEDDING_MODEL, TransformersEmbedder } from './TransformersEmbedder';
@@ -56,11 +57,15 @@ export function readEmbeddingSettings(config: Config): EmbeddingSettings {
  * Builds the configured embedder. A transformers model that cannot be loaded degrades to the
  * lexical hashing embedder only when allowed, loudly, and with the reason kept for /health.
  */
-export async function createEmbedder(config: Config, logger: LoggerService): Promise<Embedder> {
+export async function createEmbedder(
+  config: Config,
+  logger: LoggerService,
+  deps: { analyzers?: Analyzers } = {},
+): Promise<Embedder> {
   const s = readEmbeddingSettings(config);
 
   if (s.provider === 'hashing') {
-    const embedder = new HashingEmbedder({ dimension: s.dimension });
+    const embedder = new HashingEmbedder({ dimension: s.dimension, analyzers: deps.analyzers });
     logger.info(
       `Ask docs embeddings: lexical hashing embedder ${embedder.modelId} (configured; not a semantic model)`,
     );
@@ -88,7 +93,7 @@ export async function createEmbedder(config: Config, logger: LoggerService): Pro
     if (!s.allowFallback) {
       throw new Error(`Ask docs embeddings: ${reason} (askDocs.embeddings.allowFallback is false)`);
     }
-    const fallback = new HashingEmbedder({ dimension: s.dimension, fallbackReason: reason });
+    const fallback = new HashingEmbedder({ dimension: s.dimension, fallbackReason: reason, analyzers: deps.analyzers });
     logger.warn(
       `!!! Ask docs embeddings: FALLING BACK to the lexical hashing embedder ${fallback.modelId}; ` +
         `retrieval quality will be much lower. Reason: ${reason}. ` +

@@ -1,6 +1,9 @@
+import { Config } from '@backstage/config';
+import { z } from 'zod';
+
 export interface FusedItem {
   id: string;
-  /** Sum over lists of 1 / (k + rank). */
+  /** Sum over lists of weight / (k + rank). */
   score: number;
   /** 1-based rank of the item in each input list, undefined where absent. */
   ranks: Array<number | undefined>;
@@ -9,16 +12,21 @@ export interface FusedItem {
 export const DEFAULT_RRF_K = 60;
 
 /**
- * Reciprocal Rank Fusion: each list contributes 1 / (k + rank) for the items it contains, so
- * an item ranked well by both retrievers beats one ranked first by only one. Ties are broken
+ * Reciprocal Rank Fusion: each list contributes weight / (k + rank) for the items it contains
+ * (weight 1 by default), so an item ranked well by both retrievers beats one ranked first by
+ * only one. Ties are broken
  * by the best single rank, then by id, so the order is deterministic.
  */
 export function reciprocalRankFusion(
   lists: string[][],
-  options: { k?: number } = {},
+  options: { k?: number; weights?: number[] } = {},
 ): FusedItem[] {
   const k = options.k ?? DEFAULT_RRF_K;
   if (!(k >= 0) || !Number.isFinite(k)) throw new Error(`invalid RRF k ${k}`);
+  const weights = options.weights ?? lists.map(() => 1);
+  if (weights.length !== lists.length || weights.some(w => !(w >= 0) || !Number.isFinite(w))) {
+    throw new Error(`invalid RRF weights ${JSON.stringify(options.weights)} for ${lists.length} lists`);
+  }
   const items = new Map<string, FusedItem>();
   lists.forEach((list, listIndex) => {
     const seen = new Set<string>();
@@ -31,7 +39,7 @@ export function reciprocalRankFusion(
         items.set(id, item);
       }
       item.ranks[listIndex] = position + 1;
-      item.score += 1 / (k + position + 1);
+      item.score += weights[listIndex] / (k + position + 1);
     });
   });
   const bestRank = (item: FusedItem) =>
@@ -42,4 +50,43 @@ export function reciprocalRankFusion(
       bestRank(a) - bestRank(b) ||
       (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
   );
+}
+
+/** How much each retriever's ranks count in the fusion. */
+export interface FusionWeights {
+  vector: number;
+  keyword: number;
+}
+
+/**
+ * Defaults per kind of embedder. A semantic model's list carries meaning the keyword list lacks,
+ * so both count fully. The hashing fallback's list is a weaker copy of the keyword signal (no
+ * idf, no typo correction): at full weight its misses displace good keyword hits, so it only
+ * breaks near-ties among them and adds what keyword search missed (docs/evaluation.md measures
+ * the weights).
+ */
+export const DEFAULT_FUSION_WEIGHTS: Record<'transformers' | 'hashing-fallback', FusionWeights> = {
+  transformers: { vector: 1, keyword: 1 },
+  'hashing-fallback': { vector: 0.1, keyword: 1 },
+};
+
+const weightsEntry = z.object({ vector: z.number().min(0).max(10).optional(), keyword: z.number().min(0).max(10).optional() }).strict();
+
+/**
+ * Weights for an embedding model from `askDocs.retrieval.fusionWeights`:
+ * `{ default: { vector, keyword }, '<modelId>': { ... } }` (field by field, model over default
+ * over the built-in default for the embedder's kind). Invalid values throw at startup.
+ */
+export function readFusionWeights(
+  config: Config,
+  embedder: { modelId: string; kind: 'transformers' | 'hashing-fallback' },
+): FusionWeights {
+  const parsed = z.record(weightsEntry).safeParse(config.getOptional('askDocs.retrieval.fusionWeights') ?? {});
+  if (!parsed.success) throw new Error(`Invalid askDocs.retrieval.fusionWeights: ${parsed.error.message}`);
+  const entries = parsed.data;
+  const pick = (field: keyof FusionWeights) =>
+    entries[embedder.modelId]?.[field] ?? entries.default?.[field] ?? DEFAULT_FUSION_WEIGHTS[embedder.kind][field];
+  const weights = { vector: pick('vector'), keyword: pick('keyword') };
+  if (weights.vector + weights.keyword === 0) throw new Error('askDocs.retrieval.fusionWeights: vector and keyword cannot both be 0');
+  return weights;
 }

@@ -24,8 +24,8 @@ export type {
 } from './keywordSearch';
 export { suggestCorrections, boundedDamerauLevenshtein } from './typo';
 export type { Correction, TypoOptions } from './typo';
-export { reciprocalRankFusion, DEFAULT_RRF_K } from './fusion';
-export type { FusedItem } from './fusion';
+export { reciprocalRankFusion, DEFAULT_RRF_K, DEFAULT_FUSION_WEIGHTS, readFusionWeights } from './fusion';
+export type { FusedItem, FusionWeights } from './fusion';
 export {
   readRelevanceThresholds,
   filterRelevant,

@@ -12,6 +12,11 @@ export interface QueryToken {
   stems: string[];
   /** Keys of kind 'w' (surface words); used for spelling corrections. */
   words?: string[];
+  /**
+   * How much a match of this token counts, in score and coverage (default 1). A spelling
+   * correction is a guess at what was meant, so it counts less than a word as typed.
+   */
+  weight?: number;
 }
 
 export interface TokenStatistics {
@@ -21,7 +26,7 @@ export interface TokenStatistics {
   /** Visible chunks containing the token (via the keys of `match`). */
   df: number;
   idf: number;
-  /** Score weight: 1 for exact, `prefixWeight` for prefix, 0 for none. */
+  /** Score weight: the token's weight (1 as typed) for exact, times `prefixWeight` for prefix, 0 for none. */
   weight: number;
 }
 
@@ -64,6 +69,9 @@ interface Key {
 }
 
 /** Merges duplicate tokens so a repeated word does not count twice. */
+const tokenWeight = (t: QueryToken) =>
+  typeof t.weight === 'number' && t.weight >= 0 && t.weight <= 1 ? t.weight : 1;
+
 export function normaliseTokens(tokens: QueryToken[]): QueryToken[] {
   const byToken = new Map<string, QueryToken>();
   for (const t of tokens) {
@@ -76,6 +84,7 @@ export function normaliseTokens(tokens: QueryToken[]): QueryToken[] {
       lemmas: merge(prev?.lemmas, t.lemmas),
       stems: merge(prev?.stems, t.stems),
       words: merge(prev?.words, t.words),
+      weight: prev ? Math.max(tokenWeight(prev), tokenWeight(t)) : t.weight,
     });
   }
   return Array.from(byToken.values());
@@ -241,7 +250,7 @@ export async function keywordStatistics(
           match: 'exact',
           df: exactCount,
           idf: idf(n, exactCount),
-          weight: 1,
+          weight: tokenWeight(t),
         };
       const prefixCount = prefix.get(i) ?? 0;
       if (prefixCount > 0) {
@@ -250,7 +259,7 @@ export async function keywordStatistics(
           match: 'prefix',
           df: prefixCount,
           idf: idf(n, prefixCount),
-          weight: prefixWeight,
+          weight: prefixWeight * tokenWeight(t),
         };
       }
       return {

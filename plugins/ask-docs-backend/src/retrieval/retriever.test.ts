@@ -22,7 +22,7 @@ import {
 import { suggestCorrections } from './typo';
 import { vectorQuery, vectorSearch } from './vectorSearch';
 import { ensureVectorIndex, vectorIndexName } from './vectorIndex';
-import { retrieve } from './retriever';
+import { CORRECTION_WEIGHT, retrieve } from './retriever';
 import { fetchVisibleChunks } from './fetchChunks';
 import { visibleChunkDetails } from './visibleChunks';
 
@@ -613,6 +613,16 @@ describe('retrieve', () => {
     });
     expect(result.corrections).toEqual([{ from: 'ledgr', to: 'ledger' }]);
     expect(result.chunks.map(c => c.chunkId).sort()).toEqual(['l1', 'p1']);
+    // A corrected word counts half (CORRECTION_WEIGHT) in score and coverage.
+    const typed = await retrieve({ ...base, knex: db.knex, visibility: alice, queryTokens: q('ledger'), mode: 'keyword' });
+    for (const c of result.chunks) {
+      const same = typed.chunks.find(t => t.chunkId === c.chunkId)!;
+      expect(c.coverage).toBeCloseTo(CORRECTION_WEIGHT * same.coverage!, 9);
+      expect(c.keywordScore).toBeCloseTo(CORRECTION_WEIGHT * same.keywordScore!, 9);
+    }
+    // So a question resting on a correction alone falls below a stricter coverage bar.
+    const strict = await retrieve({ ...base, thresholds: { minSimilarity: 0.8, minCoverage: 0.6 }, knex: db.knex, visibility: alice, queryTokens: q('ledgr'), mode: 'keyword' });
+    expect(strict.chunks).toEqual([]);
     const bobs = await retrieve({
       ...base,
       knex: db.knex,
@@ -621,6 +631,50 @@ describe('retrieve', () => {
       mode: 'keyword',
     });
     expect(bobs).toMatchObject({ chunks: [], corrections: [] });
+  });
+
+  it('re-embeds the corrected question for the vector side, and only when something was corrected', async () => {
+    const reembed = jest.fn(async () => [1, 0, 0, 0]);
+    // Vector [0, 0, 0, 1] matches nothing well; the re-embedded one is p1's direction.
+    const corrected = await retrieve({
+      ...base,
+      thresholds: { minSimilarity: 0.99, minCoverage: 1.1 },
+      knex: db.knex,
+      visibility: alice,
+      queryVector: [0, 0, 0, 1],
+      reembed,
+      queryTokens: q('ledgr'),
+      mode: 'hybrid',
+    });
+    expect(reembed).toHaveBeenCalledWith([{ from: 'ledgr', to: 'ledger' }]);
+    expect(corrected.chunks[0]).toMatchObject({ chunkId: 'p1' });
+    expect(corrected.chunks[0].similarity).toBeCloseTo(1, 6);
+
+    reembed.mockClear();
+    await retrieve({ ...base, knex: db.knex, visibility: alice, queryVector: [0, 0, 0, 1], reembed, queryTokens: q('ledger'), mode: 'hybrid' });
+    await retrieve({ ...base, knex: db.knex, visibility: alice, queryVector: [0, 0, 0, 1], reembed, queryTokens: q('ledgr'), mode: 'keyword' });
+    expect(reembed).not.toHaveBeenCalled();
+  });
+
+  it('weights the lists as told: a zero vector weight leaves the keyword order', async () => {
+    const run = (weights: { vector: number; keyword: number }) =>
+      retrieve({
+        ...base,
+        k: 10,
+        thresholds: { minSimilarity: -1, minCoverage: 0 },
+        knex: db.knex,
+        visibility: alice,
+        queryVector: [0, 1, 0, 0],
+        queryTokens: q('refunds', 'ledger'),
+        mode: 'hybrid',
+        weights,
+      });
+    const keywordOnly = await retrieve({ ...base, k: 10, thresholds: { minSimilarity: -1, minCoverage: 0 }, knex: db.knex, visibility: alice, queryTokens: q('refunds', 'ledger'), mode: 'keyword' });
+    const zero = await run({ vector: 0, keyword: 1 });
+    const kw = keywordOnly.chunks.map(c => c.chunkId);
+    expect(zero.chunks.map(c => c.chunkId).slice(0, kw.length)).toEqual(kw);
+    const vectorHeavy = await run({ vector: 1, keyword: 0 });
+    expect(vectorHeavy.chunks[0].similarity).toBeGreaterThanOrEqual(Math.max(...vectorHeavy.chunks.map(c => c.similarity ?? -1)));
   });
 
   it('the relevance filter returns nothing for an unrelated question', async () => {

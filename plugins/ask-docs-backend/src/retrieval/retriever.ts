@@ -1,6 +1,6 @@
 import { Knex } from 'knex';
 import { Visibility } from '../permissions/visibility';
-import { DEFAULT_RRF_K, reciprocalRankFusion } from './fusion';
+import { DEFAULT_RRF_K, FusionWeights, reciprocalRankFusion } from './fusion';
 import {
   keywordSearch,
   keywordStatistics,
@@ -21,6 +21,13 @@ import { RetrievalScope } from './visibleChunks';
 
 export type RetrievalMode = 'hybrid' | 'vector' | 'keyword';
 
+/**
+ * A corrected word counts half, like a prefix match: enough to rank what the asker probably
+ * meant, not enough for a question whose word is simply absent ("Procreate" → "recreate") to
+ * pass the coverage bar on the strength of the correction.
+ */
+export const CORRECTION_WEIGHT = 0.5;
+
 export interface RankedChunk extends ChunkIdentity {
   /** Fused score; the order of `chunks`. */
   rrf: number;
@@ -40,6 +47,11 @@ export interface RetrieveOptions {
   scope?: RetrievalScope;
   /** The query embedded with `modelId`; omit when the embedder is unavailable. */
   queryVector?: number[];
+  /**
+   * Embeds the question again with the keyword side's spelling corrections applied, so the
+   * vector side does not search for the typo. Called only when corrections were made.
+   */
+  reembed?: (corrections: Array<{ from: string; to: string }>) => Promise<number[]>;
   modelId: string;
   queryTokens: QueryToken[];
   mode: RetrievalMode;
@@ -50,6 +62,8 @@ export interface RetrieveOptions {
   /** Candidates taken from each retriever before fusion; default max(4k, 40). */
   candidates?: number;
   rrfK?: number;
+  /** Per-retriever RRF weights (readFusionWeights); both 1 by default. */
+  weights?: FusionWeights;
   efSearch?: number;
 }
 
@@ -82,7 +96,7 @@ export async function retrieve(
   );
   const thresholds = options.thresholds ?? DEFAULT_RELEVANCE_THRESHOLDS;
   const scope: RetrievalScope = { entityRefs: options.scope?.entityRefs };
-  const queryVector =
+  let queryVector =
     options.queryVector && options.queryVector.length > 0
       ? options.queryVector
       : undefined;
@@ -129,6 +143,7 @@ export async function retrieve(
                     lemmas: [],
                     stems: [],
                     words: [to.get(t.token)!],
+                    weight: CORRECTION_WEIGHT,
                   }
                 : t,
             ),
@@ -138,6 +153,9 @@ export async function retrieve(
             visibility,
             queryTokens: tokens,
           });
+          if (queryVector && options.reembed && mode !== 'keyword') {
+            queryVector = await options.reembed(corrections.map(({ from, to }) => ({ from, to })));
+          }
         }
       }
     }
@@ -167,13 +185,13 @@ export async function retrieve(
       ).hits
     : [];
 
-  const lists = [
-    useVector ? vectorHits.map(h => h.chunkId) : undefined,
-    useKeyword ? keywordHits.map(h => h.chunkId) : undefined,
-  ].filter((l): l is string[] => !!l);
-  const fused = reciprocalRankFusion(lists, {
-    k: options.rrfK ?? DEFAULT_RRF_K,
-  });
+  const lists: Array<{ ids: string[]; weight: number }> = [];
+  if (useVector) lists.push({ ids: vectorHits.map(h => h.chunkId), weight: options.weights?.vector ?? 1 });
+  if (useKeyword) lists.push({ ids: keywordHits.map(h => h.chunkId), weight: options.weights?.keyword ?? 1 });
+  const fused = reciprocalRankFusion(
+    lists.map(l => l.ids),
+    { k: options.rrfK ?? DEFAULT_RRF_K, weights: lists.map(l => l.weight) },
+  );
   if (fused.length === 0)
     return {
       ...empty,

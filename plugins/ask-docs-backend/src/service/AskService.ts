@@ -14,9 +14,10 @@ import { Knex } from 'knex';
 import { AnswerOptions, ChatModel, RetrievedChunk, answerQuestion } from '../answer';
 import { AskDocsStore, RetrievedChunkAudit, StoredAnswer } from '../database/AskDocsStore';
 import { Embedder } from '../embedding';
-import { Analyzers, analyzeQuery } from '../language';
+import { Analyzers } from '../language';
 import { resolveVisibility } from '../permissions';
-import { QueryToken, RelevanceThresholds, retrieve } from '../retrieval';
+import { FusionWeights, RelevanceThresholds, retrieve } from '../retrieval';
+import { prepareQuestion, rewriteWords } from './prepareQuestion';
 
 export interface AskServiceOptions {
   knex: Knex;
@@ -37,6 +38,8 @@ export interface RetrievalSettings {
   candidates?: number;
   rrfK?: number;
   thresholds: RelevanceThresholds;
+  /** RRF weights for the vector and keyword lists (per embedding model). */
+  weights?: FusionWeights;
 }
 
 export interface AskCallOptions {
@@ -58,16 +61,15 @@ export class AskService {
     await this.requireAllowed(askDocsAskPermission, credentials, 'You may not ask the docs');
     const visibility = await resolveVisibility({ permissions: this.o.permissions, credentials });
 
-    const queryTokens: QueryToken[] = analyzeQuery(request.question, this.o.analyzers)
-      .filter(t => !t.stopword)
-      .map(t => ({ token: t.token, lemmas: t.lemmas, stems: t.stems, words: [t.token] }));
-    const queryVector = await this.o.embedder.embedQuery(request.question);
+    const { queryTokens, vectorText } = prepareQuestion(request.question, this.o.analyzers);
+    const embedder = this.o.embedder;
     const retrieval = await retrieve({
       knex: this.o.knex,
       visibility,
       scope: request.scope,
-      queryVector,
-      modelId: this.o.embedder.modelId,
+      queryVector: await embedder.embedQuery(vectorText),
+      reembed: corrections => embedder.embedQuery(rewriteWords(vectorText, new Map(corrections.map(c => [c.from, c.to])))),
+      modelId: embedder.modelId,
       queryTokens,
       mode: 'hybrid',
       ...this.o.retrieval,
