@@ -52,6 +52,8 @@ export interface Config {
       fusionWeights?: {
         [modelId: string]: { vector?: number; keyword?: number };
       };
+      /** maintenance_work_mem for building a model's HNSW index, e.g. 512MB (the default). */
+      hnswBuildMemory?: string;
     };
     llm?: {
       /** OpenAI-compatible endpoint, e.g. http://localhost:8080/v1 */

@@ -7,7 +7,7 @@ export const suites = [
     name: 'unit-and-integration',
     description: 'jest over every workspace package (backend suites on real Postgres + pgvector)',
     command: ['npx', 'backstage-cli', 'repo', 'test', '--watchAll=false', '--json', '--outputFile={out}'],
-    minTests: 500,
+    minTests: 530,
     requiredFiles: [
       // foundation
       'plugins/ask-docs-backend/src/database/migrations.test.ts',
@@ -21,6 +21,8 @@ export const suites = [
       // permission-scoped retrieval
       'plugins/ask-docs-backend/src/permissions/visibility.test.ts',
       'plugins/ask-docs-backend/src/retrieval/retriever.test.ts',
+      'plugins/ask-docs-backend/src/retrieval/fusion.test.ts',
+      'plugins/ask-docs-backend/src/service/prepareQuestion.test.ts',
       // answers
       'plugins/ask-docs-backend/src/answer/answerQuestion.test.ts',
       'plugins/ask-docs-backend/src/answer/citations.test.ts',
@@ -28,6 +30,7 @@ export const suites = [
       'plugins/ask-docs-node/src/DefaultAskDocsService.test.ts',
       // evaluation and reliability
       'test/integration/retrievalQuality.test.ts',
+      'test/integration/answerQuality.test.ts',
       'test/reliability/permissionLeakFuzz.test.ts',
       'test/reliability/databaseRestart.test.ts',
       'test/reliability/concurrentAsk.test.ts',

@@ -3,11 +3,13 @@
  * user guide (English) and the Pyvec docs (Czech) with their shared evaluation questions —
  * ingested by the real Ingester into Postgres + pgvector. Embeddings are the labelled lexical
  * hashing fallback (no semantic model is available offline), so these bars are about fusion
- * and keyword analysis, not semantic matching.
+ * and keyword analysis, not semantic matching. Answers come from the extractive reference
+ * model (test/eval/extractiveModel.ts), judged by test/eval/answerJudge.ts.
  */
 import { HashingEmbedder } from '../../plugins/ask-docs-backend/src/embedding';
 import { BuiltIndex, buildEvalIndex, evalAnalyzers } from '../eval/buildIndex';
 import { loadEvalItems } from '../eval/evalItems';
+import { extractiveModel } from '../eval/extractiveModel';
 import { evaluate, ItemResult, productSettings } from '../eval/evaluate';
 import { buildReport, EvalReport } from '../eval/report';
 
@@ -31,7 +33,14 @@ describe('retrieval quality (MkDocs guide + Pyvec docs, hashing embedder)', () =
     const embedder = new HashingEmbedder({ analyzers });
     index = await buildEvalIndex({ corpora: CORPORA, embedder, analyzers });
     const items = loadEvalItems().filter(i => CORPORA.includes(i.corpus));
-    results = await evaluate({ knex: index.knex, embedder, analyzers: index.analyzers, sites: index.sites, items });
+    results = await evaluate({
+      knex: index.knex,
+      embedder,
+      analyzers: index.analyzers,
+      sites: index.sites,
+      items,
+      model: extractiveModel(analyzers),
+    });
     report = buildReport(results, {
       embedder: { modelId: embedder.modelId, kind: embedder.kind, dimension: embedder.dimension, note: '' },
       corpora: CORPORA,
@@ -48,7 +57,7 @@ describe('retrieval quality (MkDocs guide + Pyvec docs, hashing embedder)', () =
     expect(index.progress?.errors).toEqual([]);
     expect(report.items.answerable).toBeGreaterThanOrEqual(20);
     expect(report.items.unanswerable).toBeGreaterThanOrEqual(10);
-    // The harness fuses the very lists retrieve() fuses: its equal-weight RRF reproduces hybrid.
+    // The harness fuses the very lists retrieve() fuses: at the product's weights it reproduces hybrid.
     expect(report.fusionReproductionMismatches).toEqual([]);
   });
 
@@ -65,13 +74,25 @@ describe('retrieval quality (MkDocs guide + Pyvec docs, hashing embedder)', () =
     expect(hybrid.overall.mrr).toBeGreaterThanOrEqual(vector.overall.mrr);
   });
 
-  it('hybrid MRR stays within the known gap to keyword-only', () => {
-    // KNOWN GAP (issue 4 stays open): with the lexical hashing fallback the vector list adds
-    // little, and equal-weight RRF lets it push keyword hits down. Measured on this subset:
-    // hybrid 0.846 vs keyword 0.907 MRR. This bar only stops it getting worse; it becomes
-    // `hybrid >= keyword` once a semantic embedding model can be evaluated.
+  it('hybrid ranks the gold page at least as high as keyword-only (MRR)', () => {
+    // Measured on this subset with the product's fusion weights for the hashing fallback
+    // (vector 0.1, keyword 1): hybrid 0.917, keyword 0.907. Equal weights lose (docs/evaluation.md).
     const { hybrid, keyword } = report.methods;
-    expect(hybrid.overall.mrr).toBeGreaterThanOrEqual(keyword.overall.mrr - 0.08);
+    expect(hybrid.overall.mrr).toBeGreaterThanOrEqual(keyword.overall.mrr);
+  });
+
+  it('answers with the extractive reference model: no citation of a source that lacks the claim', () => {
+    const a = report.answers!;
+    expect(a.answerable + a.unanswerable).toBe(results.length);
+    // A model that quotes the block it cites can only be "unsupported" if labels, citation
+    // matching or source selection map a citation to the wrong document.
+    expect(a.judgedCitations).toBeGreaterThanOrEqual(15);
+    expect(a.unsupportedCitations).toBe(0);
+    // Measured: 10 of 27 correct, 1 good answer with a wrong source, 2 of 12 unanswerable
+    // answered. One item of slack each way.
+    expect(a.outcomes.correct).toBeGreaterThanOrEqual(9);
+    expect(a.goodAnswerWrongSource).toBeLessThanOrEqual(2);
+    expect(a.outcomes.answered_unanswerable).toBeLessThanOrEqual(3);
   });
 
   it('beats a Backstage-style Postgres full-text search on the same chunks', () => {

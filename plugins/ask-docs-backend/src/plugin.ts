@@ -67,7 +67,9 @@ export const askDocsPlugin = createBackendPlugin({
         // The hashing fallback shares the keyword index's lemma and stem analysis.
         const embedder = await createEmbedder(config, logger, { analyzers });
         await store.registerModel({ modelId: embedder.modelId, dimension: embedder.dimension, kind: embedder.kind });
-        await ensureVectorIndex(knex, embedder.modelId, embedder.dimension);
+        await ensureVectorIndex(knex, embedder.modelId, embedder.dimension, {
+          buildMemory: config.getOptionalString('askDocs.retrieval.hnswBuildMemory'),
+        });
         const model = createChatModel(config);
         if (!model) {
           logger.warn('ask-docs: no language model configured (askDocs.llm); answers will be evidence only');

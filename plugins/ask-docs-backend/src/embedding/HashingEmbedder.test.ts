@@ -139,11 +139,6 @@ describe('HashingEmbedder v2 (with the language analyzers)', () => {
     }
   });
 
-  it('does not join words that only share a stem-like prefix (pes ≁ pesto, Pavlovi ≁ pavlač)', async () => {
-    expect(await simWith(v2, 'pes', 'pesto')).toBeLessThan(await simWith(v2, 'pes', 'psa'));
-    expect(await simWith(v2, 'Pavlovi', 'pavlač')).toBeLessThan(await simWith(v2, 'Pavlovi', 'Pavel'));
-  });
-
   it('stays deterministic, unit length and diacritics-insensitive', async () => {
     const a = await v2.embedQuery('Zálohování databáze probíhá každou noc.');
     expect(a).toEqual(await v2.embedQuery('Zálohování databáze probíhá každou noc.'));

@@ -6,6 +6,7 @@ import { JsonObject } from '@backstage/types';
 import { buildTinyBertModel } from './__testUtils__/buildTinyBertModel';
 import { useNativeTypedArraysForOnnx } from './__testUtils__/useNativeTypedArraysForOnnx';
 import { createEmbedder, readEmbeddingSettings } from './createEmbedder';
+import { createLanguageAnalyzers } from '../language';
 import { HashingEmbedder } from './HashingEmbedder';
 import { TransformersEmbedder } from './TransformersEmbedder';
 import { embedderInfo } from './types';
@@ -37,6 +38,19 @@ describe('createEmbedder', () => {
     expect(info).toMatchObject({ modelId: 'hashing-fallback-v1-256', kind: 'hashing-fallback', dimension: 256 });
     expect(info.note).toMatch(/configured/);
     expect(info.note).not.toMatch(/instead of a semantic model/);
+  });
+
+  it('passes the language analyzers to the hashing embedder, configured or as fallback (v2)', async () => {
+    const analyzers = await createLanguageAnalyzers({ languages: ['en', 'cs'], onMissingDictionary: 'stem-only' });
+    const configured = await createEmbedder(configWith({ provider: 'hashing' }), mockServices.logger.mock(), { analyzers });
+    expect(configured.modelId).toBe('hashing-fallback-v2-en+cs-384');
+    const fallback = await createEmbedder(
+      configWith({ model: 'missing/model', localModelPath: path.join(dir, 'nowhere') }),
+      mockServices.logger.mock(),
+      { analyzers },
+    );
+    expect(fallback.modelId).toBe('hashing-fallback-v2-en+cs-384');
+    expect(fallback.fallbackReason).toMatch(/missing\/model/);
   });
 
   it('loads a local transformers model with the configured options', async () => {

@@ -332,6 +332,17 @@ describe('ensureVectorIndex', () => {
       /dimension/,
     );
   });
+
+  it('builds with its own maintenance_work_mem for that transaction only, and rejects odd values', async () => {
+    for (const bad of ['lots', "512MB'; DROP TABLE x; --", '0MB', '512 MB']) {
+      await expect(ensureVectorIndex(db.knex, 'memory-model', 4, { buildMemory: bad })).rejects.toThrow(/build memory/);
+    }
+    const before = (await db.knex.raw('SHOW maintenance_work_mem')).rows[0].maintenance_work_mem;
+    expect(await ensureVectorIndex(db.knex, 'memory-model', 4, { buildMemory: '96MB' })).toMatchObject({ created: true });
+    // SET LOCAL ended with the build's transaction: the session setting is untouched.
+    expect((await db.knex.raw('SHOW maintenance_work_mem')).rows[0].maintenance_work_mem).toBe(before);
+    expect(before).not.toBe('96MB');
+  });
 });
 
 describe("keyword statistics are the asker's own", () => {

@@ -122,7 +122,8 @@ export async function retrieve(
       visibility,
       queryTokens: tokens,
     });
-    if (useKeyword) {
+    // Corrections serve both sides: keyword matching, and re-embedding the question.
+    if (useKeyword || (useVector && options.reembed)) {
       const unmatched = statistics.tokens
         .filter(s => s.match === 'none')
         .map(s => s.token);
@@ -153,7 +154,7 @@ export async function retrieve(
             visibility,
             queryTokens: tokens,
           });
-          if (queryVector && options.reembed && mode !== 'keyword') {
+          if (useVector && options.reembed) {
             queryVector = await options.reembed(corrections.map(({ from, to }) => ({ from, to })));
           }
         }

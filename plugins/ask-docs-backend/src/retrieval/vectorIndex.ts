@@ -50,6 +50,13 @@ export function quoteLiteralForRaw(value: string): string {
 }
 
 /**
+ * Memory for the HNSW build (`maintenance_work_mem`, set for the build's transaction only). With
+ * Postgres' 64MB default a graph of 100k × 384 does not fit and the build did not finish in
+ * 15 minutes; with 512MB it took 140 s (docs/evaluation.md, benchmark).
+ */
+export const DEFAULT_HNSW_BUILD_MEMORY = '512MB';
+
+/**
  * Creates the model's partial HNSW index (cosine) if it does not exist yet. Idempotent and safe
  * to race: a concurrent creator's duplicate-name error is ignored once the index exists.
  * Dimensions above the HNSW limit get no index; vector search still works, exactly.
@@ -58,7 +65,7 @@ export async function ensureVectorIndex(
   knex: Knex,
   modelId: string,
   dimension: number,
-  options: { m?: number; efConstruction?: number } = {},
+  options: { m?: number; efConstruction?: number; buildMemory?: string } = {},
 ): Promise<{ indexName: string; created: boolean }> {
   assertDimension(dimension);
   const indexName = vectorIndexName(modelId, dimension);
@@ -70,19 +77,28 @@ export async function ensureVectorIndex(
   ) {
     throw new Error('invalid HNSW build parameters');
   }
+  const buildMemory = options.buildMemory ?? DEFAULT_HNSW_BUILD_MEMORY;
+  if (!/^[1-9][0-9]{0,6}(kB|MB|GB)$/.test(buildMemory)) {
+    throw new Error(
+      `invalid HNSW build memory "${buildMemory}" (expected e.g. 512MB)`,
+    );
+  }
   if (await indexExists(knex, indexName)) return { indexName, created: false };
   try {
-    await knex.raw(
-      `CREATE INDEX IF NOT EXISTS ${indexName} ON ask_docs_embeddings ` +
-        `USING hnsw (${embeddingExpression(
-          undefined,
-          dimension,
-        )} vector_cosine_ops) ` +
-        `WITH (m = ${m}, ef_construction = ${efConstruction}) ` +
-        `WHERE model_id = ${quoteLiteralForRaw(
-          modelId,
-        )} AND dimension = ${dimension}`,
-    );
+    await knex.transaction(async trx => {
+      await trx.raw(`SET LOCAL maintenance_work_mem = '${buildMemory}'`);
+      await trx.raw(
+        `CREATE INDEX IF NOT EXISTS ${indexName} ON ask_docs_embeddings ` +
+          `USING hnsw (${embeddingExpression(
+            undefined,
+            dimension,
+          )} vector_cosine_ops) ` +
+          `WITH (m = ${m}, ef_construction = ${efConstruction}) ` +
+          `WHERE model_id = ${quoteLiteralForRaw(
+            modelId,
+          )} AND dimension = ${dimension}`,
+      );
+    });
   } catch (e) {
     if (!(await indexExists(knex, indexName))) throw e;
     return { indexName, created: false };
