@@ -127,7 +127,8 @@ describe('ingestion through the TechDocs backend', () => {
     expect(chunk.section_path.startsWith(`${chunk.title}`)).toBe(true);
     expect(chunk.url).toBe('/docs/default/component/mkdocs-guide/user-guide/configuration/');
     const embedding = await db.knex('ask_docs_embeddings').where('chunk_id', chunk.chunk_id).first();
-    expect(embedding.model_id).toBe('hashing-fallback-v1-384');
+    // The plugin builds the fallback with its language analyzers (v2), named by their languages.
+    expect(embedding.model_id).toBe('hashing-fallback-v2-en+cs-384');
     const terms = await db.knex('ask_docs_terms').where('chunk_id', chunk.chunk_id).select('kind');
     expect(new Set(terms.map(t => t.kind))).toEqual(new Set(['l', 's', 'w']));
 
