@@ -285,6 +285,10 @@ describe('answers API', () => {
     expect(stored.retrieved.length).toBeGreaterThan(0);
     expect(stored.retrieved.every((c: any) => c.revision && c.contentHash && c.chunkId)).toBe(true);
     expect(stored.retrieved.filter((c: any) => c.sent).length).toBeGreaterThan(0);
+    // ...and the settings that ranked them (the hashing fallback's fusion weights here)
+    expect(stored.policy.retrieval).toMatchObject({ k: 8, weights: { vector: 0.1, keyword: 1 } });
+    expect(stored.policy.retrieval.thresholds).toEqual({ minSimilarity: expect.any(Number), minCoverage: expect.any(Number) });
+    expect(stored.policy.corrections).toEqual([]);
     // the exact texts that were sent are still addressable by (chunk id, content hash)
     for (const c of stored.retrieved) {
       const v = await db.knex('ask_docs_chunk_versions').where({ chunk_id: c.chunkId, content_hash: c.contentHash }).first();

@@ -112,6 +112,9 @@ export class AskService {
         visibility: visibility.summary(),
         candidatesConsidered: retrieval.candidatesConsidered,
         filteredOut: retrieval.filteredOut,
+        // What ranked and filtered the chunks, so a replay months later knows the settings too.
+        retrieval: this.o.retrieval,
+        corrections: retrieval.corrections,
         unmatchedCitations: result.unmatchedCitations,
         droppedSources: result.droppedSources,
         modelError: result.modelError ?? null,
