@@ -21,7 +21,6 @@ import {
 } from '../../plugins/ask-docs-backend/src/retrieval';
 import { builtPagePath, CorpusSite, fakePermissionsService, userCredentials } from '../src';
 import { AnswerJudgement, judgeAnswer } from './answerJudge';
-import { whatIfKey } from './report';
 import { corpusEntityRef } from './buildIndex';
 import { EvalItem } from './evalItems';
 import { firstGoldRank, MRR_DEPTH, rankPages } from './metrics';
@@ -44,6 +43,9 @@ const NO_FILTER: RelevanceThresholds = { minSimilarity: -1, minCoverage: 0 };
 
 /** Chunks per ranking call: with the product's 40 candidates per retriever, the top 40 fused. */
 const RANKING_CHUNKS = 40;
+
+/** Key of a fusion what-if in ItemResult.fusionWhatIf. */
+export const whatIfKey = (w: number) => `w_vector=${w}`;
 
 /** Vector-list weights tried in the fusion diagnostics (keyword weight as in the product). */
 export const FUSION_WHAT_IF_WEIGHTS = [1, 0.5, 0.3, 0.2, 0.15, 0.1, 0.05, 0.02];

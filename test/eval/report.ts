@@ -1,6 +1,6 @@
 /* Aggregates item results into the evaluation report (JSON) and renders it as markdown. */
 import { AnswerQualitySummary, summariseAnswers } from './answerJudge';
-import { ItemResult, METHODS, ProductSettings } from './evaluate';
+import { ItemResult, METHODS, ProductSettings, whatIfKey } from './evaluate';
 import { groupBy, percentile, RankingSummary, summarizeRanks } from './metrics';
 
 export interface RefusalSummary {
@@ -152,8 +152,6 @@ function renderAnswers(a: NonNullable<EvalReport['answers']>): string[] {
     ),
   ];
 }
-
-export const whatIfKey = (w: number) => `w_vector=${w}`;
 
 const pct = (x: number) => `${(100 * x).toFixed(1)}`;
 const f3 = (x: number) => x.toFixed(3);

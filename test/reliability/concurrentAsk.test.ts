@@ -7,26 +7,16 @@
 import { mockCredentials } from '@backstage/backend-test-utils';
 import request from 'supertest';
 import { FakeOpenAI, startFakeOpenAI } from '../fake-openai';
-import { AskBackend, citeFirstBlock, docsEntity, htmlPage, startAskBackend } from '../src';
+import { seededRandom } from '../../plugins/ask-docs-backend/src/testUtils/seededRandom';
+import { AskBackend, citeFirstBlock, docsComponent, htmlPage, startAskBackend } from '../src';
 
 const alice = 'user:default/alice';
 const bob = 'user:default/bob';
 
-/** mulberry32. */
-function seeded(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const sites = [
   {
-    entity: docsEntity('payments-handbook', { owner: 'group:default/team-payments', tags: ['restricted'], title: 'Payments handbook' }),
+    entity: docsComponent('payments-handbook', { owner: 'group:default/team-payments', tags: ['restricted'], title: 'Payments handbook' }),
     pages: {
       'index.html': htmlPage('Settlement runbook', [
         ['Settlement', 'The quokkasettle batch settles card payments with the acquirer every night at two.'],
@@ -35,7 +25,7 @@ const sites = [
     },
   },
   {
-    entity: docsEntity('security-handbook', { owner: 'group:default/team-security', tags: ['restricted'], title: 'Security handbook' }),
+    entity: docsComponent('security-handbook', { owner: 'group:default/team-security', tags: ['restricted'], title: 'Security handbook' }),
     pages: {
       'index.html': htmlPage('Key ceremony', [
         ['Ceremony', 'The narwhalkeys ceremony rotates the hardware security module keys every quarter.'],
@@ -44,7 +34,7 @@ const sites = [
     },
   },
   {
-    entity: docsEntity('engineering-handbook', { owner: 'group:default/platform', title: 'Engineering handbook' }),
+    entity: docsComponent('engineering-handbook', { owner: 'group:default/platform', title: 'Engineering handbook' }),
     pages: {
       'index.html': htmlPage('Code review', [
         ['Reviews', 'Every change needs one approving review before it is merged into the main branch.'],
@@ -69,7 +59,7 @@ describe('concurrent asks on loopback', () => {
   const replies = { ok: 0, failed: 0 };
 
   beforeAll(async () => {
-    const random = seeded(4242);
+    const random = seededRandom(4242);
     fake = await startFakeOpenAI({
       behaviour: async req => {
         await new Promise(r => setTimeout(r, 10 + Math.floor(random() * 40)));

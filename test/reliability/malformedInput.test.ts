@@ -5,7 +5,7 @@
 import { mockCredentials } from '@backstage/backend-test-utils';
 import request from 'supertest';
 import { FakeOpenAI, startFakeOpenAI } from '../fake-openai';
-import { AskBackend, citeFirstBlock, docsEntity, htmlPage, startAskBackend } from '../src';
+import { AskBackend, citeFirstBlock, docsComponent, htmlPage, startAskBackend } from '../src';
 
 const alice = 'user:default/alice';
 
@@ -20,7 +20,7 @@ describe('oversized and malformed input', () => {
     backend = await startAskBackend({
       sites: [
         {
-          entity: docsEntity('engineering-handbook', { owner: 'group:default/platform', title: 'Engineering handbook' }),
+          entity: docsComponent('engineering-handbook', { owner: 'group:default/platform', title: 'Engineering handbook' }),
           pages: { 'index.html': htmlPage('Code review', [['Reviews', 'Every change needs one approving review before it is merged.']]) },
         },
       ],

@@ -64,7 +64,10 @@ export class StaticEntitySource implements EntitySource {
 }
 
 /** A documentation Component as the catalog would hold it. */
-export function docsComponent(name: string, options: { title?: string; owner?: string; description?: string } = {}): Entity {
+export function docsComponent(
+  name: string,
+  options: { title?: string; owner?: string; description?: string; tags?: string[] } = {},
+): Entity {
   return {
     apiVersion: 'backstage.io/v1alpha1',
     kind: 'Component',
@@ -73,6 +76,7 @@ export function docsComponent(name: string, options: { title?: string; owner?: s
       namespace: 'default',
       title: options.title ?? name,
       description: options.description,
+      tags: options.tags ?? [],
       etag: `etag-${name}`,
       annotations: { 'backstage.io/techdocs-ref': 'dir:.' },
     },

@@ -125,22 +125,6 @@ export async function startAskBackend(options: {
   };
 }
 
-/** A documentation Component with tags, as the catalog would hold it. */
-export function docsEntity(name: string, options: { owner: string; tags?: string[]; title?: string }): Entity {
-  return {
-    apiVersion: 'backstage.io/v1alpha1',
-    kind: 'Component',
-    metadata: {
-      name,
-      namespace: 'default',
-      title: options.title ?? name,
-      tags: options.tags ?? [],
-      etag: `etag-${name}`,
-      annotations: { 'backstage.io/techdocs-ref': 'dir:.' },
-    },
-    spec: { type: 'documentation', lifecycle: 'production', owner: options.owner },
-  };
-}
 
 /** A minimal HTML page with one section per [heading, paragraph]. */
 export function htmlPage(title: string, sections: Array<[heading: string, text: string]>): string {

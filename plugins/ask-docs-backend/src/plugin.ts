@@ -68,7 +68,7 @@ export const askDocsPlugin = createBackendPlugin({
         const embedder = await createEmbedder(config, logger, { analyzers });
         await store.registerModel({ modelId: embedder.modelId, dimension: embedder.dimension, kind: embedder.kind });
         await ensureVectorIndex(knex, embedder.modelId, embedder.dimension, {
-          buildMemory: config.getOptionalString('askDocs.retrieval.hnswBuildMemory'),
+          buildMemory: settings.hnswBuildMemory,
         });
         const model = createChatModel(config);
         if (!model) {

@@ -17,6 +17,8 @@ export interface PluginSettings {
   answer: AnswerOptions;
   retentionDays: number;
   maxQuestionChars: number;
+  /** maintenance_work_mem for HNSW builds; ensureVectorIndex's default when unset. */
+  hnswBuildMemory?: string;
 }
 
 export function readPluginSettings(config: Config): PluginSettings {
@@ -43,6 +45,7 @@ export function readPluginSettings(config: Config): PluginSettings {
     answer: readAnswerOptions(config),
     retentionDays: c?.getOptionalNumber('answer.retention.days') ?? 365,
     maxQuestionChars: c?.getOptionalNumber('answer.maxQuestionChars') ?? 2000,
+    hnswBuildMemory: c?.getOptionalString('retrieval.hnswBuildMemory'),
   };
 }
 

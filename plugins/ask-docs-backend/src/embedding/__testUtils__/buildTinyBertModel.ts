@@ -1,6 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { ProtoWriter } from './protobufWriter';
+import { seededRandom } from '../../testUtils/seededRandom';
 
 // onnx.proto enum values used below.
 const ELEM_FLOAT = 1;
@@ -37,17 +38,6 @@ export interface TinyBertModel {
   modelDir: string;
 }
 
-/** Deterministic PRNG (mulberry32) so the embedding table is identical on every build. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function floatTensor(w: ProtoWriter, name: string, dims: number[], values: Float32Array): void {
   for (const d of dims) w.varint(1, d);
@@ -99,7 +89,8 @@ function node(
  * so transformers.js and onnxruntime treat it exactly like a real one.
  */
 export function encodeTinyBertOnnx(vocabSize: number, dimension: number, seed: number): Uint8Array {
-  const rand = prng(seed);
+  // Seeded, so the embedding table is identical on every build.
+  const rand = seededRandom(seed);
   const words = new Float32Array(vocabSize * dimension).map(() => rand() * 2 - 1);
   const types = new Float32Array(2 * dimension).map(() => (rand() * 2 - 1) * 0.1);
 

@@ -152,17 +152,7 @@ export async function seedIndex(
   return chunkIds;
 }
 
-/** Deterministic pseudo-random numbers for reproducible vectors (mulberry32). */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { seededRandom } from '../../testUtils/seededRandom';
 
 export function randomUnitVector(
   random: () => number,
