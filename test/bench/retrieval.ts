@@ -37,6 +37,9 @@ import { loadEvalItems } from '../eval/evalItems';
 import { productSettings } from '../eval/evaluate';
 import { prepareQuestion } from '../../plugins/ask-docs-backend/src/service/prepareQuestion';
 import { Latency, mb, ratio, relationSizes, rssOf, timeEach } from './measure';
+import { documentFrequencies, misspell, postingsScanCandidates } from './replacedQueries';
+import { suggestCorrections } from '../../plugins/ask-docs-backend/src/retrieval/typo';
+import { DatabaseAskDocsStore } from '../../plugins/ask-docs-backend/src/database/DatabaseAskDocsStore';
 import {
   addSyntheticChunks,
   benchOwner,
@@ -163,6 +166,8 @@ interface SizePoint {
   hnswUsed: Record<string, boolean>;
   latency: Record<string, Latency>;
   ann: Record<string, { k: number; recall: number; minRecall: number; hnsw: Latency; exact: Latency }>;
+  /** The product's query vs the shape migration 0002 replaced (replacedQueries.ts), same data. */
+  replaced: Record<string, { queries: number; product: Latency; replaced: Latency }>;
   memory: { benchRss: number; serverRss?: number; tables: Record<string, number>; indexes: Record<string, number> };
 }
 
@@ -192,7 +197,8 @@ async function measureSize(options: {
   const modelId = embedder.modelId;
   const dropIndex = () => knex.raw(`DROP INDEX IF EXISTS ${vectorIndexName(modelId, embedder.dimension)}`);
   await dropIndex();
-  await knex.raw('ANALYZE');
+  // What the Ingester does after a run that changed the index.
+  await new DatabaseAskDocsStore(knex).refreshIndexStatistics();
   let hnswBuildDefaultSeconds: number | undefined;
   if (options.chunks <= 20_000) {
     log(`  building HNSW over ${options.chunks} vectors (${embedder.dimension} dimensions), Postgres' default 64MB`);
@@ -230,6 +236,27 @@ async function measureSize(options: {
     }
   }
 
+  const replaced: SizePoint['replaced'] = {};
+  const typos = queries.flatMap(q => misspell(q.tokens) ?? []);
+  for (const [name, v] of Object.entries(visibility)) {
+    log(`  replaced query shapes / ${name}`);
+    for (const q of queries) {
+      const a = JSON.stringify(await documentFrequencies(knex, v, q.tokens, 'entity'));
+      const b = JSON.stringify(await documentFrequencies(knex, v, q.tokens, 'chunk'));
+      if (a !== b) throw new Error(`document frequencies differ for "${q.question}": ${a} vs ${b}`);
+    }
+    replaced[`document frequencies/${name}`] = {
+      queries: queries.length,
+      product: await timeEach(queries, q => documentFrequencies(knex, v, q.tokens, 'entity')),
+      replaced: await timeEach(queries, q => documentFrequencies(knex, v, q.tokens, 'chunk')),
+    };
+    replaced[`spelling candidates/${name}`] = {
+      queries: typos.length,
+      product: await timeEach(typos, t => suggestCorrections({ knex, visibility: v, queryTokens: [t] })),
+      replaced: await timeEach(typos, t => postingsScanCandidates(knex, v, t.token, t.token.length <= 6 ? 1 : 2)),
+    };
+  }
+
   const ann: SizePoint['ann'] = {};
   for (const [name, v] of Object.entries(visibility)) {
     for (const k of [10, 40]) {
@@ -262,6 +289,7 @@ async function measureSize(options: {
     hnswUsed,
     latency,
     ann,
+    replaced,
     memory: {
       benchRss: process.memoryUsage().rss,
       serverRss: options.serverPid ? rssOf(options.serverPid) : undefined,
@@ -315,6 +343,18 @@ function render(report: {
       out.push(
         row([String(s.chunks), filter === 'all' ? 'none' : `1% (${s.visibleFiltered} chunks)`, String(a.k), a.recall.toFixed(3), a.minRecall.toFixed(2), a.hnsw.p50.toFixed(1), a.exact.p50.toFixed(1), ratio(a.hnsw.p50, a.exact.p50), String(s.hnswUsed[`${filter}/auto`])]),
       );
+    }
+  }
+  out.push('');
+  out.push('### Replaced query shapes (migration 0002), same data and run');
+  out.push('');
+  out.push('Document frequencies: postings filtered by their own entity (product) vs by visible chunk ids (replaced). Spelling: the full `suggestCorrections` for one misspelt word on the vocabulary table (product) vs the candidate query alone on the postings (replaced).');
+  out.push('');
+  out.push(head(['chunks', 'query', 'filter', 'queries', 'product p50 ms', 'replaced p50 ms', 'product / replaced (p50)']));
+  for (const s of report.sizes) {
+    for (const [key, r] of Object.entries(s.replaced ?? {})) {
+      const [query, filter] = key.split('/');
+      out.push(row([String(s.chunks), query, filter === 'all' ? 'none' : '1%', String(r.queries), r.product.p50.toFixed(1), r.replaced.p50.toFixed(1), ratio(r.product.p50, r.replaced.p50)]));
     }
   }
   out.push('');

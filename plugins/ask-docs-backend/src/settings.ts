@@ -4,6 +4,7 @@ import { AnswerOptions } from './answer';
 import { readAnswerOptions } from './answer/readAnswerOptions';
 import { readFusionWeights, readRelevanceThresholds } from './retrieval';
 import { RetrievalSettings } from './service/AskService';
+import type { EmbedderKind } from './embedding';
 
 export interface PluginSettings {
   languages: string[];
@@ -51,7 +52,7 @@ export function readPluginSettings(config: Config): PluginSettings {
 
 export function readRetrievalSettings(
   config: Config,
-  embedder: { modelId: string; kind: 'transformers' | 'hashing-fallback' },
+  embedder: { modelId: string; kind: EmbedderKind },
 ): RetrievalSettings {
   const c = config.getOptionalConfig('askDocs.retrieval');
   return {

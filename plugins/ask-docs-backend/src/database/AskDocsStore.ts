@@ -125,6 +125,11 @@ export interface AskDocsStore {
   ): Promise<{ chunksWritten: number; chunksDeleted: number }>;
   deleteDocuments(documentIds: string[]): Promise<number>;
   registerModel(model: { modelId: string; dimension: number; kind: string }): Promise<void>;
+  /**
+   * Refreshes planner statistics and visibility maps of the index tables after a run changed
+   * them, so keyword lookups are index-only scans and plans fit the new sizes.
+   */
+  refreshIndexStatistics(): Promise<void>;
 
   startRun(trigger: 'schedule' | 'manual'): Promise<number>;
   /** Marks runs left 'running' by a stopped backend as failed. */

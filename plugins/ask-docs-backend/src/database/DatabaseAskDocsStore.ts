@@ -210,6 +210,12 @@ export class DatabaseAskDocsStore implements AskDocsStore {
     });
   }
 
+  async refreshIndexStatistics(): Promise<void> {
+    // Not in a transaction (VACUUM cannot be); autovacuum would get there too, but later, and
+    // embedded PGlite has no autovacuum at all.
+    await this.db.raw('VACUUM (ANALYZE) ask_docs_terms, ask_docs_vocabulary, ask_docs_chunks, ask_docs_embeddings');
+  }
+
   async registerModel(model: { modelId: string; dimension: number; kind: string }): Promise<void> {
     await this.db('ask_docs_models')
       .insert({ model_id: model.modelId, dimension: model.dimension, kind: model.kind })

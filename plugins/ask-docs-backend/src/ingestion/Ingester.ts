@@ -119,6 +119,12 @@ export class Ingester {
       // catalog must not wipe the index.
       const gone = (await store.listEntityRefs()).filter(ref => !seen.has(ref));
       progress.chunksDeleted += await store.deleteEntities(gone);
+      if (progress.chunksWritten + progress.chunksDeleted > 0) {
+        // Queries stay correct without it, only slower: a failure is logged, not the run's.
+        await store
+          .refreshIndexStatistics()
+          .catch(e => logger.warn(`ask-docs: could not refresh index statistics: ${errorMessage(e)}`));
+      }
       await store.finishRun(runId, 'succeeded', progress);
       logger.info(
         `ask-docs: ingestion run ${runId} done: ${progress.entitiesDone} entities, ${progress.pagesDone} pages ` +

@@ -1,5 +1,6 @@
 import { Config } from '@backstage/config';
 import { z } from 'zod';
+import type { EmbedderKind } from '../embedding';
 
 export interface FusedItem {
   id: string;
@@ -65,7 +66,7 @@ export interface FusionWeights {
  * breaks near-ties among them and adds what keyword search missed (docs/evaluation.md measures
  * the weights).
  */
-export const DEFAULT_FUSION_WEIGHTS: Record<'transformers' | 'hashing-fallback', FusionWeights> = {
+export const DEFAULT_FUSION_WEIGHTS: Record<EmbedderKind, FusionWeights> = {
   transformers: { vector: 1, keyword: 1 },
   'hashing-fallback': { vector: 0.1, keyword: 1 },
 };
@@ -79,7 +80,7 @@ const weightsEntry = z.object({ vector: z.number().min(0).max(10).optional(), ke
  */
 export function readFusionWeights(
   config: Config,
-  embedder: { modelId: string; kind: 'transformers' | 'hashing-fallback' },
+  embedder: { modelId: string; kind: EmbedderKind },
 ): FusionWeights {
   const parsed = z.record(weightsEntry).safeParse(config.getOptional('askDocs.retrieval.fusionWeights') ?? {});
   if (!parsed.success) throw new Error(`Invalid askDocs.retrieval.fusionWeights: ${parsed.error.message}`);

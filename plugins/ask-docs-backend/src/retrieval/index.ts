@@ -7,7 +7,7 @@ export type {
   RetrievalResult,
   RetrievalMode,
 } from './retriever';
-export { vectorSearch, toVectorLiteral } from './vectorSearch';
+export { vectorSearch, toVectorLiteral, EXACT_SEARCH_UP_TO } from './vectorSearch';
 export type { VectorHit, VectorSearchOptions } from './vectorSearch';
 export {
   ensureVectorIndex,

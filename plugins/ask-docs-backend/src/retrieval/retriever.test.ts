@@ -20,7 +20,7 @@ import {
   QueryToken,
 } from './keywordSearch';
 import { suggestCorrections } from './typo';
-import { vectorQuery, vectorSearch } from './vectorSearch';
+import { EXACT_SEARCH_UP_TO, vectorQuery, vectorSearch } from './vectorSearch';
 import { ensureVectorIndex, vectorIndexName } from './vectorIndex';
 import { CORRECTION_WEIGHT, retrieve } from './retriever';
 import { fetchVisibleChunks } from './fetchChunks';
@@ -862,6 +862,52 @@ describe('iterative HNSW scans under a 1%-selective filter', () => {
     })) as { rows: Array<Record<string, string>> };
     const text = plan.rows.map(r => r['QUERY PLAN']).join('\n');
     expect(text).toContain(vectorIndexName(RECALL_MODEL, DIM));
+  });
+
+  it('plans exact search without the HNSW index, even where index scans are preferred', async () => {
+    const plan = (await db.knex.transaction(async trx => {
+      await trx.raw('SET LOCAL enable_seqscan = off');
+      const { sql, bindings } = vectorQuery(trx, visible, {
+        modelId: RECALL_MODEL,
+        queryVector: randomUnitVector(seededRandom(1), DIM),
+        k: 10,
+        exact: true,
+      }).toSQL();
+      return trx.raw(`EXPLAIN ${sql}`, bindings as any[]);
+    })) as { rows: Array<Record<string, string>> };
+    const text = plan.rows.map(r => r['QUERY PLAN']).join('\n');
+    expect(text).not.toContain(vectorIndexName(RECALL_MODEL, DIM));
+  });
+
+  it("'auto' searches exactly when few chunks are visible, with the index otherwise", async () => {
+    const statements: string[] = [];
+    const onQuery = (q: { sql: string }) => statements.push(q.sql);
+    db.knex.on('query', onQuery);
+    const args = {
+      knex: db.knex,
+      visibility: visible,
+      modelId: RECALL_MODEL,
+      queryVector: randomUnitVector(seededRandom(3), DIM),
+      k: 10,
+    };
+    try {
+      const few = await vectorSearch({ ...args, visibleChunks: PER_ENTITY });
+      const kNN = statements.filter(s => s.includes('<=>'));
+      expect(kNN).toHaveLength(1);
+      expect(kNN[0]).toContain(') + 0');
+      expect(few.map(h => h.chunkId)).toEqual(
+        (await vectorSearch({ ...args, strategy: 'exact' })).map(h => h.chunkId),
+      );
+
+      statements.length = 0;
+      await vectorSearch({ ...args, visibleChunks: EXACT_SEARCH_UP_TO + 1 });
+      await vectorSearch(args); // count unknown: the planner decides
+      const indexed = statements.filter(s => s.includes('<=>'));
+      expect(indexed).toHaveLength(2);
+      for (const sql of indexed) expect(sql).not.toContain(') + 0');
+    } finally {
+      db.knex.removeListener('query', onQuery);
+    }
   });
 
   it('keeps recall close to exact search, where a plain index scan would starve', async () => {

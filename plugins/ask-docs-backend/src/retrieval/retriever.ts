@@ -171,6 +171,8 @@ export async function retrieve(
         queryVector: queryVector!,
         k: candidates,
         efSearch: options.efSearch,
+        // Few visible chunks: exact search is faster than HNSW there, and loses nothing.
+        visibleChunks: statistics?.visibleChunks,
       })
     : [];
   const keywordHits: KeywordHit[] = useKeyword

@@ -1,7 +1,11 @@
 import { Knex } from 'knex';
 import { Visibility } from '../permissions/visibility';
 import { exactKeys, normaliseTokens, QueryToken } from './keywordSearch';
-import { ChunkSelection, visibleTerms } from './visibleChunks';
+import {
+  RetrievalScope,
+  visibleTerms,
+  visibleVocabulary,
+} from './visibleChunks';
 
 export interface Correction {
   from: string;
@@ -62,15 +66,15 @@ export function boundedDamerauLevenshtein(
 const likeEscape = (s: string) => s.replace(/[!%_]/g, ch => `!${ch}`);
 
 /**
- * Spelling suggestions from the asker's OWN visible vocabulary (kind 'w' postings of visible
- * chunks), for tokens that have no visible exact key. A word that exists only in documents the
+ * Spelling suggestions from the asker's OWN visible vocabulary (the surface words of visible
+ * entities, counted in chunks), for tokens that have no visible exact key. A word that exists only in documents the
  * asker cannot see is neither a reason to skip correction nor ever suggested.
  */
 export async function suggestCorrections(
   options: {
     knex: Knex;
     visibility: Visibility;
-    selection?: ChunkSelection;
+    selection?: RetrievalScope;
     queryTokens: QueryToken[];
   } & TypoOptions,
 ): Promise<Correction[]> {
@@ -111,21 +115,22 @@ export async function suggestCorrections(
       continue;
     const maxDistance = chars.length <= shortWordMaxLength ? 1 : 2;
     // Prefilter: with one edit in the first two letters, the candidate still starts with, or has
-    // as its second letter, one of the word's first two letters.
+    // as its second letter, one of the word's first two letters. Each alternative is a prefix
+    // lookup on an index of the vocabulary (migration 0002).
     const heads = Array.from(new Set([chars[0], chars[1]]));
+    const patterns = heads.map(h => `${likeEscape(h)}%`);
     const result = await knex.raw(
-      `SELECT vt.term, count(DISTINCT vt.chunk_id)::int AS df FROM ? AS vt
-        WHERE vt.kind = 'w' AND char_length(vt.term) BETWEEN ? AND ?
-          AND (${heads
-            .map(() => `vt.term LIKE ? ESCAPE '!'`)
-            .join(' OR ')} OR substr(vt.term, 2, 1) = ANY(?::text[]))
-        GROUP BY vt.term ORDER BY df DESC, vt.term LIMIT ?`,
+      `SELECT v.term, sum(v.df)::int AS df FROM ? AS v
+        WHERE char_length(v.term) BETWEEN ? AND ?
+          AND (${patterns
+            .map(() => `v.term LIKE ? ESCAPE '!' OR substr(v.term, 2) LIKE ? ESCAPE '!'`)
+            .join(' OR ')})
+        GROUP BY v.term ORDER BY df DESC, v.term LIMIT ?`,
       [
-        visibleTerms(knex, visibility, selection),
+        visibleVocabulary(knex, visibility, selection),
         chars.length - maxDistance,
         chars.length + maxDistance,
-        ...heads.map(h => `${likeEscape(h)}%`),
-        heads,
+        ...patterns.flatMap(p => [p, p]),
         maxCandidates,
       ],
     );

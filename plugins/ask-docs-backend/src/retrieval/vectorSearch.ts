@@ -21,11 +21,23 @@ export interface VectorSearchOptions {
   /** HNSW candidate list size; defaults to max(100, 2k). */
   efSearch?: number;
   /**
-   * 'auto' lets the planner choose; 'exact' disables index scans (ground truth, evaluation);
-   * 'index' discourages sequential scans so the HNSW index is used even on small tables.
+   * 'exact' compares the query with every visible vector (ground truth, evaluation, few visible
+   * chunks); 'index' discourages sequential scans so the HNSW index is used even on small
+   * tables; 'auto' is exact when `visibleChunks` is at most `exactUpTo`, else the planner's choice.
    */
   strategy?: 'auto' | 'exact' | 'index';
+  /** Chunks the asker can see, when the caller already counted them (keyword statistics). */
+  visibleChunks?: number;
+  /** 'auto' searches exactly up to this many visible chunks; default EXACT_SEARCH_UP_TO. */
+  exactUpTo?: number;
 }
+
+/**
+ * Below this many visible chunks, exact kNN beats HNSW on both counts: a restrictive filter
+ * makes the graph walk visit many hidden vectors (slower) and stop early (lower recall), while
+ * exact search reads only the visible vectors by primary key (docs/evaluation.md, finding 5).
+ */
+export const EXACT_SEARCH_UP_TO = 2000;
 
 export function toVectorLiteral(vector: number[]): string {
   if (
@@ -50,6 +62,8 @@ export function vectorQuery(
     queryVector: number[];
     k: number;
     selection?: ChunkSelection;
+    /** Order by an expression the HNSW index does not match, so no graph walk is possible. */
+    exact?: boolean;
   },
 ): Knex.QueryBuilder {
   const dimension = options.queryVector.length;
@@ -64,7 +78,7 @@ export function vectorQuery(
     selection: options.selection,
   })
     .select('em.chunk_id', knex.raw(`${distance} AS distance`, [literal]))
-    .orderByRaw(distance, [literal])
+    .orderByRaw(options.exact ? `(${distance}) + 0` : distance, [literal])
     .limit(options.k);
 }
 
@@ -100,15 +114,19 @@ export async function vectorSearch(
     1000,
     Math.max(1, Math.floor(options.efSearch ?? Math.max(100, 2 * k))),
   );
-  const strategy = options.strategy ?? 'auto';
+  const requested = options.strategy ?? 'auto';
+  const strategy =
+    requested === 'auto' &&
+    typeof options.visibleChunks === 'number' &&
+    options.visibleChunks <= (options.exactUpTo ?? EXACT_SEARCH_UP_TO)
+      ? 'exact'
+      : requested;
 
   const rows: Array<{ chunk_id: string; distance: number }> =
     await knex.transaction(async trx => {
       await trySetLocal(trx, 'SET LOCAL hnsw.iterative_scan = relaxed_order');
       await trx.raw(`SET LOCAL hnsw.ef_search = ${efSearch}`);
-      if (strategy === 'exact') {
-        await trx.raw('SET LOCAL enable_indexscan = off');
-      } else if (strategy === 'index') {
+      if (strategy === 'index') {
         await trx.raw('SET LOCAL enable_seqscan = off');
       }
       return vectorQuery(trx, visibility, {
@@ -116,6 +134,7 @@ export async function vectorSearch(
         queryVector,
         k,
         selection,
+        exact: strategy === 'exact',
       });
     });
 

@@ -74,20 +74,37 @@ export function visibleChunkDetails(
   return knex.from(inner.as('c'));
 }
 
-/** Keyword postings of visible chunks only, as the derived table `t` (ask_docs_terms columns). */
+/**
+ * Keyword postings of visible chunks only, as the derived table `t` (ask_docs_terms columns).
+ * The predicate applies to the postings' own entity_ref: a foreign key ties it to the chunk's
+ * (migration 0002), and a lookup by term then needs no per-posting join with the chunks.
+ */
 export function visibleTerms(
   knex: Knex,
   visibility: Visibility,
   selection?: ChunkSelection,
 ): Knex.QueryBuilder {
-  const inner = knex
-    .select('vt.*')
-    .from({ vt: 'ask_docs_terms' })
-    .whereIn(
-      'vt.chunk_id',
-      visibleChunks(knex, visibility, selection).select('c.chunk_id'),
-    );
+  assertVisibility(visibility);
+  const inner = knex.select('vt.*').from({ vt: 'ask_docs_terms' });
+  visibility.apply(inner, 'vt.entity_ref');
+  applySelection(inner, 'vt', selection);
   return knex.from(inner.as('t'));
+}
+
+/**
+ * The surface-word vocabulary of visible entities, as the derived table `v` (entity_ref, term,
+ * df per entity): the only dictionary spelling suggestions may draw on.
+ */
+export function visibleVocabulary(
+  knex: Knex,
+  visibility: Visibility,
+  scope?: RetrievalScope,
+): Knex.QueryBuilder {
+  assertVisibility(visibility);
+  const inner = knex.select('vv.*').from({ vv: 'ask_docs_vocabulary' });
+  visibility.apply(inner, 'vv.entity_ref');
+  applySelection(inner, 'vv', { entityRefs: scope?.entityRefs });
+  return knex.from(inner.as('v'));
 }
 
 /**
