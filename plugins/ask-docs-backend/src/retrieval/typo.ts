@@ -67,8 +67,9 @@ const likeEscape = (s: string) => s.replace(/[!%_]/g, ch => `!${ch}`);
 
 /**
  * Spelling suggestions from the asker's OWN visible vocabulary (the surface words of visible
- * entities, counted in chunks), for tokens that have no visible exact key. A word that exists only in documents the
- * asker cannot see is neither a reason to skip correction nor ever suggested.
+ * entities, counted in chunks), for tokens that have no visible exact key. A word that exists
+ * only in documents the asker cannot see is neither a reason to skip correction nor ever
+ * suggested.
  */
 export async function suggestCorrections(
   options: {
