@@ -47,11 +47,26 @@ export function visibleChunks(
   visibility: Visibility,
   selection?: ChunkSelection,
 ): Knex.QueryBuilder {
+  return visibleRows(knex, visibility, 'ask_docs_chunks', 'c', selection);
+}
+
+/**
+ * Rows of an index table whose own `entity_ref` is visible, as the derived table `outer`. The
+ * predicate is applied inside the derived table, so an outer query cannot widen it.
+ */
+function visibleRows(
+  knex: Knex,
+  visibility: Visibility,
+  table: 'ask_docs_chunks' | 'ask_docs_terms' | 'ask_docs_vocabulary',
+  outer: 'c' | 't' | 'v',
+  selection?: ChunkSelection,
+): Knex.QueryBuilder {
   assertVisibility(visibility);
-  const inner = knex.select('vc.*').from({ vc: 'ask_docs_chunks' });
-  visibility.apply(inner, 'vc.entity_ref');
-  applySelection(inner, 'vc', selection);
-  return knex.from(inner.as('c'));
+  const alias = `v${outer}`;
+  const inner = knex.select(`${alias}.*`).from({ [alias]: table });
+  visibility.apply(inner, `${alias}.entity_ref`);
+  applySelection(inner, alias, selection);
+  return knex.from(inner.as(outer));
 }
 
 /**
@@ -84,11 +99,7 @@ export function visibleTerms(
   visibility: Visibility,
   selection?: ChunkSelection,
 ): Knex.QueryBuilder {
-  assertVisibility(visibility);
-  const inner = knex.select('vt.*').from({ vt: 'ask_docs_terms' });
-  visibility.apply(inner, 'vt.entity_ref');
-  applySelection(inner, 'vt', selection);
-  return knex.from(inner.as('t'));
+  return visibleRows(knex, visibility, 'ask_docs_terms', 't', selection);
 }
 
 /**
@@ -100,11 +111,10 @@ export function visibleVocabulary(
   visibility: Visibility,
   scope?: RetrievalScope,
 ): Knex.QueryBuilder {
-  assertVisibility(visibility);
-  const inner = knex.select('vv.*').from({ vv: 'ask_docs_vocabulary' });
-  visibility.apply(inner, 'vv.entity_ref');
-  applySelection(inner, 'vv', { entityRefs: scope?.entityRefs });
-  return knex.from(inner.as('v'));
+  // Words are per entity: a chunk id selection does not apply to them.
+  return visibleRows(knex, visibility, 'ask_docs_vocabulary', 'v', {
+    entityRefs: scope?.entityRefs,
+  });
 }
 
 /**
