@@ -102,6 +102,8 @@ export interface IngestionProgress {
   chunksWritten: number;
   chunksEmbedded: number;
   chunksDeleted: number;
+  /** Unchanged chunks whose keyword postings were rebuilt because the language analysis changed. */
+  chunksReanalysed: number;
   errors: Array<{ entityRef?: string; page?: string; message: string }>;
 }
 

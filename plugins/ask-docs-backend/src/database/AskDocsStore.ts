@@ -28,6 +28,8 @@ export interface DocumentRow {
   contentHash: string;
   textLength: number;
   note?: string;
+  /** Signature of the language analysis that made the chunks' postings (analysisSignature()). */
+  analysisSignature?: string;
 }
 
 export interface ChunkTerm {
@@ -56,6 +58,8 @@ export interface StoredDocumentState {
   revision: string;
   /** Whether every chunk has a vector of the current model. */
   embedded: boolean;
+  /** Analysis signature of the stored postings; null when unknown (indexed before it was recorded). */
+  analysisSignature: string | null;
 }
 
 export interface RunProgress {
@@ -65,6 +69,8 @@ export interface RunProgress {
   chunksWritten: number;
   chunksEmbedded: number;
   chunksDeleted: number;
+  /** Unchanged chunks whose postings were rebuilt because the language analysis changed. */
+  chunksReanalysed: number;
   errors: Array<{ entityRef?: string; page?: string; message: string }>;
 }
 
@@ -115,14 +121,16 @@ export interface AskDocsStore {
   embeddedChunkHashes(documentId: string, modelId: string): Promise<Map<string, string>>;
   /**
    * Replaces one document's chunks in a single transaction, so readers never see half a page.
-   * `vectors` holds the new vectors by chunk id; chunks absent from it keep theirs.
+   * `vectors` holds the new vectors by chunk id; chunks absent from it keep theirs. When the
+   * stored analysis signature differs from `doc.analysisSignature`, the postings of unchanged
+   * chunks are rebuilt too (counted in `chunksReanalysed`).
    */
   replaceDocument(
     doc: DocumentRow,
     chunks: ChunkWrite[],
     vectors: Map<string, number[]>,
     model: { modelId: string; dimension: number },
-  ): Promise<{ chunksWritten: number; chunksDeleted: number }>;
+  ): Promise<{ chunksWritten: number; chunksDeleted: number; chunksReanalysed: number }>;
   deleteDocuments(documentIds: string[]): Promise<number>;
   registerModel(model: { modelId: string; dimension: number; kind: string }): Promise<void>;
   /**

@@ -60,6 +60,7 @@ export class DatabaseAskDocsStore implements AskDocsStore {
         'd.document_id',
         'd.content_hash',
         'd.revision',
+        'd.analysis_signature',
         this.db.raw(
           `NOT EXISTS (SELECT 1 FROM ask_docs_chunks c
              LEFT JOIN ask_docs_embeddings e ON e.chunk_id = c.chunk_id AND e.model_id = ? AND e.content_hash = c.content_hash
@@ -68,7 +69,10 @@ export class DatabaseAskDocsStore implements AskDocsStore {
         ),
       );
     return new Map(
-      rows.map(r => [r.document_id, { contentHash: r.content_hash, revision: r.revision, embedded: Boolean(r.embedded) }]),
+      rows.map(r => [
+        r.document_id,
+        { contentHash: r.content_hash, revision: r.revision, embedded: Boolean(r.embedded), analysisSignature: r.analysis_signature ?? null },
+      ]),
     );
   }
 
@@ -85,8 +89,14 @@ export class DatabaseAskDocsStore implements AskDocsStore {
     chunks: ChunkWrite[],
     vectors: Map<string, number[]>,
     model: { modelId: string; dimension: number },
-  ): Promise<{ chunksWritten: number; chunksDeleted: number }> {
+  ): Promise<{ chunksWritten: number; chunksDeleted: number; chunksReanalysed: number }> {
     return this.db.transaction(async tx => {
+      // Read under the row lock the upsert below takes, so two writers cannot both skip.
+      const stored = await tx('ask_docs_documents')
+        .where('document_id', doc.documentId)
+        .forUpdate()
+        .first('analysis_signature');
+      const reanalyse = stored !== undefined && (stored.analysis_signature ?? null) !== (doc.analysisSignature ?? null);
       await tx('ask_docs_documents')
         .insert({
           document_id: doc.documentId,
@@ -100,6 +110,7 @@ export class DatabaseAskDocsStore implements AskDocsStore {
           content_hash: doc.contentHash,
           text_length: doc.textLength,
           note: doc.note ?? null,
+          analysis_signature: doc.analysisSignature ?? null,
           updated_at: tx.fn.now(),
         })
         .onConflict('document_id')
@@ -114,6 +125,9 @@ export class DatabaseAskDocsStore implements AskDocsStore {
       const gone = [...existing.keys()].filter(id => !keep.has(id));
       const changed = chunks.filter(c => existing.get(c.chunkId) !== c.contentHash);
       const changedIds = changed.map(c => c.chunkId);
+      // Postings are rebuilt for changed chunks, and for all of them when the analysis changed.
+      const analysed = reanalyse ? chunks : changed;
+      const analysedIds = analysed.map(c => c.chunkId);
 
       // Old texts stay addressable in ask_docs_chunk_versions for audit replay.
       const replacedIds = [...gone, ...changedIds.filter(id => existing.has(id))];
@@ -163,8 +177,10 @@ export class DatabaseAskDocsStore implements AskDocsStore {
           .onConflict(['chunk_id', 'content_hash'])
           .merge({ superseded_at: null, revision: doc.revision });
 
-        await tx('ask_docs_terms').whereIn('chunk_id', changedIds).delete();
-        const termRows = changed.flatMap(c =>
+      }
+      if (analysed.length > 0) {
+        await tx('ask_docs_terms').whereIn('chunk_id', analysedIds).delete();
+        const termRows = analysed.flatMap(c =>
           c.terms.map(t => ({
             chunk_id: c.chunkId,
             entity_ref: doc.entityRef,
@@ -196,7 +212,7 @@ export class DatabaseAskDocsStore implements AskDocsStore {
           .onConflict(['chunk_id', 'model_id'])
           .merge();
       }
-      return { chunksWritten: changed.length, chunksDeleted: gone.length };
+      return { chunksWritten: changed.length, chunksDeleted: gone.length, chunksReanalysed: analysed.length - changed.length };
     });
   }
 
@@ -266,6 +282,7 @@ export class DatabaseAskDocsStore implements AskDocsStore {
       chunksWritten: r.chunks_written,
       chunksEmbedded: r.chunks_embedded,
       chunksDeleted: r.chunks_deleted,
+      chunksReanalysed: r.chunks_reanalysed ?? 0,
       errors: r.errors ?? [],
     };
   }
@@ -335,6 +352,7 @@ function progressColumns(p: RunProgress) {
     chunks_written: p.chunksWritten,
     chunks_embedded: p.chunksEmbedded,
     chunks_deleted: p.chunksDeleted,
+    chunks_reanalysed: p.chunksReanalysed,
     errors: JSON.stringify(p.errors.slice(0, 200)),
   };
 }

@@ -3,7 +3,7 @@ import { Entity, stringifyEntityRef } from '@backstage/catalog-model';
 import pLimit from 'p-limit';
 import { AskDocsStore, ChunkWrite, DocumentRow, RunProgress, StoredDocumentState } from '../database/AskDocsStore';
 import { Embedder } from '../embedding';
-import { Analyzers, analyzeText, detectLanguage } from '../language';
+import { Analyzers, analysisSignature, analyzeText, detectLanguage } from '../language';
 import { entityRow, entityUrl, techDocsUrl } from './entityRow';
 import {
   ParsedPage,
@@ -45,6 +45,7 @@ const emptyProgress = (): RunProgress => ({
   chunksWritten: 0,
   chunksEmbedded: 0,
   chunksDeleted: 0,
+  chunksReanalysed: 0,
   errors: [],
 });
 
@@ -58,9 +59,12 @@ export class Ingester {
   private running: Promise<RunProgress> | undefined;
   /** Titles seen in the current run, to warn about duplicates (decision record 0003). */
   private titles = new Map<string, string>();
+  /** The analysis the postings are made with now; documents stored under another are re-analysed. */
+  private readonly signature: string;
 
   constructor(private readonly o: IngesterOptions) {
     this.limit = pLimit(o.concurrency ?? 4);
+    this.signature = analysisSignature(o.analyzers, o.languages);
   }
 
   isRunning(): boolean {
@@ -119,7 +123,7 @@ export class Ingester {
       // catalog must not wipe the index.
       const gone = (await store.listEntityRefs()).filter(ref => !seen.has(ref));
       progress.chunksDeleted += await store.deleteEntities(gone);
-      if (progress.chunksWritten + progress.chunksDeleted > 0) {
+      if (progress.chunksWritten + progress.chunksDeleted + progress.chunksReanalysed > 0) {
         // Queries stay correct without it, only slower: a failure is logged, not the run's.
         await store
           .refreshIndexStatistics()
@@ -129,7 +133,8 @@ export class Ingester {
       logger.info(
         `ask-docs: ingestion run ${runId} done: ${progress.entitiesDone} entities, ${progress.pagesDone} pages ` +
           `(${progress.pagesSkipped} unchanged), ${progress.chunksWritten} chunks written, ` +
-          `${progress.chunksEmbedded} embedded, ${progress.chunksDeleted} deleted, ${progress.errors.length} errors`,
+          `${progress.chunksEmbedded} embedded, ${progress.chunksReanalysed} re-analysed, ${progress.chunksDeleted} deleted, ` +
+          `${progress.errors.length} errors`,
       );
     } catch (e) {
       progress.errors.push({ message: `run aborted${listingComplete ? '' : ' while listing entities'}: ${errorMessage(e)}` });
@@ -221,8 +226,9 @@ export class Ingester {
     const contentHash = pageContentHash(input.page.text);
     const state = states.get(documentId);
     // A rebuilt site has a new etag, but a page whose text did not change keeps the revision it
-    // was last changed in: answers citing it are not reported as outdated.
-    if (state && state.contentHash === contentHash && state.embedded) {
+    // was last changed in: answers citing it are not reported as outdated. A page whose postings
+    // were made by another analysis (a new dictionary, say) is not skipped: its keys are rebuilt.
+    if (state && state.contentHash === contentHash && state.embedded && state.analysisSignature === this.signature) {
       progress.pagesSkipped += 1;
       progress.pagesDone += 1;
       return documentId;
@@ -281,6 +287,7 @@ export class Ingester {
       contentHash,
       textLength: input.page.text.length,
       note: notes.length ? notes.join('; ') : undefined,
+      analysisSignature: this.signature,
     };
     const result = await store.replaceDocument(doc, writes, vectors, {
       modelId: embedder.modelId,
@@ -289,6 +296,7 @@ export class Ingester {
     progress.pagesDone += 1;
     progress.chunksWritten += result.chunksWritten;
     progress.chunksDeleted += result.chunksDeleted;
+    progress.chunksReanalysed += result.chunksReanalysed;
     progress.chunksEmbedded += vectors.size;
     return documentId;
   }

@@ -18,6 +18,7 @@ export {
   BUILT_IN_PROFILES,
 } from './createLanguageAnalyzers';
 export { detectLanguage, languageScores } from './detectLanguage';
+export { analysisSignature } from './analysisSignature';
 export {
   createCzechAnalyzer,
   czechLanguage,

@@ -46,6 +46,7 @@ export class IngestionController {
         chunksWritten: 0,
         chunksEmbedded: 0,
         chunksDeleted: 0,
+        chunksReanalysed: 0,
         errors: [],
       };
     }
@@ -61,6 +62,7 @@ export class IngestionController {
       chunksWritten: run.chunksWritten,
       chunksEmbedded: run.chunksEmbedded,
       chunksDeleted: run.chunksDeleted,
+      chunksReanalysed: run.chunksReanalysed,
       errors: run.errors,
     };
   }

@@ -17,6 +17,7 @@ const progress: IngestionProgress = {
   chunksWritten: 123,
   chunksEmbedded: 120,
   chunksDeleted: 5,
+  chunksReanalysed: 40,
   errors: [
     { entityRef: 'component:default/broken', message: 'mkdocs.yml missing' },
   ],
@@ -52,6 +53,9 @@ describe('IngestionProgressPanel', () => {
     expect(
       screen.getByTestId('ask-docs-ingestion-chunks-written'),
     ).toHaveTextContent('123');
+    expect(
+      screen.getByTestId('ask-docs-ingestion-chunks-re-analysed'),
+    ).toHaveTextContent('40');
     expect(screen.getByTestId('ask-docs-ingestion-errors')).toHaveTextContent(
       '1',
     );

@@ -102,6 +102,10 @@ export function IngestionProgressPanel(props: IngestionProgressPanelProps) {
                 label="Chunks deleted"
                 value={load.progress.chunksDeleted}
               />
+              <Stat
+                label="Chunks re-analysed"
+                value={load.progress.chunksReanalysed}
+              />
               <Stat label="Errors" value={load.progress.errors.length} />
             </Box>
             {load.progress.errors.length > 0 && (
