@@ -91,7 +91,7 @@ export class DatabaseAskDocsStore implements AskDocsStore {
     model: { modelId: string; dimension: number },
   ): Promise<{ chunksWritten: number; chunksDeleted: number; chunksReanalysed: number }> {
     return this.db.transaction(async tx => {
-      // Read under the row lock the upsert below takes, so two writers cannot both skip.
+      // Locked until commit: a concurrent write of the same page then sees this signature.
       const stored = await tx('ask_docs_documents')
         .where('document_id', doc.documentId)
         .forUpdate()
