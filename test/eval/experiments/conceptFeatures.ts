@@ -15,7 +15,7 @@ import os from 'os';
 import path from 'path';
 import zlib from 'zlib';
 import { execSync } from 'child_process';
-import { HashingEmbedder, foldText } from '../../../plugins/ask-docs-backend/src/embedding/HashingEmbedder';
+import { HashingEmbedder, foldText, hash32 } from '../../../plugins/ask-docs-backend/src/embedding/HashingEmbedder';
 import { tokenize } from '../../../plugins/ask-docs-backend/src/language/tokenize';
 import { startEvalDatabase, evalAnalyzers } from '../buildIndex';
 import { loadEvalItems } from '../evalItems';
@@ -76,12 +76,8 @@ async function main() {
   process.stderr.write(`wordnet ${wn.size} lemmas, cs→en ${cs2en.size}\n`);
   const langs = analyzers.languages.map(l => analyzers.get(l));
   const dim = base.dimension;
-  const hash = (s: string) => {
-    let h = 0x811c9dc5;
-    for (let i = 0; i < s.length; i++) { h ^= s.charCodeAt(i); h = Math.imul(h, 0x01000193); }
-    h ^= h >>> 16; h = Math.imul(h, 0x85ebca6b); h ^= h >>> 13;
-    return h >>> 0;
-  };
+  // The fallback's own feature hash, with a seed of its own for the concept family.
+  const hash = (s: string) => hash32(s, 0, s.length, 0x5bd1e995);
   function concepts(text: string) {
     const c = new Map<string, number>();
     for (const w of tokenize(text)) {

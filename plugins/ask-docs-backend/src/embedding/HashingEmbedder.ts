@@ -49,7 +49,7 @@ const GROUP_SEEDS: Record<Group, number> = {
  * FNV-1a over s[start, end) with a murmur3 finaliser: cheap, deterministic across runs and
  * platforms, and hashes n-grams without allocating substrings. The seed separates feature families.
  */
-function hash32(s: string, start: number, end: number, seed: number): number {
+export function hash32(s: string, start: number, end: number, seed: number): number {
   let h = seed;
   for (let i = start; i < end; i++) {
     h ^= s.charCodeAt(i);
