@@ -47,8 +47,9 @@ async function startEmbeddedDb() {
   Object.assign(env, {
     POSTGRES_HOST: ready.host,
     POSTGRES_PORT: String(ready.port),
-    POSTGRES_USER: 'postgres',
-    POSTGRES_PASSWORD: 'postgres',
+    // The data dir's own password (in .data/pg/.password; the server printed it above).
+    POSTGRES_USER: ready.user,
+    POSTGRES_PASSWORD: ready.password,
   });
 }
 

@@ -1,3 +1,4 @@
+// @ts-check
 // A Postgres wire-protocol front for PGlite instances, one instance per database name.
 //
 // Why not pglite-socket's server: it queues single protocol messages, so a Parse from one client
@@ -6,16 +7,33 @@
 // Here each client's messages run as whole units (up to Sync or a simple Query), a client in a
 // transaction keeps the instance until it ends, and every database gets its own PGlite, so
 // Backstage's one-database-per-plugin layout works unchanged.
+//
+// Clients authenticate first (SCRAM-SHA-256, see auth.mjs); until then nothing they send reaches
+// PGlite, and no database is opened or created for them.
 import net from 'node:net';
 import path from 'node:path';
 import fs from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import { vector } from '@electric-sql/pglite-pgvector';
+import {
+  AuthError,
+  USER,
+  assertLoopbackHost,
+  isLoopbackAddress,
+  passwordFor,
+  saslRequest,
+  scramExchange,
+  scramVerifier,
+} from './auth.mjs';
 
 const SSL_REQUEST = 80877103;
 const CANCEL_REQUEST = 80877102;
 const GSSENC_REQUEST = 80877104;
 const PROTOCOL_3 = 196608;
+/** Postgres' own limit for a startup packet; also bounds every message before authentication. */
+const MAX_STARTUP_LENGTH = 10000;
+/** A client that has not authenticated by then is dropped, so it cannot hold a connection slot. */
+const AUTH_TIMEOUT_MS = 30_000;
 
 /** Messages after which the client waits for the server: the end of a unit of work. */
 const UNIT_END = new Set(['S', 'Q', 'H', 'c', 'f']);
@@ -74,7 +92,21 @@ class Instance {
   }
 }
 
-export async function startWireServer({ host = '127.0.0.1', port = 0, dataDir, maxConnections = 64, preload = [] } = {}) {
+/**
+ * @param {{ host?: string, port?: number, dataDir?: string, maxConnections?: number,
+ *   preload?: string[] }} [options] host must be loopback; without dataDir everything is in memory
+ */
+export async function startWireServer({
+  host = '127.0.0.1',
+  port = 0,
+  dataDir,
+  maxConnections = 64,
+  preload = [],
+} = {}) {
+  assertLoopbackHost(host);
+  if (dataDir) fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  const { password, file: passwordFile } = passwordFor(dataDir);
+  const verifier = scramVerifier(password);
   const instances = new Map();
 
   // initdb costs seconds per instance in WASM; every new database starts from one dumped,
@@ -92,7 +124,8 @@ export async function startWireServer({ host = '127.0.0.1', port = 0, dataDir, m
   };
 
   async function instanceFor(database) {
-    const name = /^[A-Za-z0-9_.-]{1,63}$/.test(database) ? database : null;
+    // No leading dot: names are directories in dataDir ('..' would escape it, '.password' is ours).
+    const name = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,62}$/.test(database) ? database : null;
     if (!name) throw new Error(`invalid database name ${JSON.stringify(database)}`);
     if (!instances.has(name)) {
       instances.set(
@@ -126,16 +159,26 @@ export async function startWireServer({ host = '127.0.0.1', port = 0, dataDir, m
     }
     sockets.add(socket);
     socket.setNoDelay(true);
-    serveClient(socket, instanceFor).finally(() => sockets.delete(socket));
+    serveClient(socket, instanceFor, verifier).finally(() => sockets.delete(socket));
   });
   await new Promise((resolve, reject) => {
     server.once('error', reject);
-    server.listen(port, host, resolve);
+    server.listen(port, host, () => resolve(undefined));
   });
+  // 'localhost' is resolved by listen; report (and check) the address actually bound.
+  const address = /** @type {net.AddressInfo} */ (server.address());
+  if (!isLoopbackAddress(address.address)) {
+    await new Promise(resolve => server.close(resolve));
+    throw new Error(`embedded-db: ${host} resolved to ${address.address}, which is not loopback`);
+  }
 
   return {
-    host,
-    port: server.address().port,
+    host: address.address,
+    port: address.port,
+    user: USER,
+    password,
+    /** Where the password is kept; undefined for in-memory databases. */
+    passwordFile,
     async stop() {
       for (const s of sockets) s.destroy();
       await new Promise(resolve => server.close(() => resolve()));
@@ -147,10 +190,20 @@ export async function startWireServer({ host = '127.0.0.1', port = 0, dataDir, m
   };
 }
 
-async function serveClient(socket, instanceFor) {
+/**
+ * @param {net.Socket} socket
+ * @param {(database: string) => Promise<Instance>} instanceFor
+ * @param {import('./auth.mjs').ScramVerifier} verifier
+ */
+async function serveClient(socket, instanceFor, verifier) {
   let buffer = Buffer.alloc(0);
+  /** @type {Instance | null} */
   let instance = null;
-  let started = false;
+  /** startup → auth (SCRAM exchange) → ready (messages go to PGlite) → done */
+  let phase = 'startup';
+  let startup; // the startup message, handed to PGlite once the client has authenticated
+  let params;
+  let scram;
   let pending = [];
   let chain = Promise.resolve();
   const client = {
@@ -158,70 +211,99 @@ async function serveClient(socket, instanceFor) {
       if (data.length > 0 && socket.writable) socket.write(Buffer.from(data));
     },
   };
+  const finish = (code, text) => {
+    phase = 'done';
+    socket.end(code ? errorResponse(code, text) : undefined);
+  };
+  const authTimer = setTimeout(() => finish('08P01', 'authentication timed out'), AUTH_TIMEOUT_MS);
 
   const closed = new Promise(resolve => {
     socket.on('close', resolve);
     socket.on('error', () => socket.destroy());
   });
 
-  socket.on('data', chunk => {
+  socket.on('data', (/** @type {Buffer} */ chunk) => {
     buffer = Buffer.concat([buffer, chunk]);
     // Messages are handled strictly in order per client.
-    chain = chain.then(() => drain()).catch(() => socket.destroy());
+    chain = chain.then(() => drain()).catch(() => void socket.destroy());
   });
 
+  /** The next whole message (type '' for startup-phase messages, which have none), or null. */
+  function nextMessage() {
+    const typed = phase !== 'startup';
+    const offset = typed ? 1 : 0;
+    if (buffer.length < offset + 4) return null;
+    const length = buffer.readInt32BE(offset) + offset;
+    if (phase !== 'ready' && (length > MAX_STARTUP_LENGTH || length < offset + 4)) {
+      finish('08P01', 'invalid message length before authentication');
+      return null;
+    }
+    if (buffer.length < length) return null;
+    const message = buffer.subarray(0, length);
+    buffer = buffer.subarray(length);
+    return { type: typed ? String.fromCharCode(message[0]) : '', message };
+  }
+
   async function drain() {
-    for (;;) {
-      if (!started) {
-        if (buffer.length < 8) return;
-        const length = buffer.readInt32BE(0);
-        if (buffer.length < length) return;
-        const code = buffer.readInt32BE(4);
-        const message = buffer.subarray(0, length);
-        buffer = buffer.subarray(length);
-        if (code === SSL_REQUEST || code === GSSENC_REQUEST) {
-          socket.write('N'); // no TLS on loopback
-          continue;
+    for (let next; phase !== 'done' && (next = nextMessage()); ) {
+      const { type, message } = next;
+      if (phase === 'startup') onStartupMessage(message);
+      else if (type === 'X') finish();
+      else if (phase === 'auth') await onAuthMessage(type, message.subarray(5));
+      else {
+        pending.push(message);
+        if (UNIT_END.has(type)) {
+          const unit = Buffer.concat(pending);
+          pending = [];
+          await instance.submit(client, new Uint8Array(unit));
         }
-        if (code === CANCEL_REQUEST) {
-          socket.end();
-          return;
-        }
-        if (code !== PROTOCOL_3) {
-          socket.end(errorResponse('08P01', `unsupported protocol ${code}`));
-          return;
-        }
-        const params = startupParams(message);
-        try {
-          instance = await instanceFor(params.database ?? params.user ?? 'postgres');
-        } catch (e) {
-          socket.end(errorResponse('3D000', e.message));
-          return;
-        }
-        started = true;
-        await instance.submit(client, new Uint8Array(message), true);
-        continue;
-      }
-      if (buffer.length < 5) return;
-      const length = buffer.readInt32BE(1) + 1;
-      if (buffer.length < length) return;
-      const type = String.fromCharCode(buffer[0]);
-      const message = buffer.subarray(0, length);
-      buffer = buffer.subarray(length);
-      if (type === 'X') {
-        socket.end();
-        return;
-      }
-      pending.push(message);
-      if (UNIT_END.has(type)) {
-        const unit = Buffer.concat(pending);
-        pending = [];
-        await instance.submit(client, new Uint8Array(unit));
       }
     }
   }
 
+  function onStartupMessage(message) {
+    if (message.length < 8) return finish('08P01', 'invalid startup packet');
+    const code = message.readInt32BE(4);
+    if (code === SSL_REQUEST || code === GSSENC_REQUEST) {
+      socket.write('N'); // no TLS on loopback
+    } else if (code === CANCEL_REQUEST) {
+      finish();
+    } else if (code !== PROTOCOL_3) {
+      finish('08P01', `unsupported protocol ${code}`);
+    } else {
+      startup = message;
+      params = startupParams(message);
+      scram = scramExchange(verifier, params.user);
+      phase = 'auth';
+      socket.write(saslRequest());
+    }
+  }
+
+  async function onAuthMessage(type, body) {
+    try {
+      if (type !== 'p') {
+        const user = params.user ?? '';
+        throw new AuthError('28000', `password authentication required for user "${user}"`);
+      }
+      socket.write(scram.respond(body));
+      if (!scram.authenticated) return;
+    } catch (e) {
+      if (!(e instanceof AuthError)) throw e;
+      return finish(e.code, e.message);
+    }
+    clearTimeout(authTimer);
+    try {
+      instance = await instanceFor(params.database ?? params.user ?? 'postgres');
+    } catch (e) {
+      return finish('3D000', e.message);
+    }
+    phase = 'ready';
+    // PGlite answers the startup message with AuthenticationOk and the session parameters.
+    await instance.submit(client, new Uint8Array(startup), true);
+  }
+
   await closed;
+  clearTimeout(authTimer);
   await chain.catch(() => {});
   if (instance) await instance.release(client);
 }

@@ -7,6 +7,7 @@ export interface EmbeddedPostgresOptions {
   dataDir?: string;
   /** 0 picks a free port. */
   port?: number;
+  /** A loopback address or `localhost`; anything else is refused (development-only server). */
   host?: string;
   /** Concurrent wire connections multiplexed onto the single PGlite instance. */
   maxConnections?: number;
@@ -19,12 +20,27 @@ export interface EmbeddedPostgresOptions {
 export interface EmbeddedPostgres {
   host: string;
   port: number;
-  /** Connection settings for knex / Backstage `backend.database.connection`. */
+  /**
+   * Connection settings for knex / Backstage `backend.database.connection`. The password is the
+   * data directory's (kept in its `.password` file), or a fresh random one for in-memory data.
+   */
   connection: { host: string; port: number; user: string; password: string; database: string };
   connectionString: string;
+  /** The file holding the password; undefined for in-memory data. */
+  passwordFile?: string;
   /** Process id of the server, e.g. to simulate a crash in reliability tests. */
   pid: number;
   stop(): Promise<void>;
+}
+
+/** The status line server.mjs prints on stdout once it accepts connections. */
+interface ReadyLine {
+  ready: true;
+  host: string;
+  port: number;
+  user: string;
+  password: string;
+  passwordFile?: string;
 }
 
 /** Path of the server script, for callers that run it directly (the dev start script). */
@@ -34,7 +50,8 @@ export const embeddedServerScript = path.resolve(__dirname, '..', 'server.mjs');
 export async function startEmbeddedPostgres(
   options: EmbeddedPostgresOptions = {},
 ): Promise<EmbeddedPostgres> {
-  const args = [embeddedServerScript, '--exit-with-parent', '--host', options.host ?? '127.0.0.1', '--port', String(options.port ?? 0)];
+  const args = [embeddedServerScript, '--exit-with-parent'];
+  args.push('--host', options.host ?? '127.0.0.1', '--port', String(options.port ?? 0));
   if (options.dataDir) args.push('--data-dir', options.dataDir);
   if (options.maxConnections) args.push('--max-connections', String(options.maxConnections));
   // The default database is opened before "ready", so a client's first connection does not
@@ -48,7 +65,7 @@ export async function startEmbeddedPostgres(
     stderr = (stderr + d.toString()).slice(-4000);
   });
 
-  const ready = await new Promise<{ host: string; port: number }>((resolve, reject) => {
+  const ready = await new Promise<ReadyLine>((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
       reject(new Error(`embedded-db: server did not start in time. ${stderr}`));
@@ -59,7 +76,7 @@ export async function startEmbeddedPostgres(
         const msg = JSON.parse(line);
         if (msg.ready) {
           clearTimeout(timer);
-          resolve({ host: msg.host, port: msg.port });
+          resolve(msg);
         }
       } catch {
         // not our status line
@@ -71,14 +88,16 @@ export async function startEmbeddedPostgres(
     });
   });
 
-  const { host, port } = ready;
-  // PGlite accepts any credentials; these only satisfy clients that insist on them.
-  const connection = { host, port, user: 'postgres', password: 'postgres', database: 'postgres' };
+  const { host, port, user, password } = ready;
+  const connection = { host, port, user, password, database: 'postgres' };
+  const urlHost = host.includes(':') ? `[${host}]` : host;
   return {
     host,
     port,
     connection,
-    connectionString: `postgres://postgres:postgres@${host}:${port}/postgres`,
+    connectionString:
+      `postgres://${user}:${encodeURIComponent(password)}@${urlHost}:${port}/postgres`,
+    passwordFile: ready.passwordFile,
     pid: child.pid!,
     stop: () => stopChild(child),
   };
