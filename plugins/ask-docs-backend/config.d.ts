@@ -55,6 +55,28 @@ export interface Config {
       /** maintenance_work_mem for building a model's HNSW index, e.g. 512MB (the default). */
       hnswBuildMemory?: string;
     };
+    /**
+     * Entity-attribute sync: visibility attributes (owners, kind, labels, spec, ...) follow the
+     * catalog within about `frequency` plus one listing, without re-embedding anything.
+     */
+    visibilitySync?: {
+      /** Default true. Off: no sync task and no freshness guard. */
+      enabled?: boolean;
+      /** How often the catalog is listed, e.g. { seconds: 30 } (the default). */
+      frequency?: { seconds?: number; minutes?: number };
+      /**
+       * When the last complete listing started longer ago than this, nothing is visible until a
+       * sync succeeds (fail closed). Default { seconds: 90 }: one failed sync is absorbed.
+       */
+      maxStaleness?: { seconds?: number; minutes?: number };
+    };
+    retention?: {
+      /**
+       * Superseded chunk versions older than this many days are deleted (default 90), except
+       * those retrieved by answers still inside the answer retention window.
+       */
+      chunkVersionsDays?: number;
+    };
     llm?: {
       /** OpenAI-compatible endpoint, e.g. http://localhost:8080/v1 */
       baseUrl?: string;
@@ -79,7 +101,28 @@ export interface Config {
       minClaimOverlap?: number;
       /** Audit records older than this are deleted, e.g. { days: 365 }. */
       retention?: { days: number };
+      /** Characters per question (default 2000); longer questions get 400. */
       maxQuestionChars?: number;
+      /** Distinct content words per question (default 64); more get 400. */
+      maxQueryTerms?: number;
+    };
+    permissions?: {
+      /**
+       * Administrative permissions for service principals (external access tokens, other
+       * plugins calling as themselves). Backstage's permission service allows every service
+       * request unless its externalAccess accessRestrictions say otherwise, so ask-docs gives a
+       * service `ask-docs.audit.read` or `ask-docs.ingestion.run` only when it is listed here
+       * (and its accessRestrictions, if any, allow it). Default: none. Users are unaffected.
+       */
+      services?: Array<{
+        /**
+         * The service principal's subject: a static externalAccess token's `subject` as
+         * configured, `external:<sub>` for a JWKS token, `plugin:<pluginId>` for a plugin.
+         */
+        subject: string;
+        /** Any of `ask-docs.audit.read`, `ask-docs.ingestion.run`. */
+        permissions: string[];
+      }>;
     };
   };
 }

@@ -7,6 +7,7 @@ import { seededRandom } from '../../plugins/ask-docs-backend/src/retrieval/testU
  */
 import crypto from 'crypto';
 import { Knex } from 'knex';
+import { entityColumns } from '../../plugins/ask-docs-backend/src/database/entityColumns';
 import { HashingEmbedder } from '../../plugins/ask-docs-backend/src/embedding';
 import { splitSentences } from '../../plugins/ask-docs-backend/src/ingestion/parsing';
 import { Analyzers, analyzeText } from '../../plugins/ask-docs-backend/src/language';
@@ -75,15 +76,22 @@ const sha = (s: string) => crypto.createHash('sha256').update(s).digest('hex');
 
 /** Inserts the bench entities (idempotent). */
 export async function insertBenchEntities(knex: Knex, entities: number): Promise<void> {
-  const rows = Array.from({ length: entities }, (_, i) => ({
-    entity_ref: benchEntityRef(i),
-    kind: 'component',
-    namespace: 'default',
-    name: `${BENCH_ENTITY_PREFIX}-${i}`,
-    title: `Bench ${i}`,
-    owners: [benchOwner(i)],
-    etag: 'e1',
-  }));
+  // Through the store's row mapping, so the folded key columns visibility compares are filled.
+  const rows = Array.from({ length: entities }, (_, i) =>
+    entityColumns({
+      entityRef: benchEntityRef(i),
+      kind: 'component',
+      namespace: 'default',
+      name: `${BENCH_ENTITY_PREFIX}-${i}`,
+      title: `Bench ${i}`,
+      owners: [benchOwner(i)],
+      tags: [],
+      labels: {},
+      annotations: {},
+      spec: {},
+      etag: 'e1',
+    }),
+  );
   await knex('ask_docs_entities').insert(rows).onConflict('entity_ref').ignore();
 }
 

@@ -22,6 +22,8 @@ export interface FakeChatRequest {
   /** The parsed JSON body as sent. */
   body: Record<string, unknown>;
   headers: http.IncomingHttpHeaders;
+  /** True once the client closed the connection before the reply was complete. */
+  aborted: boolean;
 }
 
 /** How to answer one request. A plain string is an answer text. */
@@ -120,8 +122,12 @@ export async function startFakeOpenAI(
       stream: body.stream === true,
       body,
       headers: req.headers,
+      aborted: false,
     };
     requests.push(request);
+    res.on('close', () => {
+      if (!res.writableEnded) request.aborted = true;
+    });
 
     if (
       options.apiKey &&

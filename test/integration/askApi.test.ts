@@ -13,7 +13,7 @@ import techdocsPlugin from '@backstage/plugin-techdocs-backend';
 import askDocsPlugin from '@askdocs/plugin-ask-docs-backend';
 import {
   ASK_DOCS_CHUNK_RESOURCE_TYPE,
-  askDocsAdminPermission,
+  askDocsAdministrativePermissions,
   askDocsChunkReadPermission,
   NOT_IN_KNOWLEDGE_BASE_ANSWER,
 } from '@askdocs/plugin-ask-docs-common';
@@ -25,7 +25,7 @@ import request from 'supertest';
 import { parseAllDocuments } from 'yaml';
 import { FakeOpenAI, FakeReply, startFakeOpenAI } from '../fake-openai';
 import { startTestDatabase, TestDatabase } from '../../plugins/ask-docs-backend/src/testUtils/testDatabase';
-import { citeAsLabels, citeFirstBlock, writeMetadata } from '../src';
+import { citeAsLabels, citeFirstBlock, withOwnerRelations, writeMetadata } from '../src';
 
 const root = path.resolve(__dirname, '../..');
 const alice = 'user:default/alice'; // team-payments
@@ -45,7 +45,10 @@ class TestPermissions {
     const user = (options.credentials.principal as any).userEntityRef as string;
     // alice administers ask-docs; everyone may ask
     return requests.map(r => ({
-      result: isPermission(r.permission, askDocsAdminPermission) && user !== alice ? AuthorizeResult.DENY : AuthorizeResult.ALLOW,
+      result:
+        askDocsAdministrativePermissions.some(p => isPermission(r.permission, p)) && user !== alice
+          ? AuthorizeResult.DENY
+          : AuthorizeResult.ALLOW,
     }));
   }
   async authorizeConditional(requests: any[], options: { credentials: BackstageCredentials }) {
@@ -90,7 +93,7 @@ describe('answers API', () => {
     const entities = parseAllDocuments(fs.readFileSync(path.join(root, 'examples/entities.yaml'), 'utf8'))
       .map(d => d.toJSON() as Entity)
       .filter(e => e.kind === 'Component')
-      .map(e => ({ ...e, metadata: { ...e.metadata, namespace: 'default', etag: `etag-${e.metadata.name}` } }));
+      .map(e => withOwnerRelations({ ...e, metadata: { ...e.metadata, namespace: 'default', etag: `etag-${e.metadata.name}` } }));
     const catalog = catalogServiceMock.mock({
       queryEntities: async () => ({ items: entities, totalItems: entities.length, pageInfo: {} }),
       getEntityByRef: async (ref: any) => {
@@ -115,6 +118,8 @@ describe('answers API', () => {
             askDocs: {
               embeddings: { provider: 'hashing' },
               ingestion: { schedule: { frequency: { hours: 24 }, timeout: { minutes: 10 }, initialDelay: { hours: 24 } } },
+              // The mock scheduler syncs once at startup; the ingestion run counts as a sync too.
+              visibilitySync: { maxStaleness: { hours: 1 } },
               llm: { baseUrl: fake.baseUrl, apiKey: 'test-key', model: 'fake-model', timeoutMs: 1500, maxRetries: 0 },
             },
           },

@@ -77,6 +77,8 @@ describe('ingestion through the TechDocs backend', () => {
               languages: ['en', 'cs'],
               embeddings: { provider: 'hashing' },
               ingestion: { schedule: { frequency: { hours: 24 }, timeout: { minutes: 10 }, initialDelay: { hours: 24 } } },
+              // The mock scheduler syncs once at startup; the ingestion run counts as a sync too.
+              visibilitySync: { maxStaleness: { hours: 1 } },
             },
           },
         }),

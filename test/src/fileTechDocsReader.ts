@@ -2,12 +2,16 @@
  * TechDocs and catalog stand-ins over folders of built HTML, so the evaluation and benchmark
  * scripts can run the real Ingester on the shared corpora without a TechDocs backend.
  */
-import { Entity, stringifyEntityRef } from '@backstage/catalog-model';
+import { Entity, parseEntityRef, stringifyEntityRef } from '@backstage/catalog-model';
 import crypto from 'crypto';
 import fs from 'fs';
 import path from 'path';
 import { EntitySource, TechDocsReader, TechDocsSiteMetadata } from '../../plugins/ask-docs-backend/src/ingestion/sources';
 import { pageListFromMetadata } from '../../plugins/ask-docs-backend/src/ingestion/parsing';
+import {
+  RefusedPagePathError,
+  resolveSitePagePath,
+} from '../../plugins/ask-docs-backend/src/ingestion/sitePagePath';
 import { unpackCorpus } from '../../plugins/ask-docs-backend/src/ingestion/parsing/testUtils';
 import { listFiles } from './techdocsSite';
 
@@ -41,7 +45,12 @@ export class FileTechDocsReader implements TechDocsReader {
     if (!site) return undefined;
     if (!site.etag) {
       const hash = crypto.createHash('sha256');
-      for (const p of site.pages) hash.update(p).update(fs.readFileSync(path.join(site.dir, p)));
+      for (const p of site.pages) {
+        hash.update(p);
+        // A refused page has no content here: the Ingester reports it when it asks for it.
+        const file = await siteFile(site.dir, p).catch(() => undefined);
+        if (file) hash.update(await fs.promises.readFile(file));
+      }
       site.etag = hash.digest('hex').slice(0, 40);
     }
     return { siteName: site.siteName, etag: site.etag, pages: [...site.pages] };
@@ -50,8 +59,23 @@ export class FileTechDocsReader implements TechDocsReader {
   async getPage(entity: Entity, pagePath: string): Promise<string> {
     const site = this.sites.get(stringifyEntityRef(entity).toLocaleLowerCase('en-US'));
     if (!site || !site.pages.includes(pagePath)) throw new Error(`No page ${pagePath} for ${stringifyEntityRef(entity)}`);
-    return fs.promises.readFile(path.join(site.dir, pagePath), 'utf8');
+    return fs.promises.readFile(await siteFile(site.dir, pagePath), 'utf8');
   }
+}
+
+/**
+ * The real path of a page inside a site folder, as the TechDocs local publisher would serve it:
+ * the page path must be accepted by resolveSitePagePath, and symbolic links must not lead out of
+ * the folder (else another entity's pages would be indexed under this one).
+ */
+export async function siteFile(dir: string, pagePath: string): Promise<string> {
+  const root = await fs.promises.realpath(dir);
+  const file = await fs.promises.realpath(path.join(root, resolveSitePagePath(pagePath)));
+  const relative = path.relative(root, file);
+  if (relative === '' || relative.split(path.sep)[0] === '..' || path.isAbsolute(relative)) {
+    throw new RefusedPagePathError(pagePath, 'symbolic link resolves outside the site');
+  }
+  return file;
 }
 
 /** A fixed list of entities. */
@@ -63,11 +87,25 @@ export class StaticEntitySource implements EntitySource {
   }
 }
 
+/** The ownedBy relation the catalog resolves from spec.owner: the only owner visibility reads. */
+export function ownedByRelations(owner: unknown, namespace: string) {
+  if (typeof owner !== 'string' || !owner) return [];
+  const targetRef = stringifyEntityRef(parseEntityRef(owner, { defaultKind: 'group', defaultNamespace: namespace }));
+  return [{ type: 'ownedBy', targetRef }];
+}
+
+/** An entity as the catalog serves it after processing: spec.owner resolved to a relation. */
+export function withOwnerRelations(entity: Entity): Entity {
+  const namespace = entity.metadata.namespace ?? 'default';
+  return { ...entity, relations: [...(entity.relations ?? []), ...ownedByRelations(entity.spec?.owner, namespace)] };
+}
+
 /** A documentation Component as the catalog would hold it. */
 export function docsComponent(
   name: string,
   options: { title?: string; owner?: string; description?: string; tags?: string[] } = {},
 ): Entity {
+  const owner = options.owner ?? 'group:default/docs';
   return {
     apiVersion: 'backstage.io/v1alpha1',
     kind: 'Component',
@@ -80,7 +118,8 @@ export function docsComponent(
       etag: `etag-${name}`,
       annotations: { 'backstage.io/techdocs-ref': 'dir:.' },
     },
-    spec: { type: 'documentation', lifecycle: 'production', owner: options.owner ?? 'group:default/docs' },
+    spec: { type: 'documentation', lifecycle: 'production', owner },
+    relations: ownedByRelations(owner, 'default'),
   };
 }
 

@@ -3,7 +3,7 @@
  * ask-docs on real Postgres, a catalog mock, and a policy that hides documents tagged
  * `restricted` from everyone but their owners (as a conditional decision, like the dev policy).
  */
-import { BackstageCredentials } from '@backstage/backend-plugin-api';
+import { BackstageCredentials, PermissionsService } from '@backstage/backend-plugin-api';
 import { mockCredentials, mockServices, startTestBackend } from '@backstage/backend-test-utils';
 import { Entity, parseEntityRef, stringifyEntityRef } from '@backstage/catalog-model';
 import { catalogServiceMock } from '@backstage/plugin-catalog-node/testUtils';
@@ -47,6 +47,16 @@ export async function startAskBackend(options: {
   claims: Record<string, string[]>;
   llmBaseUrl: string;
   llmTimeoutMs?: number;
+  /**
+   * Decides `authorize` requests of users (ask, audit, ingestion); default ALLOW. ingest() runs as
+   * user:default/admin. Like Backstage's permission service without externalAccess
+   * accessRestrictions, every service principal is ALLOWed whatever this says.
+   */
+  authorize?: (permissionName: string, credentials: BackstageCredentials) => AuthorizeResult;
+  /** Extra `askDocs` settings, merged over the defaults (one level deep). */
+  askDocsConfig?: Record<string, unknown>;
+  /** Replaces the policy above entirely (e.g. scriptedPermissionsService from permissionsFake). */
+  permissions?: PermissionsService;
 }): Promise<AskBackend> {
   const db = await startTestDatabase({ migrate: false });
   const publishDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ask-docs-backend-'));
@@ -75,8 +85,16 @@ export async function startAskBackend(options: {
       catalog.factory,
       mockServices.rootLogger.factory({ level: 'error' }),
       mockServices.database.factory({ knex: db.knex }),
-      mockServices.permissions.mock({
-        authorize: async (requests: any[]) => requests.map(() => ({ result: AuthorizeResult.ALLOW })),
+      mockServices.permissions.mock(options.permissions ?? ({
+        authorize: async (requests: any[], { credentials }: { credentials: BackstageCredentials }) => {
+          const isService = (credentials.principal as { type: string }).type === 'service';
+          return requests.map(r => ({
+            result:
+              isService || !options.authorize
+                ? AuthorizeResult.ALLOW
+                : options.authorize(r.permission.name, credentials),
+          }));
+        },
         authorizeConditional: async (requests: any[], { credentials }: { credentials: BackstageCredentials }) =>
           requests.map(r =>
             r.permission.name === 'ask-docs.chunk.read'
@@ -88,7 +106,7 @@ export async function startAskBackend(options: {
                 }
               : { result: AuthorizeResult.ALLOW },
           ),
-      } as any).factory,
+      } as any)).factory,
       mockServices.rootConfig.factory({
         data: {
           permission: { enabled: true },
@@ -97,7 +115,10 @@ export async function startAskBackend(options: {
             languages: ['en'],
             embeddings: { provider: 'hashing' },
             ingestion: { schedule: { frequency: { hours: 24 }, timeout: { minutes: 10 }, initialDelay: { hours: 24 } } },
+            // The mock scheduler syncs once at startup; the ingestion run counts as a sync too.
+            visibilitySync: { maxStaleness: { hours: 1 } },
             llm: { baseUrl: options.llmBaseUrl, apiKey: 'test-key', model: 'fake-model', timeoutMs: options.llmTimeoutMs ?? 5000, maxRetries: 0 },
+            ...options.askDocsConfig,
           },
         },
       }),

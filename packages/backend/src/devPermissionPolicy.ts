@@ -4,13 +4,14 @@ import { PermissionPolicy, PolicyQuery, PolicyQueryUser } from '@backstage/plugi
 import { policyExtensionPoint } from '@backstage/plugin-permission-node/alpha';
 import {
   ASK_DOCS_CHUNK_RESOURCE_TYPE,
-  askDocsAdminPermission,
+  askDocsAdministrativePermissions,
   askDocsChunkReadPermission,
 } from '@askdocs/plugin-ask-docs-common';
 
 /**
  * Development policy: documents of entities tagged `restricted` are readable only by their
- * owners; members of team-ask-docs administer ingestion. Everything else is allowed.
+ * owners; members of team-ask-docs run ingestion and read the answer audit log. Everything else
+ * is allowed.
  */
 export class DevPermissionPolicy implements PermissionPolicy {
   async handle(request: PolicyQuery, user?: PolicyQueryUser): Promise<PolicyDecision> {
@@ -28,7 +29,7 @@ export class DevPermissionPolicy implements PermissionPolicy {
         },
       };
     }
-    if (isPermission(request.permission, askDocsAdminPermission)) {
+    if (askDocsAdministrativePermissions.some(p => isPermission(request.permission, p))) {
       return {
         result: claims.includes('group:default/team-ask-docs') ? AuthorizeResult.ALLOW : AuthorizeResult.DENY,
       };

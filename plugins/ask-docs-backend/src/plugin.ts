@@ -4,7 +4,9 @@ import { askDocsPermissions } from '@askdocs/plugin-ask-docs-common';
 import { createChatModel } from './answer';
 import { DatabaseAskDocsStore } from './database/DatabaseAskDocsStore';
 import { applyDatabaseMigrations } from './database/migrations';
+import { requirePostgresWithVector } from './database/requirePostgres';
 import { createEmbedder, embedderInfo } from './embedding';
+import { startEntityAttributeSync, VISIBILITY_FIELDS } from './ingestion/attributeSync';
 import { CatalogEntitySource } from './ingestion/catalogEntitySource';
 import { Ingester } from './ingestion/Ingester';
 import { TechDocsBackendReader } from './ingestion/techDocsBackendReader';
@@ -16,6 +18,7 @@ import {
 } from './permissions';
 import { ensureVectorIndex } from './retrieval';
 import { AskService } from './service/AskService';
+import { AskDocsAuthorizer, readServiceGrants } from './service/authorization';
 import { IngestionController } from './service/IngestionController';
 import { createRouter } from './service/router';
 import { readPluginSettings, readRetrievalSettings } from './settings';
@@ -46,6 +49,8 @@ export const askDocsPlugin = createBackendPlugin({
         const { config, logger, database, httpRouter, httpAuth, auth, discovery, permissions, permissionsRegistry, scheduler, catalog } = deps;
         const settings = readPluginSettings(config);
         const knex = await database.getClient();
+        // Before any migration: SQLite or a server without pgvector fails here, in one sentence.
+        await requirePostgresWithVector(knex);
         if (!database.migrations?.skip) {
           await applyDatabaseMigrations(knex);
         }
@@ -105,13 +110,31 @@ export const askDocsPlugin = createBackendPlugin({
             const cutoff = new Date(Date.now() - settings.retentionDays * 86_400_000);
             const n = await store.deleteAnswersBefore(cutoff);
             if (n) logger.info(`ask-docs: deleted ${n} answer records older than ${settings.retentionDays} days`);
+            // After the answers: versions only the deleted answers cited go too.
+            const versionDays = settings.chunkVersionRetentionDays;
+            const versions = await store.deleteChunkVersions({
+              supersededBefore: new Date(Date.now() - versionDays * 86_400_000),
+              keepAnswersSince: cutoff,
+            });
+            if (versions) logger.info(`ask-docs: deleted ${versions} superseded chunk versions`);
           },
         });
+        await startEntityAttributeSync({
+          store,
+          entities: new CatalogEntitySource(catalog, auth, VISIBILITY_FIELDS),
+          logger,
+          scheduler,
+          settings: settings.visibilitySync,
+        });
 
+        // Service principals get administrative permissions only from askDocs.permissions.services.
+        const authorizer = new AskDocsAuthorizer(permissions, readServiceGrants(config));
         const askService = new AskService({
           knex,
           store,
           permissions,
+          authorizer,
+          maxQueryTerms: settings.maxQueryTerms,
           embedder,
           analyzers,
           model,
@@ -119,7 +142,7 @@ export const askDocsPlugin = createBackendPlugin({
           answer: settings.answer,
           logger,
         });
-        const ingestion = new IngestionController(store, ingester, permissions);
+        const ingestion = new IngestionController(store, ingester, authorizer);
 
         httpRouter.use(
           await createRouter({

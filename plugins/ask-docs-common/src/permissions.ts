@@ -20,15 +20,32 @@ export const askDocsAskPermission = createPermission({
   attributes: { action: 'read' },
 });
 
-/** Starting ingestion runs, reading progress and other users' answers. */
-export const askDocsAdminPermission = createPermission({
-  name: 'ask-docs.admin',
+/**
+ * Reading other principals' stored answers (audit replay). The asker always reads their own.
+ * Service principals also need a grant in `askDocs.permissions.services` (see the README).
+ */
+export const askDocsAuditReadPermission = createPermission({
+  name: 'ask-docs.audit.read',
+  attributes: { action: 'read' },
+});
+
+/**
+ * Starting ingestion runs and reading their progress. Service principals also need a grant in
+ * `askDocs.permissions.services` (see the README).
+ */
+export const askDocsIngestionRunPermission = createPermission({
+  name: 'ask-docs.ingestion.run',
   attributes: { action: 'update' },
 });
+
+/** Administrative permissions: never granted to a service principal by default. */
+export const askDocsAdministrativePermissions = [
+  askDocsAuditReadPermission,
+  askDocsIngestionRunPermission,
+];
 
 export const askDocsPermissions = [
   askDocsChunkReadPermission,
   askDocsAskPermission,
-  askDocsAdminPermission,
+  ...askDocsAdministrativePermissions,
 ];
-

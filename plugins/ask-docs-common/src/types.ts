@@ -76,6 +76,23 @@ export interface AnswerRecord extends AskResponse {
   /** Cited documents that have been re-ingested with a newer revision since. */
   outdatedSources: Array<{ documentId: string; title: string; answeredRevision: string; currentRevision: string | null }>;
   feedback?: AnswerFeedback;
+  /**
+   * Present when the reader can no longer see some of the documents this answer used; `notice`
+   * is then REDACTED_NOTICE.
+   */
+  redacted?: AnswerRedaction;
+}
+
+/** What of a stored answer was left out for its current reader. */
+export interface AnswerRedaction {
+  /** Cited sources left out. */
+  sources: number;
+  /** Evidence passages left out. */
+  evidence: number;
+  /** Spelling corrections left out (the suggested word is no longer in the reader's vocabulary). */
+  corrections: number;
+  /** The model's text was replaced by REDACTED_ANSWER_TEXT: it drew on a hidden document. */
+  answerText: boolean;
 }
 
 export interface AnswerFeedback {
@@ -88,7 +105,8 @@ export type AskStreamEvent =
   | { type: 'status'; phase: 'retrieving' | 'generating' }
   | { type: 'delta'; text: string }
   | { type: 'done'; response: AskResponse }
-  | { type: 'error'; message: string };
+  /** A generic message; `requestId` finds the details in the server's logs. */
+  | { type: 'error'; message: string; requestId?: string };
 
 export interface IngestionProgress {
   runId: number | null;
@@ -121,3 +139,11 @@ export const NOT_IN_KNOWLEDGE_BASE_ANSWER =
 /** The label shown instead of an answer when only evidence can be given. */
 export const EVIDENCE_ONLY_NOTICE =
   'Not an answer: the language model is unavailable. These are the most relevant passages from the documentation.';
+
+/** Replaces the text of a stored answer that drew on documents the reader can no longer see. */
+export const REDACTED_ANSWER_TEXT =
+  'This answer is hidden: it was based on documents you can no longer see.';
+
+/** Says that parts of a stored answer were left out because of the reader's current access. */
+export const REDACTED_NOTICE =
+  'Parts of this answer are hidden because you can no longer see some of the documents it used.';

@@ -111,8 +111,37 @@ export interface StoredAnswer extends AnswerWrite {
 }
 
 /** Persistence of the knowledge index, ingestion runs and the answer audit log. */
+/** The last complete catalog listing of visibility attributes (docs/architecture.md). */
+export interface VisibilitySyncState {
+  /** Start of the last complete successful listing (sync or ingestion run). */
+  lastSuccessAt?: Date;
+  /** The plugin's bound; undefined: the freshness guard is off. */
+  maxStalenessSeconds?: number;
+  /** The guard is on and the attributes are older than it allows: nothing is visible. */
+  stale: boolean;
+}
+
 export interface AskDocsStore {
-  upsertEntity(entity: EntityRow): Promise<void>;
+  /**
+   * Writes an entity row. `asOf` is the start of the listing the entity came from (database
+   * time, default now): a row written from a newer listing is left as it is.
+   */
+  upsertEntity(entity: EntityRow, options?: { asOf?: Date }): Promise<void>;
+  /** The database's clock: listing times are compared with it, never with the backend's. */
+  databaseNow(): Promise<Date>;
+  /**
+   * Rewrites the visibility attributes of stored entities whose attributes hash differs (and
+   * shows hidden ones again); never inserts rows or touches documents, chunks or vectors.
+   * Returns the number of rows changed.
+   */
+  syncEntityAttributes(entities: EntityRow[], asOf: Date): Promise<number>;
+  /** Hides stored entities missing from a complete listing started at `asOf`; returns how many. */
+  hideEntitiesNotListed(listedRefs: string[], asOf: Date): Promise<number>;
+  /** Records a complete successful listing started at `asOf`. */
+  recordVisibilitySync(asOf: Date): Promise<void>;
+  /** Turns the freshness guard on with this bound, or off with undefined. */
+  configureVisibilityFreshness(maxStalenessSeconds: number | undefined): Promise<void>;
+  visibilitySyncState(): Promise<VisibilitySyncState>;
   listEntityRefs(): Promise<string[]>;
   /** Deletes entities with all their documents, chunks, vectors and terms. */
   deleteEntities(entityRefs: string[]): Promise<number>;
@@ -151,6 +180,12 @@ export interface AskDocsStore {
   listAnswers(userRef: string, limit: number): Promise<StoredAnswer[]>;
   setFeedback(id: string, feedback: AnswerFeedback): Promise<void>;
   deleteAnswersBefore(date: Date): Promise<number>;
+  /**
+   * Deletes chunk versions superseded before `supersededBefore`, except those an answer created
+   * at or after `keepAnswersSince` retrieved (by chunk id and content hash). Current versions
+   * (never superseded) are never deleted. Returns the number deleted.
+   */
+  deleteChunkVersions(options: { supersededBefore: Date; keepAnswersSince: Date }): Promise<number>;
   /**
    * Current revision of each document the reader may still see (null when it no longer exists
    * or is no longer visible): even revision ids go through the visibility predicate.

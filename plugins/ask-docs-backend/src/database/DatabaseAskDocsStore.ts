@@ -11,31 +11,99 @@ import {
   RunProgress,
   StoredAnswer,
   StoredDocumentState,
+  VisibilitySyncState,
 } from './AskDocsStore';
+import { entityColumns } from './entityColumns';
+import { FRESH_VISIBILITY_ATTRIBUTES_SQL } from '../permissions/freshness';
 
 const TERM_INSERT_BATCH = 2000;
+const NOT_NEWER_SQL =
+  'ask_docs_entities.attributes_at IS NULL ' +
+  'OR ask_docs_entities.attributes_at <= excluded.attributes_at';
 
 export class DatabaseAskDocsStore implements AskDocsStore {
   constructor(private readonly db: Knex) {}
 
-  async upsertEntity(e: EntityRow): Promise<void> {
+  async upsertEntity(e: EntityRow, options: { asOf?: Date } = {}): Promise<void> {
     await this.db('ask_docs_entities')
       .insert({
-        entity_ref: e.entityRef,
-        kind: e.kind.toLocaleLowerCase('en-US'),
-        namespace: e.namespace.toLocaleLowerCase('en-US'),
-        name: e.name,
-        title: e.title,
-        owners: e.owners.map(o => o.toLocaleLowerCase('en-US')),
-        tags: e.tags,
-        labels: JSON.stringify(e.labels),
-        annotations: JSON.stringify(e.annotations),
-        spec: JSON.stringify(e.spec),
-        etag: e.etag,
+        ...entityColumns(e),
+        attributes_at: options.asOf ?? this.db.fn.now(),
+        deleted_at: null,
         updated_at: this.db.fn.now(),
       })
       .onConflict('entity_ref')
-      .merge();
+      .merge()
+      // A listing that started before the one that wrote the row must not undo it.
+      .whereRaw(NOT_NEWER_SQL);
+  }
+
+  async databaseNow(): Promise<Date> {
+    const { rows } = await this.db.raw('SELECT now() AS now');
+    return new Date(rows[0].now);
+  }
+
+  async syncEntityAttributes(entities: EntityRow[], asOf: Date): Promise<number> {
+    if (entities.length === 0) return 0;
+    const stored = await this.db('ask_docs_entities')
+      .whereIn('entity_ref', entities.map(e => e.entityRef))
+      .select('entity_ref', 'attributes_hash', 'deleted_at');
+    const byRef = new Map(stored.map(r => [r.entity_ref, r]));
+    let changed = 0;
+    for (const e of entities) {
+      const row = byRef.get(e.entityRef);
+      if (!row) continue; // not indexed (yet): ingestion adds it with its documents
+      const { etag: _etag, ...columns } = entityColumns(e);
+      if (row.attributes_hash === columns.attributes_hash && row.deleted_at === null) continue;
+      changed += await this.db('ask_docs_entities')
+        .where('entity_ref', e.entityRef)
+        .where(q => q.whereNull('attributes_at').orWhere('attributes_at', '<=', asOf))
+        .update({
+          ...columns,
+          attributes_at: asOf,
+          deleted_at: null,
+          updated_at: this.db.fn.now(),
+        });
+    }
+    return changed;
+  }
+
+  async hideEntitiesNotListed(listedRefs: string[], asOf: Date): Promise<number> {
+    return this.db('ask_docs_entities')
+      .whereNull('deleted_at')
+      .whereRaw('NOT (entity_ref = ANY(?::text[]))', [listedRefs])
+      .where(q => q.whereNull('attributes_at').orWhere('attributes_at', '<=', asOf))
+      .update({ deleted_at: asOf, attributes_at: asOf, updated_at: this.db.fn.now() });
+  }
+
+  async recordVisibilitySync(asOf: Date): Promise<void> {
+    await this.db.raw(
+      `INSERT INTO ask_docs_visibility_sync (id, last_success_at) VALUES (1, ?)
+       ON CONFLICT (id) DO UPDATE SET last_success_at =
+         GREATEST(ask_docs_visibility_sync.last_success_at, excluded.last_success_at)`,
+      [asOf],
+    );
+  }
+
+  async configureVisibilityFreshness(maxStalenessSeconds: number | undefined): Promise<void> {
+    await this.db('ask_docs_visibility_sync')
+      .insert({ id: 1, max_staleness_seconds: maxStalenessSeconds ?? null })
+      .onConflict('id')
+      .merge(['max_staleness_seconds']);
+  }
+
+  async visibilitySyncState(): Promise<VisibilitySyncState> {
+    const { rows } = await this.db.raw(
+      `SELECT last_success_at, max_staleness_seconds,
+              NOT ${FRESH_VISIBILITY_ATTRIBUTES_SQL} AS stale
+         FROM (SELECT 1) AS one LEFT JOIN ask_docs_visibility_sync ON id = 1`,
+    );
+    const r = rows[0];
+    return {
+      lastSuccessAt: r.last_success_at ? new Date(r.last_success_at) : undefined,
+      maxStalenessSeconds: r.max_staleness_seconds ?? undefined,
+      stale: Boolean(r.stale),
+    };
   }
 
   async listEntityRefs(): Promise<string[]> {
@@ -323,6 +391,27 @@ export class DatabaseAskDocsStore implements AskDocsStore {
 
   async deleteAnswersBefore(date: Date): Promise<number> {
     return this.db('ask_docs_answers').where('created_at', '<', date).delete();
+  }
+
+  async deleteChunkVersions(options: {
+    supersededBefore: Date;
+    keepAnswersSince: Date;
+  }): Promise<number> {
+    // Answers record what they retrieved as {chunkId, contentHash} in `retrieved`; a version
+    // one of them needs for replay stays as long as that answer does.
+    const { rowCount } = await this.db.raw(
+      `DELETE FROM ask_docs_chunk_versions v
+        WHERE v.superseded_at IS NOT NULL AND v.superseded_at < ?
+          AND NOT EXISTS (
+            SELECT 1 FROM ask_docs_answers a
+             CROSS JOIN LATERAL jsonb_array_elements(CASE WHEN jsonb_typeof(a.retrieved) = 'array'
+               THEN a.retrieved ELSE '[]'::jsonb END) AS r(item)
+             WHERE a.created_at >= ?
+               AND r.item ->> 'chunkId' = v.chunk_id
+               AND r.item ->> 'contentHash' = v.content_hash)`,
+      [options.supersededBefore, options.keepAnswersSince],
+    );
+    return rowCount ?? 0;
   }
 
   async currentRevisions(documentIds: string[], visibility: Visibility): Promise<Map<string, string | null>> {

@@ -1,18 +1,12 @@
 import { resolvePackagePath } from '@backstage/backend-plugin-api';
-import fs from 'fs';
-import path from 'path';
 import { Knex } from 'knex';
 
 /**
- * The knex migrations live in the repository's top-level `migrations/` folder; a published
- * package carries a copy in its own `migrations/` (see `files` in package.json).
+ * The knex migrations ship inside this package (`migrations/`, listed in `files`), so an installed
+ * tarball and the monorepo resolve them the same way.
  */
 export function migrationsDirectory(): string {
-  const packaged = resolvePackagePath('@askdocs/plugin-ask-docs-backend', 'migrations');
-  if (fs.existsSync(packaged)) {
-    return packaged;
-  }
-  return path.resolve(__dirname, '../../../../migrations');
+  return resolvePackagePath('@askdocs/plugin-ask-docs-backend', 'migrations');
 }
 
 export async function applyDatabaseMigrations(knex: Knex): Promise<void> {

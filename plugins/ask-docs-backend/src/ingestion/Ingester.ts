@@ -14,6 +14,7 @@ import {
   pageUrlPath,
   parseHtmlPage,
 } from './parsing';
+import { printablePagePath, RefusedPagePathError, resolveSitePagePath } from './sitePagePath';
 import { EntitySource, TechDocsReader } from './sources';
 
 export interface IngesterOptions {
@@ -90,6 +91,8 @@ export class Ingester {
   }
 
   private registered: Promise<number | undefined> | undefined;
+  /** An entity row of the current run could not be written: the run is no attribute sync. */
+  private attributesFailed = false;
 
   private async doRun(trigger: 'schedule' | 'manual', registered: (runId: number) => void): Promise<RunProgress> {
     const { store, embedder, logger } = this.o;
@@ -100,13 +103,16 @@ export class Ingester {
     this.titles = new Map();
     const seen = new Set<string>();
     let listingComplete = false;
+    // The run's listing is also a sync of visibility attributes, as of its start (database time).
+    const listedAt = await store.databaseNow();
+    this.attributesFailed = false;
     let lastUpdate = Date.now();
     try {
       for await (const entity of this.o.entities.listEntities()) {
         const ref = stringifyEntityRef(entity);
         seen.add(ref);
         try {
-          await this.ingestEntity(entity, progress);
+          await this.ingestEntity(entity, progress, listedAt);
         } catch (e) {
           progress.errors.push({ entityRef: ref, message: errorMessage(e) });
           logger.warn(`ask-docs: failed to ingest ${ref}: ${errorMessage(e)}`);
@@ -123,6 +129,7 @@ export class Ingester {
       // catalog must not wipe the index.
       const gone = (await store.listEntityRefs()).filter(ref => !seen.has(ref));
       progress.chunksDeleted += await store.deleteEntities(gone);
+      if (!this.attributesFailed) await store.recordVisibilitySync(listedAt);
       if (progress.chunksWritten + progress.chunksDeleted + progress.chunksReanalysed > 0) {
         // Queries stay correct without it, only slower: a failure is logged, not the run's.
         await store
@@ -144,10 +151,13 @@ export class Ingester {
     return progress;
   }
 
-  private async ingestEntity(entity: Entity, progress: RunProgress) {
+  private async ingestEntity(entity: Entity, progress: RunProgress, listedAt: Date) {
     const { store, embedder } = this.o;
     const row = entityRow(entity);
-    await store.upsertEntity(row);
+    await store.upsertEntity(row, { asOf: listedAt }).catch(e => {
+      this.attributesFailed = true;
+      throw e;
+    });
     const states = await store.documentStates(row.entityRef, embedder.modelId);
     const keep = new Set<string>();
 
@@ -184,8 +194,10 @@ export class Ingester {
         site.pages.map(pagePath =>
           this.limit(async () => {
             const documentId = documentIdFor(row.entityRef, 'techdocs', pagePath);
-            keep.add(documentId);
             try {
+              // Whatever the reader: a path that leaves this entity's site is never fetched.
+              resolveSitePagePath(pagePath);
+              keep.add(documentId);
               const html = await this.o.techdocs.getPage(entity, pagePath);
               const page = parseHtmlPage(html, {
                 maxPageChars: this.o.maxPageChars,
@@ -205,7 +217,13 @@ export class Ingester {
                 progress,
               );
             } catch (e) {
-              progress.errors.push({ entityRef: row.entityRef, page: pagePath, message: errorMessage(e) });
+              if (e instanceof RefusedPagePathError) {
+                // Not kept: whatever an older version indexed under this path is deleted.
+                keep.delete(documentId);
+                this.o.logger.warn(`ask-docs: ${row.entityRef}: ${e.message}; page not indexed`);
+              }
+              const page = printablePagePath(pagePath);
+              progress.errors.push({ entityRef: row.entityRef, page, message: errorMessage(e) });
             }
           }),
         ),

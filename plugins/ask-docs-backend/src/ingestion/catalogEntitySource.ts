@@ -5,11 +5,15 @@ import { EntitySource } from './sources';
 
 const PAGE_SIZE = 200;
 
-/** All catalog entities, read with the plugin's own service credentials. */
+/**
+ * All catalog entities, read with the plugin's own service credentials; only `fields` of each
+ * when given (the visibility sync asks for what visibility needs).
+ */
 export class CatalogEntitySource implements EntitySource {
   constructor(
     private readonly catalog: CatalogService,
     private readonly auth: AuthService,
+    private readonly fields?: string[],
   ) {}
 
   async *listEntities(): AsyncIterable<Entity> {
@@ -17,7 +21,9 @@ export class CatalogEntitySource implements EntitySource {
     let cursor: string | undefined;
     do {
       const response = await this.catalog.queryEntities(
-        cursor ? { cursor, limit: PAGE_SIZE } : { limit: PAGE_SIZE },
+        cursor
+          ? { cursor, limit: PAGE_SIZE, fields: this.fields }
+          : { limit: PAGE_SIZE, fields: this.fields },
         { credentials },
       );
       for (const entity of response.items) yield entity;

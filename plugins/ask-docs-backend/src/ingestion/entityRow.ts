@@ -4,18 +4,12 @@ import { EntityRow } from '../database/AskDocsStore';
 /** The visibility attributes permission rules are evaluated against (decision record 0001). */
 export function entityRow(entity: Entity): EntityRow {
   const namespace = entity.metadata.namespace ?? 'default';
+  // Owners are the ownedBy relations the catalog resolved, as its isEntityOwner rule reads them;
+  // spec.owner is the unresolved claim and grants nothing (an entity without relations has no
+  // owners). Folding happens once, when the row is written (entityColumns).
   const owners = new Set<string>();
   for (const r of entity.relations ?? []) {
-    if (r.type === RELATION_OWNED_BY) owners.add(r.targetRef.toLocaleLowerCase('en-US'));
-  }
-  const specOwner = (entity.spec as { owner?: unknown } | undefined)?.owner;
-  if (typeof specOwner === 'string' && specOwner) {
-    // Unprocessed entities (tests, fresh catalogs) have no relations yet.
-    try {
-      owners.add(stringifyEntityRef(parseEntityRef(specOwner, { defaultKind: 'group', defaultNamespace: namespace })).toLocaleLowerCase('en-US'));
-    } catch {
-      // an unparseable owner grants nothing
-    }
+    if (r.type === RELATION_OWNED_BY && typeof r.targetRef === 'string') owners.add(r.targetRef);
   }
   return {
     entityRef: stringifyEntityRef(entity),

@@ -21,6 +21,7 @@ const entity: Entity = {
   kind: 'Component',
   metadata: { name: 'kancelar', namespace: 'default', annotations: { 'backstage.io/techdocs-ref': 'dir:.' } },
   spec: { type: 'documentation', owner: 'group:default/office', lifecycle: 'production' },
+  relations: [{ type: 'ownedBy', targetRef: 'group:default/office' }],
 };
 
 const page = (body: string) =>

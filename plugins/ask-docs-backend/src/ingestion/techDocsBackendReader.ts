@@ -2,6 +2,12 @@ import { AuthService, DiscoveryService } from '@backstage/backend-plugin-api';
 import { Entity } from '@backstage/catalog-model';
 import { ResponseError } from '@backstage/errors';
 import { pageListFromMetadata, pageListFromSearchIndex } from './parsing';
+import {
+  encodeSitePagePath,
+  RefusedPagePathError,
+  resolveSitePagePath,
+  siteFileUrl,
+} from './sitePagePath';
 import { TechDocsReader, TechDocsSiteMetadata } from './sources';
 
 export const TECHDOCS_REF_ANNOTATION = 'backstage.io/techdocs-ref';
@@ -42,19 +48,37 @@ export class TechDocsBackendReader implements TechDocsReader {
     return res.text();
   }
 
+  /** Every file of the site, page or metadata, is fetched here and only from inside the site. */
   private async fetch(entity: Entity, file: string): Promise<Response> {
+    const path = encodeSitePagePath(resolveSitePagePath(file));
     const base = await this.discovery.getBaseUrl('techdocs');
     const { token } = await this.auth.getPluginRequestToken({
       onBehalfOf: await this.auth.getOwnServiceCredentials(),
       targetPluginId: 'techdocs',
     });
-    const ns = encodeURIComponent(entity.metadata.namespace ?? 'default');
-    const kind = encodeURIComponent(entity.kind.toLocaleLowerCase('en-US'));
-    const name = encodeURIComponent(entity.metadata.name);
-    const path = file.split('/').map(encodeURIComponent).join('/');
-    return fetch(`${base}/static/docs/${ns}/${kind}/${name}/${path}`, {
+    const triplet = [
+      entity.metadata.namespace ?? 'default',
+      entity.kind.toLocaleLowerCase('en-US'),
+      entity.metadata.name,
+    ];
+    // The catalog does not allow these, but a dot-only name would move the site root itself.
+    if (triplet.some(part => /^\.*$/.test(part))) {
+      throw new Error(`not a TechDocs site name: ${triplet.join('/')}`);
+    }
+    const siteRoot = `${base}/static/docs/${triplet.map(encodeURIComponent).join('/')}/`;
+    // Checked again after URL parsing: the request must stay on the TechDocs origin, in this site.
+    const url = siteFileUrl(siteRoot, path, file);
+    const res = await fetch(url, {
       headers: { Authorization: `Bearer ${token}` },
       signal: AbortSignal.timeout(this.options.timeoutMs ?? 30_000),
+      // A redirect could point at another entity's site; the TechDocs backend sends none for files.
+      redirect: 'manual',
     });
+    if (res.status >= 300 && res.status < 400) {
+      await res.body?.cancel();
+      const location = res.headers.get('location') ?? '(no location)';
+      throw new RefusedPagePathError(file, `TechDocs redirected to ${location}, not followed`);
+    }
+    return res;
   }
 }

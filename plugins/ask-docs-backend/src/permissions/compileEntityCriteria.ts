@@ -4,6 +4,7 @@ import {
   EntityFilter,
   mapCriteria,
 } from './entityFilter';
+import { foldCase } from './matchKeys';
 
 /** A parameterised SQL boolean expression over the `ask_docs_entities` alias below. */
 export interface SqlPredicate {
@@ -15,70 +16,52 @@ export interface SqlPredicate {
 export const VISIBLE_ENTITY_ALIAS = 'ask_docs_vis_e';
 const E = VISIBLE_ENTITY_ALIAS;
 
-const lowerAll = (values: string[]) =>
-  Array.from(new Set(values.map(v => v.toLowerCase())));
+const foldAll = (values: string[]) => Array.from(new Set(values.map(foldCase)));
 
-// Flattens `spec` the way the catalog's search table does (see flattenSpec in entityFilter.ts):
-// one (lower-cased dotted key, jsonb value) row per scalar, arrays searched element-wise, and
-// `<path>.<string item>` = true for arrays of strings. Non-object/array nodes have no children.
-const FLAT_SPEC_CTE = `WITH RECURSIVE flat(k, v) AS (
-    SELECT 'spec'::text, ${E}.spec
-    UNION ALL
-    SELECT s.k, s.v FROM flat AS f CROSS JOIN LATERAL (
-      SELECT f.k || '.' || lower(o.key), o.value
-        FROM jsonb_each(CASE WHEN jsonb_typeof(f.v) = 'object' THEN f.v ELSE '{}'::jsonb END) AS o
-      UNION ALL
-      SELECT f.k, a.value
-        FROM jsonb_array_elements(CASE WHEN jsonb_typeof(f.v) = 'array' THEN f.v ELSE '[]'::jsonb END) AS a
-      UNION ALL
-      SELECT f.k || '.' || lower(a.value #>> '{}'), 'true'::jsonb
-        FROM jsonb_array_elements(CASE WHEN jsonb_typeof(f.v) = 'array' THEN f.v ELSE '[]'::jsonb END) AS a
-        WHERE jsonb_typeof(a.value) = 'string'
-    ) AS s(k, v)
-  )`;
+const KEY_COLUMNS = {
+  kind: 'kind_key',
+  namespace: 'namespace_key',
+  name: 'name_key',
+  owners: 'owner_keys',
+  tags: 'tag_keys',
+  labels: 'label_keys',
+  annotations: 'annotation_keys',
+} as const;
+
+/**
+ * `<column> -> key` is present (and holds the value). The columns hold attributes folded at
+ * write time (matchKeys.ts) and the parameters are folded here the same way, so no lower() runs
+ * in SQL: the database's collation cannot make the two sides disagree.
+ */
+function keyedValue(column: string, key: string, value: string | undefined): SqlPredicate {
+  if (value === undefined) {
+    return { sql: `(${E}.${column} -> ?::text) IS NOT NULL`, bindings: [key] };
+  }
+  return {
+    sql: `(${E}.${column} -> ?::text) @> jsonb_build_array(?::text)`,
+    bindings: [key, foldCase(value)],
+  };
+}
 
 function compileLeaf(filter: EntityFilter): SqlPredicate {
   switch (filter.type) {
     case 'oneOf': {
-      const values = lowerAll(filter.values);
+      const values = foldAll(filter.values);
       if (values.length === 0) return { sql: 'false', bindings: [] };
-      return {
-        sql: `lower(${E}.${filter.field}) = ANY(?::text[])`,
-        bindings: [values],
-      };
+      return { sql: `${E}.${KEY_COLUMNS[filter.field]} = ANY(?::text[])`, bindings: [values] };
     }
     case 'overlaps': {
-      const values = lowerAll(filter.values);
+      const values = foldAll(filter.values);
       if (values.length === 0) return { sql: 'false', bindings: [] };
-      return {
-        sql: `EXISTS (SELECT 1 FROM unnest(${E}.${filter.field}) AS x(v) WHERE lower(x.v) = ANY(?::text[]))`,
-        bindings: [values],
-      };
+      return { sql: `${E}.${KEY_COLUMNS[filter.field]} && ?::text[]`, bindings: [values] };
     }
     case 'nonEmpty':
-      return { sql: `cardinality(${E}.tags) > 0`, bindings: [] };
-    case 'hasKey': {
-      // CASE first, so a non-object jsonb value can never make jsonb_each_text raise.
-      const column = `${E}.${filter.field}`;
-      const valueTest =
-        filter.value === undefined ? '' : ' AND lower(kv.value) = ?';
-      const bindings: unknown[] = [filter.key.toLowerCase()];
-      if (filter.value !== undefined) bindings.push(filter.value.toLowerCase());
-      return {
-        sql: `CASE WHEN jsonb_typeof(${column}) = 'object' THEN EXISTS (SELECT 1 FROM jsonb_each_text(${column}) AS kv WHERE lower(kv.key) = ?${valueTest}) ELSE false END`,
-        bindings,
-      };
-    }
-    case 'hasSpec': {
-      const valueTest =
-        filter.value === undefined ? '' : ` AND lower(flat.v #>> '{}') = ?`;
-      const bindings: unknown[] = [`spec.${filter.path.toLowerCase()}`];
-      if (filter.value !== undefined) bindings.push(filter.value.toLowerCase());
-      return {
-        sql: `EXISTS (${FLAT_SPEC_CTE} SELECT 1 FROM flat WHERE flat.k = ? AND jsonb_typeof(flat.v) NOT IN ('object', 'array')${valueTest})`,
-        bindings,
-      };
-    }
+      return { sql: `cardinality(${E}.tag_keys) > 0`, bindings: [] };
+    case 'hasKey':
+      return keyedValue(KEY_COLUMNS[filter.field], foldCase(filter.key), filter.value);
+    case 'hasSpec':
+      // spec_keys is the catalog's flattening of spec (flattenSpec), computed at write time.
+      return keyedValue('spec_keys', `spec.${foldCase(filter.path)}`, filter.value);
     case 'always':
       return { sql: 'true', bindings: [] };
     default:

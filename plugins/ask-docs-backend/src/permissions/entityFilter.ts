@@ -1,5 +1,8 @@
 import { PermissionCriteria } from '@backstage/plugin-permission-common';
 import { JsonValue } from '@backstage/types';
+import { entityMatchKeys, EntityMatchKeys, foldCase } from './matchKeys';
+
+export { flattenSpec } from './matchKeys';
 
 /**
  * The visibility attributes of a chunk's source entity: the columns of `ask_docs_entities`.
@@ -23,7 +26,7 @@ export interface AskDocsEntityAttributes {
  * Permission rules (ours and the translated catalog rules) produce these, never SQL.
  *
  * All string comparisons are case-insensitive, like the catalog's own permission filters
- * (which match against its lower-cased search table).
+ * (which match against its lower-cased search table), through one folding (matchKeys.ts).
  */
 export type EntityFilter =
   /** `kind`, `namespace` or `name` equals one of the values. */
@@ -164,73 +167,42 @@ export function assertEntityCriteria(
   });
 }
 
-const lower = (s: string) => s.toLowerCase();
-
-function keyValueMatches(
-  record: Record<string, unknown>,
-  key: string,
-  value: string | undefined,
-): boolean {
-  return Object.entries(record ?? {}).some(
-    ([k, v]) =>
-      lower(k) === lower(key) &&
-      (value === undefined ||
-        (typeof v === 'string' && lower(v) === lower(value))),
-  );
-}
-
-/**
- * The catalog's search flattening of `spec`: [lower-cased dotted key, lower-cased value or null]
- * for every scalar, array elements under the array's own path, plus `<path>.<string item>`.
- */
-export function flattenSpec(spec: unknown): Array<[string, string | null]> {
-  const out: Array<[string, string | null]> = [];
-  const visit = (path: string, current: unknown) => {
-    if (current === null || current === undefined) {
-      out.push([path, null]);
-    } else if (['string', 'number', 'boolean'].includes(typeof current)) {
-      out.push([path, lower(String(current))]);
-    } else if (Array.isArray(current)) {
-      for (const item of current) {
-        visit(path, item);
-        if (typeof item === 'string')
-          out.push([`${path}.${lower(item)}`, 'true']);
-      }
-    } else if (typeof current === 'object') {
-      for (const [k, v] of Object.entries(current as object))
-        visit(`${path}.${lower(k)}`, v);
-    }
-  };
-  visit('spec', spec);
-  return out;
-}
-
-/** In-memory evaluation with the same semantics as the SQL compiler (used by rules' `apply`). */
+/** In-memory evaluation over the same folded keys the SQL compiler compares (rules' `apply`). */
 export function matchesEntityFilter(
   entity: AskDocsEntityAttributes,
   filter: EntityFilter,
 ): boolean {
+  return matchesKeys(entityMatchKeys(entity), filter);
+}
+
+/** The folded key is present (and, when a value is given, holds that folded value). */
+function hasValue(
+  record: Record<string, Array<string | null>>,
+  key: string,
+  value: string | undefined,
+): boolean {
+  if (!Object.prototype.hasOwnProperty.call(record, key)) return false;
+  return value === undefined || record[key].includes(foldCase(value));
+}
+
+function matchesKeys(keys: EntityMatchKeys, filter: EntityFilter): boolean {
   switch (filter.type) {
     case 'oneOf': {
-      const actual = lower(entity[filter.field] ?? '');
-      return filter.values.some(v => lower(v) === actual);
+      const actual = keys[`${filter.field}Key`];
+      return filter.values.some(v => foldCase(v) === actual);
     }
     case 'overlaps': {
-      const actual = new Set((entity[filter.field] ?? []).map(lower));
-      return filter.values.some(v => actual.has(lower(v)));
+      const actual = new Set(filter.field === 'owners' ? keys.ownerKeys : keys.tagKeys);
+      return filter.values.some(v => actual.has(foldCase(v)));
     }
     case 'nonEmpty':
-      return (entity.tags ?? []).length > 0;
-    case 'hasKey':
-      return keyValueMatches(entity[filter.field], filter.key, filter.value);
-    case 'hasSpec': {
-      const key = `spec.${lower(filter.path)}`;
-      const wanted =
-        filter.value === undefined ? undefined : lower(filter.value);
-      return flattenSpec(entity.spec ?? {}).some(
-        ([k, v]) => k === key && (wanted === undefined || v === wanted),
-      );
+      return keys.tagKeys.length > 0;
+    case 'hasKey': {
+      const record = filter.field === 'labels' ? keys.labelKeys : keys.annotationKeys;
+      return hasValue(record, foldCase(filter.key), filter.value);
     }
+    case 'hasSpec':
+      return hasValue(keys.specKeys, `spec.${foldCase(filter.path)}`, filter.value);
     case 'always':
       return true;
     default:

@@ -11,6 +11,8 @@ import {
   EntityCriteria,
   matchesEntityCriteria,
 } from './entityFilter';
+import { FRESH_VISIBILITY_ATTRIBUTES_SQL, liveEntitySql } from './freshness';
+import { foldCase } from './matchKeys';
 import { objectParams, ParamsSchema } from './paramsSchema';
 
 /**
@@ -221,54 +223,53 @@ function toAttributes(row: EntityRowRaw): AskDocsEntityAttributes {
   };
 }
 
+const ATTRIBUTE_COLUMNS = [
+  'entity_ref',
+  'kind',
+  'namespace',
+  'name',
+  'title',
+  'owners',
+  'tags',
+  'labels',
+  'annotations',
+  'spec',
+];
+
 /**
- * `getResources` for `addResourceType`: loads entity attributes by entity ref (case-insensitive),
- * or by chunk id for refs that are not entity refs. Unknown refs give `undefined` (deny).
- * This reads entity attributes only, never chunk text.
+ * `getResources` for `addResourceType`: loads entity attributes by entity ref (case-insensitive,
+ * through the folded `ref_key`), or by chunk id for refs that are not entity refs. Unknown refs,
+ * entities gone from the catalog and every ref while the attributes are stale give `undefined`
+ * (deny). This reads entity attributes only, never chunk text.
  */
 export function createAskDocsChunkResourceLoader(knex: Knex) {
+  const live = (alias: string) => (qb: Knex.QueryBuilder) =>
+    qb.whereRaw(liveEntitySql(alias)).whereRaw(FRESH_VISIBILITY_ATTRIBUTES_SQL);
   return async (
     resourceRefs: string[],
   ): Promise<Array<AskDocsEntityAttributes | undefined>> => {
     if (resourceRefs.length === 0) return [];
-    const lowered = Array.from(new Set(resourceRefs.map(r => r.toLowerCase())));
-    const byEntity = await knex<EntityRowRaw>('ask_docs_entities')
-      .select(
-        'entity_ref',
-        'kind',
-        'namespace',
-        'name',
-        'title',
-        'owners',
-        'tags',
-        'labels',
-        'annotations',
-        'spec',
-      )
-      .whereRaw('lower(entity_ref) = ANY(?::text[])', [lowered]);
+    const folded = Array.from(new Set(resourceRefs.map(foldCase)));
+    const byEntity: EntityRowRaw[] = await knex('ask_docs_entities as e')
+      .select(ATTRIBUTE_COLUMNS.map(c => `e.${c}`))
+      .whereRaw('e.ref_key = ANY(?::text[])', [folded])
+      .modify(live('e'));
     const entities = new Map(
-      byEntity.map(r => [r.entity_ref.toLowerCase(), toAttributes(r)]),
+      byEntity.map(r => [foldCase(r.entity_ref), toAttributes(r)]),
     );
 
-    const chunkRefs = resourceRefs.filter(r => !entities.has(r.toLowerCase()));
+    const chunkRefs = resourceRefs.filter(r => !entities.has(foldCase(r)));
     const byChunk = new Map<string, AskDocsEntityAttributes>();
     if (chunkRefs.length > 0) {
       const rows = await knex('ask_docs_chunks as c')
         .join('ask_docs_entities as e', 'e.entity_ref', 'c.entity_ref')
-        .select(
-          'c.chunk_id',
-          'e.entity_ref',
-          'e.kind',
-          'e.namespace',
-          'e.name',
-          'e.title',
-        )
-        .select('e.owners', 'e.tags', 'e.labels', 'e.annotations', 'e.spec')
-        .whereIn('c.chunk_id', chunkRefs);
+        .select('c.chunk_id', ...ATTRIBUTE_COLUMNS.map(c => `e.${c}`))
+        .whereIn('c.chunk_id', chunkRefs)
+        .modify(live('e'));
       for (const row of rows) byChunk.set(row.chunk_id, toAttributes(row));
     }
     return resourceRefs.map(
-      r => entities.get(r.toLowerCase()) ?? byChunk.get(r),
+      r => entities.get(foldCase(r)) ?? byChunk.get(r),
     );
   };
 }

@@ -22,6 +22,7 @@ import {
   VISIBLE_ENTITY_ALIAS,
 } from './compileEntityCriteria';
 import { EntityCriteria } from './entityFilter';
+import { FRESH_VISIBILITY_ATTRIBUTES_SQL, liveEntitySql } from './freshness';
 import { askDocsChunkRuleDefinitions } from './rules';
 import { translateConditions } from './translateConditions';
 
@@ -86,7 +87,8 @@ export class Visibility {
   /**
    * Restricts `queryBuilder` to rows whose `entityRefColumn` is a visible source entity:
    * `WHERE <col> IN (SELECT entity_ref FROM ask_docs_entities WHERE <predicate>)`, or
-   * `WHERE false` when nothing is visible. Apply it to a fresh builder; a builder that already
+   * `WHERE false` when nothing is visible. Entities no longer in the catalog, and all of them
+   * while the attributes are staler than the plugin allows, match no predicate. Apply it to a fresh builder; a builder that already
    * has OR-ed conditions is refused because `a OR b AND <visibility>` would not restrict `a`.
    */
   apply<TQueryBuilder extends Knex.QueryBuilder>(
@@ -113,6 +115,8 @@ export class Visibility {
       sub
         .select(`${VISIBLE_ENTITY_ALIAS}.entity_ref`)
         .from({ [VISIBLE_ENTITY_ALIAS]: 'ask_docs_entities' })
+        .whereRaw(liveEntitySql(VISIBLE_ENTITY_ALIAS))
+        .whereRaw(FRESH_VISIBILITY_ATTRIBUTES_SQL)
         .whereRaw(predicate.sql, predicate.bindings as Knex.RawBinding[]),
     ) as TQueryBuilder;
   }

@@ -20,14 +20,20 @@ export interface TypoOptions {
   minWordLength?: number;
   /** Words up to this length allow one edit; longer words two. */
   shortWordMaxLength?: number;
-  /** Cap on vocabulary candidates fetched per word. */
+  /** Cap on vocabulary candidates fetched and compared per word. */
   maxCandidates?: number;
+  /** Cap on words tried per question (one vocabulary query each); later words stay as typed. */
+  maxWords?: number;
+  /** Longer words are never corrected (identifiers, pasted noise), keeping comparisons cheap. */
+  maxWordLength?: number;
 }
 
 const DEFAULTS = {
   minWordLength: 4,
   shortWordMaxLength: 6,
   maxCandidates: 2000,
+  maxWords: 8,
+  maxWordLength: 40,
 };
 
 /**
@@ -84,6 +90,8 @@ export async function suggestCorrections(
   const shortWordMaxLength =
     options.shortWordMaxLength ?? DEFAULTS.shortWordMaxLength;
   const maxCandidates = options.maxCandidates ?? DEFAULTS.maxCandidates;
+  const maxWords = options.maxWords ?? DEFAULTS.maxWords;
+  const maxWordLength = options.maxWordLength ?? DEFAULTS.maxWordLength;
   // The surface form itself counts as a key: a visible word is never "corrected".
   const tokens = normaliseTokens(options.queryTokens).map(t => ({
     ...t,
@@ -108,12 +116,19 @@ export async function suggestCorrections(
   );
 
   const corrections: Correction[] = [];
+  let tried = 0;
   for (const [tok, t] of tokens.entries()) {
     const word = t.token.toLowerCase();
     const chars = Array.from(word);
     // Numbers, versions and identifiers with digits are not misspellings of words.
-    if (known.has(tok) || chars.length < minWordLength || /\d/.test(word))
+    if (
+      known.has(tok) ||
+      chars.length < minWordLength ||
+      chars.length > maxWordLength ||
+      /\d/.test(word)
+    )
       continue;
+    if (tried++ >= maxWords) break;
     const maxDistance = chars.length <= shortWordMaxLength ? 1 : 2;
     // Prefilter: with one edit in the first two letters, the candidate still starts with, or has
     // as its second letter, one of the word's first two letters. Each alternative is a prefix

@@ -1,13 +1,14 @@
 import { BackstageCredentials, LoggerService, PermissionsService } from '@backstage/backend-plugin-api';
-import { NotAllowedError, NotFoundError } from '@backstage/errors';
-import { AuthorizeResult } from '@backstage/plugin-permission-common';
+import { NotFoundError } from '@backstage/errors';
 import {
   AnswerFeedback,
   AnswerRecord,
   AskRequest,
   AskResponse,
-  askDocsAdminPermission,
   askDocsAskPermission,
+  askDocsAuditReadPermission,
+  REDACTED_ANSWER_TEXT,
+  REDACTED_NOTICE,
 } from '@askdocs/plugin-ask-docs-common';
 import { randomUUID } from 'crypto';
 import { Knex } from 'knex';
@@ -15,9 +16,11 @@ import { AnswerOptions, ChatModel, RetrievedChunk, answerQuestion } from '../ans
 import { AskDocsStore, RetrievedChunkAudit, StoredAnswer } from '../database/AskDocsStore';
 import { Embedder } from '../embedding';
 import { Analyzers } from '../language';
-import { resolveVisibility } from '../permissions';
+import { resolveVisibility, Visibility } from '../permissions';
 import { FusionWeights, RelevanceThresholds, retrieve } from '../retrieval';
-import { prepareQuestion, rewriteWords } from './prepareQuestion';
+import { visibleVocabulary } from '../retrieval/visibleChunks';
+import { AskDocsAuthorizer } from './authorization';
+import { PreparedQuestion, prepareQuestion, rewriteWords } from './prepareQuestion';
 
 export interface AskServiceOptions {
   knex: Knex;
@@ -30,6 +33,10 @@ export interface AskServiceOptions {
   retrieval: RetrievalSettings;
   answer: AnswerOptions;
   logger: LoggerService;
+  /** Decides the ask and audit permissions; built from `permissions` when absent. */
+  authorizer?: AskDocsAuthorizer;
+  /** Distinct content words a question may have (default DEFAULT_MAX_QUERY_TERMS). */
+  maxQueryTerms?: number;
 }
 
 export interface RetrievalSettings {
@@ -42,11 +49,21 @@ export interface RetrievalSettings {
   weights?: FusionWeights;
 }
 
-export interface AskCallOptions {
+export interface AskCallOptions extends AnswerCallOptions {
   credentials: BackstageCredentials;
+}
+
+export interface AnswerCallOptions {
   onDelta?: (text: string) => void;
   onPhase?: (phase: 'retrieving' | 'generating') => void;
+  /** Aborts retrieval between steps and the model request (e.g. the client went away). */
   signal?: AbortSignal;
+}
+
+/** A question that passed the ask permission and the input bounds; only prepare() makes one. */
+export interface PreparedAsk {
+  readonly request: AskRequest;
+  readonly credentials: BackstageCredentials;
 }
 
 /**
@@ -54,26 +71,58 @@ export interface AskCallOptions {
  * Nothing reaches the model that the asker may not read (decision record 0001).
  */
 export class AskService {
-  constructor(private readonly o: AskServiceOptions) {}
+  private readonly authorizer: AskDocsAuthorizer;
+  private readonly prepared = new WeakMap<PreparedAsk, PreparedQuestion>();
+
+  constructor(private readonly o: AskServiceOptions) {
+    this.authorizer = o.authorizer ?? new AskDocsAuthorizer(o.permissions);
+  }
 
   async ask(request: AskRequest, call: AskCallOptions): Promise<AskResponse> {
-    const { credentials } = call;
-    await this.requireAllowed(askDocsAskPermission, credentials, 'You may not ask the docs');
+    return this.answer(await this.prepare(request, call.credentials), call);
+  }
+
+  /**
+   * Everything that can refuse a question before any answer byte is sent: the input bounds
+   * (400) and the ask permission (403).
+   */
+  async prepare(request: AskRequest, credentials: BackstageCredentials): Promise<PreparedAsk> {
+    const question = prepareQuestion(request.question, this.o.analyzers, {
+      maxQueryTerms: this.o.maxQueryTerms,
+    });
+    await this.authorizer.require(askDocsAskPermission, credentials, 'You may not ask the docs');
+    const handle: PreparedAsk = Object.freeze({ request, credentials });
+    this.prepared.set(handle, question);
+    return handle;
+  }
+
+  /** Answers a prepared question once. */
+  async answer(handle: PreparedAsk, call: AnswerCallOptions): Promise<AskResponse> {
+    const prepared = this.prepared.get(handle);
+    // Only a handle from prepare() proves the permission check; each one is used once.
+    if (!prepared) throw new Error('AskService.answer needs a question from prepare()');
+    this.prepared.delete(handle);
+    const { request, credentials } = handle;
+    const { signal } = call;
     const visibility = await resolveVisibility({ permissions: this.o.permissions, credentials });
 
-    const { queryTokens, vectorText } = prepareQuestion(request.question, this.o.analyzers);
+    const { queryTokens, vectorText } = prepared;
     const embedder = this.o.embedder;
+    signal?.throwIfAborted();
+    const queryVector = await embedder.embedQuery(vectorText);
+    signal?.throwIfAborted();
     const retrieval = await retrieve({
       knex: this.o.knex,
       visibility,
       scope: request.scope,
-      queryVector: await embedder.embedQuery(vectorText),
+      queryVector,
       reembed: corrections => embedder.embedQuery(rewriteWords(vectorText, new Map(corrections.map(c => [c.from, c.to])))),
       modelId: embedder.modelId,
       queryTokens,
       mode: 'hybrid',
       ...this.o.retrieval,
     });
+    signal?.throwIfAborted();
 
     call.onPhase?.('generating');
     const chunks: RetrievedChunk[] = retrieval.chunks.map(c => ({ ...c, score: c.rrf }));
@@ -81,7 +130,7 @@ export class AskService {
       question: request.question,
       chunks,
       model: this.o.model,
-      options: { ...this.o.answer, onDelta: call.onDelta, signal: call.signal },
+      options: { ...this.o.answer, onDelta: call.onDelta, signal },
     });
     if (result.modelError) {
       this.o.logger.warn(`ask-docs: model unavailable (${result.modelError.reason}): ${result.modelError.message}`);
@@ -145,14 +194,17 @@ export class AskService {
     };
   }
 
-  /** An answer is readable by the user who asked, or by an ask-docs administrator. */
+  /**
+   * An answer is readable by the principal who asked, or by a holder of ask-docs.audit.read;
+   * either way only with what the reader may see now (toRecord).
+   */
   async getAnswer(id: string, call: { credentials: BackstageCredentials }): Promise<AnswerRecord | undefined> {
     const stored = await this.o.store.getAnswer(id);
     if (!stored) return undefined;
     if (stored.userRef !== principalRef(call.credentials)) {
-      const admin = await this.isAllowed(askDocsAdminPermission, call.credentials);
+      const auditor = await this.authorizer.isAllowed(askDocsAuditReadPermission, call.credentials);
       // Someone else's answer is reported as absent, not forbidden: ids are not an oracle.
-      if (!admin) return undefined;
+      if (!auditor) return undefined;
     }
     return this.toRecord(stored, call.credentials);
   }
@@ -170,11 +222,32 @@ export class AskService {
     await this.o.store.setFeedback(id, feedback);
   }
 
+  /**
+   * A stored answer as the reader may see it NOW: sources and evidence of documents the reader
+   * can no longer see (or that no longer exist, so their access cannot be checked) are left out,
+   * and model text is replaced when any document it cited or was sent is hidden, because the text
+   * may repeat it. The asker is no exception: their access may have changed since.
+   */
   private async toRecord(a: StoredAnswer, reader: BackstageCredentials): Promise<AnswerRecord> {
-    const byDoc = new Map(a.sources.map(s => [s.documentId, s]));
     const visibility = await resolveVisibility({ permissions: this.o.permissions, credentials: reader });
-    const current = await this.o.store.currentRevisions([...byDoc.keys()], visibility);
-    const outdatedSources = [...byDoc.values()]
+    const sent = a.retrieved.filter(c => c.sent).map(c => c.documentId);
+    const documentIds = new Set([...a.sources, ...a.evidence].map(s => s.documentId).concat(sent));
+    const current = await this.o.store.currentRevisions([...documentIds], visibility);
+    const visible = (documentId: string) => typeof current.get(documentId) === 'string';
+    const sources = a.sources.filter(s => visible(s.documentId));
+    const evidence = a.evidence.filter(e => visible(e.documentId));
+    const corrections = await this.visibleCorrections(a.corrections ?? [], visibility);
+    const answerText =
+      a.status === 'answered' && (sources.length < a.sources.length || !sent.every(visible));
+    const redacted = {
+      sources: a.sources.length - sources.length,
+      evidence: a.evidence.length - evidence.length,
+      corrections: (a.corrections?.length ?? 0) - corrections.length,
+      answerText,
+    };
+    const anyRedacted =
+      answerText || redacted.sources + redacted.evidence + redacted.corrections > 0;
+    const outdatedSources = sources
       .filter(s => current.get(s.documentId) !== s.revision)
       .map(s => ({
         documentId: s.documentId,
@@ -185,12 +258,13 @@ export class AskService {
     return {
       id: a.id,
       status: a.status as AnswerRecord['status'],
-      grounded: a.grounded,
-      answer: a.answer,
-      sources: a.sources,
-      evidence: a.evidence,
-      notice: a.notice,
-      corrections: a.corrections,
+      // Replaced text is no model answer any more: clients show it as a notice, not as prose.
+      grounded: a.grounded && !answerText,
+      answer: answerText ? REDACTED_ANSWER_TEXT : a.answer,
+      sources,
+      evidence,
+      notice: anyRedacted ? REDACTED_NOTICE : a.notice,
+      corrections,
       llmModel: a.llmModel,
       embeddingModel: a.embeddingModel,
       createdAt: a.createdAt,
@@ -199,20 +273,23 @@ export class AskService {
       scope: a.scope,
       outdatedSources,
       feedback: a.feedback,
+      ...(anyRedacted ? { redacted } : {}),
     };
   }
 
-  private async isAllowed(permission: typeof askDocsAdminPermission, credentials: BackstageCredentials) {
-    try {
-      const [d] = await this.o.permissions.authorize([{ permission }], { credentials });
-      return d.result === AuthorizeResult.ALLOW;
-    } catch {
-      return false; // a failing permission check denies
-    }
-  }
-
-  private async requireAllowed(permission: typeof askDocsAskPermission, credentials: BackstageCredentials, message: string) {
-    if (!(await this.isAllowed(permission, credentials))) throw new NotAllowedError(message);
+  /** Corrections whose suggested word is still in the reader's visible vocabulary. */
+  private async visibleCorrections(
+    corrections: Array<{ from: string; to: string }>,
+    visibility: Visibility,
+  ): Promise<Array<{ from: string; to: string }>> {
+    if (corrections.length === 0) return [];
+    const { knex } = this.o;
+    const found = await knex.raw(
+      'SELECT DISTINCT v.term FROM ? AS v WHERE v.term = ANY(?::text[])',
+      [visibleVocabulary(knex, visibility), corrections.map(c => c.to)],
+    );
+    const terms = new Set(found.rows.map((r: { term: string }) => r.term));
+    return corrections.filter(c => terms.has(c.to));
   }
 }
 

@@ -1,28 +1,24 @@
-import { BackstageCredentials, PermissionsService } from '@backstage/backend-plugin-api';
-import { NotAllowedError } from '@backstage/errors';
-import { AuthorizeResult } from '@backstage/plugin-permission-common';
-import { askDocsAdminPermission, IngestionProgress } from '@askdocs/plugin-ask-docs-common';
+import { BackstageCredentials } from '@backstage/backend-plugin-api';
+import { askDocsIngestionRunPermission, IngestionProgress } from '@askdocs/plugin-ask-docs-common';
 import { AskDocsStore } from '../database/AskDocsStore';
 import { Ingester } from '../ingestion/Ingester';
+import { AskDocsAuthorizer } from './authorization';
 
-/** Admin-only view of and trigger for ingestion runs. */
+/** View of and trigger for ingestion runs, for holders of ask-docs.ingestion.run. */
 export class IngestionController {
   constructor(
     private readonly store: AskDocsStore,
     private readonly ingester: Ingester,
-    private readonly permissions: PermissionsService,
+    private readonly authorizer: AskDocsAuthorizer,
   ) {}
 
-  /** Throws unless the caller holds ask-docs.admin; a failing permission check denies. */
+  /** Throws unless the caller holds ask-docs.ingestion.run; a failing permission check denies. */
   async authorize(credentials: BackstageCredentials): Promise<void> {
-    let allowed = false;
-    try {
-      const [decision] = await this.permissions.authorize([{ permission: askDocsAdminPermission }], { credentials });
-      allowed = decision.result === AuthorizeResult.ALLOW;
-    } catch {
-      allowed = false;
-    }
-    if (!allowed) throw new NotAllowedError('Ingestion is for ask-docs administrators');
+    await this.authorizer.require(
+      askDocsIngestionRunPermission,
+      credentials,
+      'Ingestion needs the ask-docs.ingestion.run permission',
+    );
   }
 
   async start(): Promise<{ started: boolean; running: boolean; runId?: number }> {

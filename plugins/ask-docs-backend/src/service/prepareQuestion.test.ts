@@ -16,6 +16,31 @@ describe('prepareQuestion', () => {
   });
 });
 
+describe('prepareQuestion term bound', () => {
+  const letter = (i: number) => String.fromCharCode(97 + (i % 26));
+  const words = (n: number) =>
+    Array.from({ length: n }, (_, i) => `zq${letter(i)}${letter(Math.floor(i / 26))}x`);
+
+  it('refuses more distinct content words than the limit with a 400 that states it', async () => {
+    const analyzers = await createLanguageAnalyzers({ languages: ['en'] });
+    expect(prepareQuestion(words(64).join(' '), analyzers).queryTokens).toHaveLength(64);
+    expect(() => prepareQuestion(words(65).join(' '), analyzers)).toThrow(
+      expect.objectContaining({
+        name: 'InputError',
+        message: expect.stringMatching(/\(65, at most 64\)/),
+      }),
+    );
+    const three = words(3).join(' ');
+    expect(() => prepareQuestion(three, analyzers, { maxQueryTerms: 2 })).toThrow(/at most 2/);
+  });
+
+  it('counts repeated words once and stopwords not at all', async () => {
+    const analyzers = await createLanguageAnalyzers({ languages: ['en'] });
+    const question = `${'the and of '.repeat(50)}${'review '.repeat(100)}`;
+    expect(() => prepareQuestion(question, analyzers, { maxQueryTerms: 1 })).not.toThrow();
+  });
+});
+
 describe('rewriteWords', () => {
   it('replaces whole words only, case-insensitively, keeping punctuation', () => {
     const map = new Map([['ledgr', 'ledger']]);

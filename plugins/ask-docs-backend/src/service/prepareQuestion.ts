@@ -1,3 +1,4 @@
+import { InputError } from '@backstage/errors';
 import { Analyzers, analyzeQuery } from '../language';
 import { QueryToken } from '../retrieval';
 
@@ -12,8 +13,24 @@ export interface PreparedQuestion {
   vectorText: string;
 }
 
-export function prepareQuestion(question: string, analyzers: Analyzers): PreparedQuestion {
+/** Distinct content words a question may have: each one costs keyword and typo queries. */
+export const DEFAULT_MAX_QUERY_TERMS = 64;
+
+/** Throws InputError when the question has more than `maxQueryTerms` distinct content words. */
+export function prepareQuestion(
+  question: string,
+  analyzers: Analyzers,
+  options: { maxQueryTerms?: number } = {},
+): PreparedQuestion {
+  const maxQueryTerms = options.maxQueryTerms ?? DEFAULT_MAX_QUERY_TERMS;
   const analyzed = analyzeQuery(question, analyzers);
+  const distinct = new Set(analyzed.filter(t => !t.stopword).map(t => t.token.toLowerCase()));
+  if (distinct.size > maxQueryTerms) {
+    throw new InputError(
+      `The question has too many distinct search terms ` +
+        `(${distinct.size}, at most ${maxQueryTerms})`,
+    );
+  }
   const restored = new Map<string, string>();
   for (const t of analyzed) {
     const spelling = t.byLang.flatMap(k => k.restored)[0];

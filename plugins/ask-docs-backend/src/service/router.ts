@@ -4,6 +4,12 @@ import express from 'express';
 import Router from 'express-promise-router';
 import { AskStreamEvent, HealthResponse } from '@askdocs/plugin-ask-docs-common';
 import { AskService } from './AskService';
+import {
+  abortOnClientClose,
+  INTERNAL_ERROR_MESSAGE,
+  internalErrorHandler,
+  logInternalError,
+} from './errors';
 import { IngestionController } from './IngestionController';
 import { parseAskRequest, parseFeedback, parseLimit } from './validation';
 
@@ -29,32 +35,45 @@ export async function createRouter(options: RouterOptions): Promise<express.Rout
   router.post('/v1/ask', async (req, res) => {
     const request = parseAskRequest(req.body, maxQuestionChars);
     const credentials = await httpAuth.credentials(req, { allow: ['user', 'service'] });
-    res.json(await askService.ask(request, { credentials }));
+    const signal = abortOnClientClose(res);
+    try {
+      res.json(await askService.ask(request, { credentials, signal }));
+    } catch (e) {
+      if (!signal.aborted) throw e; // nobody is left to answer
+    }
   });
 
   router.post('/v1/ask/stream', async (req, res) => {
+    // Input, authentication and the ask permission fail as JSON 4xx before the stream starts.
     const request = parseAskRequest(req.body, maxQuestionChars);
     const credentials = await httpAuth.credentials(req, { allow: ['user', 'service'] });
+    const prepared = await askService.prepare(request, credentials);
+    const signal = abortOnClientClose(res);
     res.status(200);
     res.setHeader('Content-Type', 'text/event-stream');
     res.setHeader('Cache-Control', 'no-cache');
     res.setHeader('X-Accel-Buffering', 'no');
     res.flushHeaders();
     const send = (event: AskStreamEvent) => {
+      if (signal.aborted) return;
       res.write(`data: ${JSON.stringify(event)}\n\n`);
       (res as any).flush?.();
     };
     try {
       send({ type: 'status', phase: 'retrieving' });
-      const response = await askService.ask(request, {
-        credentials,
+      const response = await askService.answer(prepared, {
+        signal,
         onPhase: phase => send({ type: 'status', phase }),
         onDelta: text => send({ type: 'delta', text }),
       });
       send({ type: 'done', response });
     } catch (e) {
-      options.logger.error(`ask-docs: streaming answer failed: ${e}`);
-      send({ type: 'error', message: e instanceof Error ? e.message : String(e) });
+      if (signal.aborted) {
+        options.logger.info('ask-docs: the client left; the streaming answer was aborted');
+      } else {
+        const requestId = logInternalError(options.logger, e, 'streaming answer');
+        send({ type: 'error', message: INTERNAL_ERROR_MESSAGE, requestId });
+      }
     }
     res.end();
   });
@@ -92,5 +111,6 @@ export async function createRouter(options: RouterOptions): Promise<express.Rout
   });
 
   router.use((_req, _res, next) => next(new NotFoundError('No such ask-docs endpoint')));
+  router.use(internalErrorHandler(options.logger));
   return router;
 }

@@ -73,6 +73,35 @@ describe('pageListFromSearchIndex', () => {
   });
 });
 
+describe('page lists from a hostile site', () => {
+  // The site writes its own lists: paths are passed on as written, for resolveSitePagePath to
+  // refuse and report, never rewritten into a path that would then be accepted.
+  it('does not turn backslashes, leading slashes or dot prefixes into plain paths', () => {
+    const files = ['..\\restricted\\runbook\\index.html', '/restricted/index.html', './x.html'];
+    expect(pageListFromMetadata({ files })).toEqual(files);
+    expect(pageListFromMetadata({ files: ['a\\b.html'] })).not.toContain('a/b.html');
+  });
+
+  it('decodes search index locations once, as MkDocs encodes its URLs', () => {
+    const pages = pageListFromSearchIndex({
+      docs: [
+        { location: 'n%C3%A1vod/' },
+        { location: '%2e%2e/restricted/runbook/' },
+        { location: '%252e%252e/restricted/runbook/' },
+        { location: '..%5crestricted%5crunbook%5cindex.html' },
+        { location: '%E0%A4%A/' },
+      ],
+    });
+    expect(pages).toEqual([
+      'návod/index.html',
+      '../restricted/runbook/index.html',
+      '%2e%2e/restricted/runbook/index.html',
+      '..\\restricted\\runbook\\index.html',
+      '%E0%A4%A/index.html',
+    ]);
+  });
+});
+
 describe('pageUrlPath', () => {
   it('uses directory URLs for index pages and keeps other files', () => {
     expect(pageUrlPath('user-guide/x/index.html')).toBe('user-guide/x/');

@@ -15,11 +15,27 @@ function parseJson(input: unknown): unknown {
   }
 }
 
+/*
+ * Page lists keep each path as the site wrote it (trimmed, URLs decoded once): they come from the
+ * site itself, so resolveSitePagePath judges them when they are read, and a path that would leave
+ * the site is refused and reported instead of being rewritten into some other path here.
+ */
+
+/** For display only, of paths already accepted by resolveSitePagePath. */
 function normalizePath(path: string): string {
   return path
     .trim()
     .replace(/\\/g, '/')
     .replace(/^(\.\/|\/)+/, '');
+}
+
+/** MkDocs percent-encodes its URLs ('n%C3%A1vod/'); files are named by the decoded text. */
+function decodeUrlPath(path: string): string {
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return path; // malformed: left encoded, and refused when read
+  }
 }
 
 function isDocumentationPage(path: string): boolean {
@@ -40,7 +56,7 @@ export function pageListFromMetadata(metadataJson: unknown): string[] {
   return unique(
     files
       .filter((f): f is string => typeof f === 'string')
-      .map(normalizePath)
+      .map(f => f.trim())
       .filter(isDocumentationPage),
   );
 }
@@ -56,7 +72,7 @@ export function pageListFromSearchIndex(searchIndexJson: unknown): string[] {
   for (const doc of docs) {
     const location = (doc as { location?: unknown } | null)?.location;
     if (typeof location !== 'string') continue;
-    const path = normalizePath(location.split('#')[0].split('?')[0]);
+    const path = decodeUrlPath(location.split('#')[0].split('?')[0].trim());
     let page: string;
     if (path === '') page = 'index.html';
     else if (path.endsWith('/')) page = `${path}index.html`;

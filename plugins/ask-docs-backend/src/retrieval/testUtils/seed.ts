@@ -1,5 +1,6 @@
 import { createHash } from 'crypto';
 import { Knex } from 'knex';
+import { entityColumns } from '../../database/entityColumns';
 
 /** Test fixtures: a small knowledge index written straight into the tables. */
 
@@ -56,19 +57,20 @@ export async function seedIndex(
   const chunkIds: Record<string, string[]> = {};
   const entities = fixture.entities.map(e => {
     const { kind, namespace, name } = parseRef(e.entityRef);
-    return {
-      entity_ref: e.entityRef,
+    // Through the store's own row mapping, so the folded key columns are filled as in production.
+    return entityColumns({
+      entityRef: e.entityRef,
       kind,
       namespace,
       name,
       title: e.title ?? name,
       owners: e.owners ?? [],
       tags: e.tags ?? [],
-      labels: JSON.stringify(e.labels ?? {}),
-      annotations: JSON.stringify(e.annotations ?? {}),
-      spec: JSON.stringify(e.spec ?? {}),
+      labels: e.labels ?? {},
+      annotations: e.annotations ?? {},
+      spec: e.spec ?? {},
       etag: sha(e.entityRef).slice(0, 8),
-    };
+    });
   });
   const documents: Array<Record<string, unknown>> = [];
   const chunks: Array<Record<string, unknown>> = [];

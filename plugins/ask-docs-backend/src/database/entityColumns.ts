@@ -1,0 +1,56 @@
+import { createHash } from 'crypto';
+import { entityMatchKeys, foldCase } from '../permissions/matchKeys';
+import { EntityRow } from './AskDocsStore';
+
+/** JSON with object keys sorted, so equal attributes always hash the same. */
+function stableJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${stableJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value ?? null);
+}
+
+/**
+ * Hash of everything visibility and the entity row show (not the etag, which changes with any
+ * edit, a description too): the attribute sync rewrites a row only when this changes.
+ */
+export function attributesHash(e: EntityRow): string {
+  const { etag: _etag, ...attributes } = e;
+  return createHash('sha256').update(stableJson(attributes)).digest('hex');
+}
+
+/**
+ * The `ask_docs_entities` columns of a row: the attributes as the catalog has them plus their
+ * folded `*_key` copies (the only columns the visibility predicate compares). Everything that
+ * writes entity rows, test fixtures included, goes through here.
+ */
+export function entityColumns(e: EntityRow) {
+  const keys = entityMatchKeys(e);
+  return {
+    entity_ref: e.entityRef,
+    kind: foldCase(e.kind),
+    namespace: foldCase(e.namespace),
+    name: e.name,
+    title: e.title,
+    owners: e.owners,
+    tags: e.tags,
+    labels: JSON.stringify(e.labels),
+    annotations: JSON.stringify(e.annotations),
+    spec: JSON.stringify(e.spec),
+    etag: e.etag,
+    ref_key: keys.refKey,
+    kind_key: keys.kindKey,
+    namespace_key: keys.namespaceKey,
+    name_key: keys.nameKey,
+    owner_keys: keys.ownerKeys,
+    tag_keys: keys.tagKeys,
+    label_keys: JSON.stringify(keys.labelKeys),
+    annotation_keys: JSON.stringify(keys.annotationKeys),
+    spec_keys: JSON.stringify(keys.specKeys),
+    attributes_hash: attributesHash(e),
+  };
+}

@@ -1,0 +1,253 @@
+/*
+ * Visibility attributes follow the catalog between ingestion runs (docs/architecture.md,
+ * "Visibility attributes"): one sync tick applies owner, label and deletion changes without
+ * touching chunks or vectors, and stale attributes hide everything (fail closed).
+ */
+import { mockCredentials, mockServices } from '@backstage/backend-test-utils';
+import { Entity } from '@backstage/catalog-model';
+import { DatabaseAskDocsStore } from '../database/DatabaseAskDocsStore';
+import { HashingEmbedder } from '../embedding';
+import { createLanguageAnalyzers } from '../language';
+import { createAskDocsChunkResourceLoader, resolveVisibility } from '../permissions';
+import { cond, fakePermissions, FakeDecision } from '../retrieval/testUtils/fakePermissions';
+import { visibleChunks } from '../retrieval/visibleChunks';
+import { startTestDatabase, TestDatabase } from '../testUtils/testDatabase';
+import { EntityAttributeSync } from './attributeSync';
+import { entityRow } from './entityRow';
+import { Ingester } from './Ingester';
+import { EntitySource, TechDocsReader } from './sources';
+
+const PAY = 'component:default/payments';
+const SEARCH = 'component:default/search';
+
+function component(name: string, owner: string, labels: Record<string, string> = {}): Entity {
+  return {
+    apiVersion: 'backstage.io/v1alpha1',
+    kind: 'Component',
+    metadata: {
+      name,
+      namespace: 'default',
+      etag: `etag-${name}`,
+      labels,
+      description: `The ${name} service handles ${name}.`,
+    },
+    spec: { type: 'service', lifecycle: 'production', owner },
+    relations: [{ type: 'ownedBy', targetRef: owner }],
+  };
+}
+
+/** A catalog that can change between ticks, or fail part-way through a listing. */
+class FakeCatalog implements EntitySource {
+  entities: Entity[] = [];
+  failAfter: number | undefined;
+  async *listEntities(): AsyncIterable<Entity> {
+    for (const [i, e] of this.entities.entries()) {
+      if (this.failAfter !== undefined && i >= this.failAfter)
+        throw new Error('catalog returned 503');
+      yield e;
+    }
+    if (this.failAfter !== undefined) throw new Error('catalog returned 503');
+  }
+}
+
+const noTechDocs: TechDocsReader = {
+  getSite: async () => undefined,
+  getPage: async () => {
+    throw new Error('no pages');
+  },
+};
+
+describe('entity-attribute sync', () => {
+  let db: TestDatabase;
+  let store: DatabaseAskDocsStore;
+  const catalog = new FakeCatalog();
+  const logger = mockServices.logger.mock();
+  let sync: EntityAttributeSync;
+
+  const seen = async (decision: FakeDecision, catalogDecision: FakeDecision = 'ALLOW') => {
+    const visibility = await resolveVisibility({
+      permissions: fakePermissions({ chunk: decision, catalog: catalogDecision }),
+      credentials: mockCredentials.user('user:default/someone'),
+    });
+    const rows = await visibleChunks(db.knex, visibility).distinct('c.entity_ref');
+    return rows.map((r: { entity_ref: string }) => r.entity_ref).sort();
+  };
+  // The catalog's own rule, as the catalog's permission policy would send it.
+  const ownedBy = (claim: string) =>
+    seen('ALLOW', { conditions: cond('catalog-entity', 'IS_ENTITY_OWNER', { claims: [claim] }) });
+  const labelled = (label: string, value: string) =>
+    seen({ conditions: cond('ask-docs-chunk', 'HAS_LABEL', { label, value }) });
+  const indexState = async () => ({
+    chunks: await db
+      .knex('ask_docs_chunks')
+      .orderBy('chunk_id')
+      .select('chunk_id', 'content_hash', 'entity_ref'),
+    vectors: await db
+      .knex('ask_docs_embeddings')
+      .orderBy('chunk_id')
+      .select('chunk_id', 'content_hash', db.knex.raw('embedding::text AS v')),
+    terms: Number((await db.knex('ask_docs_terms').count({ n: '*' }))[0].n),
+  });
+  const ageLastSync = (seconds: number) =>
+    db.knex.raw(
+      `UPDATE ask_docs_visibility_sync SET last_success_at = now() - ? * interval '1 second'`,
+      [seconds],
+    );
+
+  beforeAll(async () => {
+    db = await startTestDatabase();
+    store = new DatabaseAskDocsStore(db.knex);
+    const analyzers = await createLanguageAnalyzers({ languages: ['en'] });
+    catalog.entities = [
+      component('payments', 'group:default/team-pay', { tier: 'gold' }),
+      component('search', 'group:default/team-search'),
+    ];
+    const progress = await new Ingester({
+      store,
+      entities: catalog,
+      techdocs: noTechDocs,
+      embedder: new HashingEmbedder({ analyzers }),
+      analyzers,
+      languages: ['en'],
+      logger,
+    }).run('manual');
+    expect(progress.errors).toEqual([]);
+    await store.configureVisibilityFreshness(90);
+    sync = new EntityAttributeSync({ store, entities: catalog, logger });
+  });
+  afterAll(async () => {
+    await db?.stop();
+  });
+  beforeEach(async () => {
+    catalog.failAfter = undefined;
+    catalog.entities = [
+      component('payments', 'group:default/team-pay', { tier: 'gold' }),
+      component('search', 'group:default/team-search'),
+    ];
+    expect(await sync.run()).toBeDefined();
+  });
+
+  it('the ingestion run counted as a sync: with the guard on, the index is visible', async () => {
+    expect(await seen('ALLOW')).toEqual([PAY, SEARCH]);
+    expect((await store.visibilitySyncState()).stale).toBe(false);
+  });
+
+  it('an owner change applies after one tick, without touching chunks or vectors', async () => {
+    expect(await ownedBy('group:default/team-pay')).toEqual([PAY]);
+    const before = await indexState();
+
+    catalog.entities[0] = component('payments', 'group:default/team-ledger', { tier: 'gold' });
+    expect(await ownedBy('group:default/team-pay')).toEqual([PAY]); // not before the tick
+    expect(await sync.run()).toEqual({ listed: 2, updated: 1, hidden: 0 });
+
+    expect(await ownedBy('group:default/team-pay')).toEqual([]);
+    expect(await ownedBy('group:default/team-ledger')).toEqual([PAY]);
+    expect(await indexState()).toEqual(before);
+  });
+
+  it('a label change applies after one tick; an unchanged catalog rewrites nothing', async () => {
+    expect(await labelled('tier', 'gold')).toEqual([PAY]);
+    catalog.entities[0] = component('payments', 'group:default/team-pay', { tier: 'silver' });
+    expect(await sync.run()).toMatchObject({ updated: 1 });
+    expect(await labelled('tier', 'gold')).toEqual([]);
+    expect(await labelled('tier', 'silver')).toEqual([PAY]);
+    expect(await sync.run()).toEqual({ listed: 2, updated: 0, hidden: 0 });
+  });
+
+  it('a deleted entity is hidden after one tick, keeps its chunks, returns when re-added', async () => {
+    const before = await indexState();
+    catalog.entities = catalog.entities.filter(e => e.metadata.name !== 'search');
+    expect(await sync.run()).toEqual({ listed: 1, updated: 0, hidden: 1 });
+    expect(await seen('ALLOW')).toEqual([PAY]);
+    expect(await ownedBy('group:default/team-search')).toEqual([]);
+    expect(await createAskDocsChunkResourceLoader(db.knex)([SEARCH, PAY])).toEqual([
+      undefined,
+      expect.objectContaining({ entityRef: PAY }),
+    ]);
+    expect(await indexState()).toEqual(before);
+
+    catalog.entities.push(component('search', 'group:default/team-search'));
+    expect(await sync.run()).toMatchObject({ updated: 1, hidden: 0 });
+    expect(await seen('ALLOW')).toEqual([PAY, SEARCH]);
+  });
+
+  it('a failing listing changes nothing until the staleness bound, then hides all', async () => {
+    // owner changed, search deleted
+    catalog.entities = [component('payments', 'group:default/team-ledger')];
+    catalog.failAfter = 1; // the first page arrives, then the catalog fails
+    logger.warn.mockClear();
+    expect(await sync.run()).toBeUndefined();
+    // Within the bound: the attributes stay as last synced, nothing is hidden half-way.
+    expect(await seen('ALLOW')).toEqual([PAY, SEARCH]);
+    expect(await ownedBy('group:default/team-pay')).toEqual([PAY]);
+    expect(logger.warn).toHaveBeenCalledWith(
+      expect.stringMatching(
+        /visibility attributes are stale since .*nothing will be visible after/,
+      ),
+    );
+
+    await ageLastSync(91);
+    expect((await store.visibilitySyncState()).stale).toBe(true);
+    expect(await seen('ALLOW')).toEqual([]);
+    expect(await ownedBy('group:default/team-pay')).toEqual([]);
+    expect(await createAskDocsChunkResourceLoader(db.knex)([PAY, SEARCH])).toEqual([
+      undefined,
+      undefined,
+    ]);
+    logger.warn.mockClear();
+    expect(await sync.run()).toBeUndefined();
+    expect(logger.warn).toHaveBeenCalledWith(
+      expect.stringMatching(/stale since .*; nothing is visible until a sync succeeds/),
+    );
+
+    // The next complete listing brings everything back, with the new attributes.
+    catalog.failAfter = undefined;
+    expect(await sync.run()).toEqual({ listed: 1, updated: 1, hidden: 1 });
+    expect(await seen('ALLOW')).toEqual([PAY]);
+    expect(await ownedBy('group:default/team-ledger')).toEqual([PAY]);
+  });
+
+  it('an older listing never overwrites attributes a newer one wrote', async () => {
+    const old = await store.databaseNow();
+    catalog.entities[0] = component('payments', 'group:default/team-ledger');
+    expect(await sync.run()).toMatchObject({ updated: 1 });
+    // e.g. an ingestion run that listed before the sync writes its (older) copy afterwards
+    await store.upsertEntity(entityRow(component('payments', 'group:default/team-pay')), {
+      asOf: old,
+    });
+    expect(await ownedBy('group:default/team-pay')).toEqual([]);
+    expect(await ownedBy('group:default/team-ledger')).toEqual([PAY]);
+  });
+
+  it('isEntityOwner follows the ownedBy relation, not spec.owner', async () => {
+    const entity = component('payments', 'group:default/b');
+    entity.spec = { ...entity.spec, owner: 'group:default/a' };
+    catalog.entities[0] = entity;
+    await sync.run();
+    const chunkOwner = (claim: string) =>
+      seen({ conditions: cond('ask-docs-chunk', 'IS_ENTITY_OWNER', { claims: [claim] }) });
+    expect(await ownedBy('group:default/a')).toEqual([]);
+    expect(await chunkOwner('group:default/a')).toEqual([]);
+    expect(await ownedBy('group:default/b')).toEqual([PAY]);
+    expect(await chunkOwner('group:default/b')).toEqual([PAY]);
+  });
+
+  it('with the guard off (fixtures, scripts without a plugin), age does not matter', async () => {
+    await store.configureVisibilityFreshness(undefined);
+    try {
+      await ageLastSync(86_400);
+      expect(await seen('ALLOW')).toEqual([PAY, SEARCH]);
+    } finally {
+      await store.configureVisibilityFreshness(90);
+    }
+  });
+});
+
+describe('ownership comes from resolved relations only', () => {
+  it('ignores spec.owner; an entity without ownedBy relations has no owners', () => {
+    const entity = component('payments', 'group:default/b');
+    entity.spec = { ...entity.spec, owner: 'group:default/a' };
+    expect(entityRow(entity).owners).toEqual(['group:default/b']);
+    expect(entityRow({ ...entity, relations: undefined }).owners).toEqual([]);
+  });
+});

@@ -1,0 +1,108 @@
+/*
+ * Refs and attribute values are case-folded once, in JavaScript, on both sides of every
+ * comparison (matchKeys.ts): the database's lower() (collation/ctype dependent; C in PGlite,
+ * where it folds ASCII only) is never used, so non-ASCII owners match exactly when the catalog
+ * would match them, and a folding that is too generous (Turkish dotless ı) cannot widen access.
+ */
+import { mockCredentials } from '@backstage/backend-test-utils';
+import { seedIndex } from '../retrieval/testUtils/seed';
+import { cond, fakePermissions, FakeDecision } from '../retrieval/testUtils/fakePermissions';
+import { visibleChunks } from '../retrieval/visibleChunks';
+import { startTestDatabase, TestDatabase } from '../testUtils/testDatabase';
+import { AskDocsEntityAttributes, matchesEntityCriteria } from './entityFilter';
+import { askDocsChunkRuleDefinitions } from './rules';
+import { resolveVisibility } from './visibility';
+
+const ILKER_DOC = 'component:default/ilker-notes';
+const STREET_DOC = 'component:default/strasse';
+const GREEK_DOC = 'component:default/odos';
+const CITY_DOC = 'component:default/city';
+
+const entities: Array<Partial<AskDocsEntityAttributes> & { entityRef: string }> = [
+  { entityRef: ILKER_DOC, owners: ['user:default/İlker'] },
+  { entityRef: STREET_DOC, owners: ['group:default/STRAẞE'] },
+  { entityRef: GREEK_DOC, owners: ['group:default/ΟΔΟΣ'] },
+  { entityRef: CITY_DOC, labels: { Şehir: 'İSTANBUL' }, spec: { Region: 'İç Anadolu' } },
+];
+
+let db: TestDatabase;
+
+beforeAll(async () => {
+  db = await startTestDatabase();
+  await seedIndex(db.knex, {
+    entities,
+    documents: entities.map(e => ({
+      entityRef: e.entityRef,
+      title: e.entityRef,
+      chunks: [{ text: `notes of ${e.entityRef}` }],
+    })),
+  });
+}, 60_000);
+afterAll(async () => {
+  await db?.stop();
+});
+
+async function visibleTo(rule: string, params: Record<string, unknown>): Promise<string[]> {
+  const decision: FakeDecision = { conditions: cond('ask-docs-chunk', rule, params) };
+  const visibility = await resolveVisibility({
+    permissions: fakePermissions({ chunk: decision }),
+    credentials: mockCredentials.user('user:default/someone'),
+  });
+  const rows = await visibleChunks(db.knex, visibility).distinct('c.entity_ref');
+  const sql = rows.map((r: { entity_ref: string }) => r.entity_ref).sort();
+  // The in-memory rule (`apply`) agrees with SQL on every entity.
+  const filter = askDocsChunkRuleDefinitions.get(rule)!.toFilter(params);
+  const inMemory = entities
+    .filter(e =>
+      matchesEntityCriteria(
+        {
+          kind: 'component',
+          namespace: 'default',
+          name: '',
+          title: '',
+          owners: [],
+          tags: [],
+          labels: {},
+          annotations: {},
+          spec: {},
+          ...e,
+        },
+        filter,
+      ),
+    )
+    .map(e => e.entityRef)
+    .sort();
+  expect(inMemory).toEqual(sql);
+  return sql;
+}
+
+const ownedBy = (claim: string) => visibleTo('IS_ENTITY_OWNER', { claims: [claim] });
+
+describe('case folding of refs and attributes', () => {
+  it('an owner with a dotted capital İ sees their entity, in any case of the claim', async () => {
+    expect(await ownedBy('user:default/İlker')).toEqual([ILKER_DOC]);
+    expect(await ownedBy('USER:DEFAULT/İLKER')).toEqual([ILKER_DOC]);
+  });
+
+  it('users whose names only match under another folding do not', async () => {
+    expect(await ownedBy('user:default/ilker')).toEqual([]); // İ folds to i + combining dot
+    expect(await ownedBy('user:default/ılker')).toEqual([]); // Turkish dotless ı
+    expect(await ownedBy('user:default/Ilker')).toEqual([]);
+  });
+
+  it('a group named with capital ẞ or final sigma matches its own folding only', async () => {
+    expect(await ownedBy('group:default/straße')).toEqual([STREET_DOC]);
+    expect(await ownedBy('group:default/STRAẞE')).toEqual([STREET_DOC]);
+    expect(await ownedBy('group:default/strasse')).toEqual([]);
+    expect(await ownedBy('group:default/οδος')).toEqual([GREEK_DOC]);
+    expect(await ownedBy('group:default/ΟΔΟΣ')).toEqual([GREEK_DOC]);
+    expect(await ownedBy('group:default/οδοσ')).toEqual([]);
+  });
+
+  it('label keys and values with non-ASCII letters fold the same way', async () => {
+    const folded = { label: 'şehir', value: 'i̇stanbul' };
+    expect(await visibleTo('HAS_LABEL', folded)).toEqual([CITY_DOC]);
+    expect(await visibleTo('HAS_LABEL', { label: 'ŞEHİR' })).toEqual([]); // İ ≠ I
+    expect(await visibleTo('HAS_LABEL', { label: 'Şehir', value: 'istanbul' })).toEqual([]);
+  });
+});

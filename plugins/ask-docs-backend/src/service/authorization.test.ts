@@ -1,0 +1,208 @@
+import {
+  BackstageCredentials,
+  PermissionsService,
+} from '@backstage/backend-plugin-api';
+import { mockCredentials } from '@backstage/backend-test-utils';
+import { ConfigReader } from '@backstage/config';
+import { JsonValue } from '@backstage/types';
+import { NotAllowedError } from '@backstage/errors';
+import { AuthorizeResult } from '@backstage/plugin-permission-common';
+import {
+  askDocsAskPermission,
+  askDocsAuditReadPermission,
+  askDocsIngestionRunPermission,
+} from '@askdocs/plugin-ask-docs-common';
+import { AskDocsAuthorizer, readServiceGrants } from './authorization';
+
+/**
+ * Answers like Backstage's ServerPermissionClient: a service principal is ALLOWed unless its
+ * externalAccess accessRestrictions exclude the permission; users get `userDecision`.
+ */
+function backstageLikePermissions(
+  userDecision: (name: string, user: string) => AuthorizeResult,
+) {
+  const calls: string[] = [];
+  const service = {
+    async authorize(
+      requests: any[],
+      { credentials }: { credentials: BackstageCredentials<any> },
+    ) {
+      const p = credentials.principal;
+      calls.push(...requests.map(r => `${p.type}:${r.permission.name}`));
+      return requests.map(r => {
+        if (p.type === 'service') {
+          const names = p.accessRestrictions?.permissionNames;
+          const denied = names && !names.includes(r.permission.name);
+          return {
+            result: denied ? AuthorizeResult.DENY : AuthorizeResult.ALLOW,
+          };
+        }
+        return { result: userDecision(r.permission.name, p.userEntityRef) };
+      });
+    },
+    async authorizeConditional() {
+      throw new Error('not used');
+    },
+  };
+  return Object.assign(service as unknown as PermissionsService, { calls });
+}
+
+const config = (services: JsonValue) =>
+  new ConfigReader({ askDocs: { permissions: { services } } });
+const onlyAdminAudits = (name: string, user: string) =>
+  name === 'ask-docs.ask' || user === 'user:default/admin'
+    ? AuthorizeResult.ALLOW
+    : AuthorizeResult.DENY;
+
+describe('AskDocsAuthorizer', () => {
+  it('lets the permission framework decide for users', async () => {
+    const authz = new AskDocsAuthorizer(
+      backstageLikePermissions(onlyAdminAudits),
+    );
+    const admin = mockCredentials.user('user:default/admin');
+    const alice = mockCredentials.user('user:default/alice');
+    expect(await authz.isAllowed(askDocsAuditReadPermission, admin)).toBe(true);
+    expect(await authz.isAllowed(askDocsIngestionRunPermission, admin)).toBe(
+      true,
+    );
+    expect(await authz.isAllowed(askDocsAuditReadPermission, alice)).toBe(
+      false,
+    );
+    expect(await authz.isAllowed(askDocsIngestionRunPermission, alice)).toBe(
+      false,
+    );
+    expect(await authz.isAllowed(askDocsAskPermission, alice)).toBe(true);
+  });
+
+  it('gives no service an administrative permission just because Backstage allows it', async () => {
+    const permissions = backstageLikePermissions(onlyAdminAudits);
+    const authz = new AskDocsAuthorizer(permissions);
+    const ci = mockCredentials.service('external:ci-bot');
+    expect(await authz.isAllowed(askDocsAuditReadPermission, ci)).toBe(false);
+    expect(await authz.isAllowed(askDocsIngestionRunPermission, ci)).toBe(
+      false,
+    );
+    // Asking stays with the framework (a service sees no documents anyway).
+    expect(await authz.isAllowed(askDocsAskPermission, ci)).toBe(true);
+  });
+
+  it('gives a service exactly the administrative permissions granted to its subject', async () => {
+    const grants = readServiceGrants(
+      config([
+        { subject: 'external:ci-bot', permissions: ['ask-docs.ingestion.run'] },
+        {
+          subject: 'plugin:audit-exporter',
+          permissions: ['ask-docs.audit.read'],
+        },
+      ]),
+    );
+    const authz = new AskDocsAuthorizer(
+      backstageLikePermissions(onlyAdminAudits),
+      grants,
+    );
+    const ci = mockCredentials.service('external:ci-bot');
+    const exporter = mockCredentials.service('plugin:audit-exporter');
+    expect(await authz.isAllowed(askDocsIngestionRunPermission, ci)).toBe(true);
+    expect(await authz.isAllowed(askDocsAuditReadPermission, ci)).toBe(false);
+    expect(await authz.isAllowed(askDocsAuditReadPermission, exporter)).toBe(
+      true,
+    );
+    expect(await authz.isAllowed(askDocsIngestionRunPermission, exporter)).toBe(
+      false,
+    );
+    expect(
+      await authz.isAllowed(
+        askDocsIngestionRunPermission,
+        mockCredentials.service('plugin:other'),
+      ),
+    ).toBe(false);
+  });
+
+  it('still applies externalAccess accessRestrictions to a granted service', async () => {
+    const grants = readServiceGrants(
+      config([
+        { subject: 'external:ci-bot', permissions: ['ask-docs.ingestion.run'] },
+      ]),
+    );
+    const authz = new AskDocsAuthorizer(
+      backstageLikePermissions(onlyAdminAudits),
+      grants,
+    );
+    const restricted = mockCredentials.service('external:ci-bot', {
+      permissionNames: ['catalog.entity.read'],
+    });
+    expect(
+      await authz.isAllowed(askDocsIngestionRunPermission, restricted),
+    ).toBe(false);
+  });
+
+  it('decides a plugin calling on behalf of a user as that user', async () => {
+    const grants = readServiceGrants(
+      config([
+        { subject: 'plugin:scaffolder', permissions: ['ask-docs.audit.read'] },
+      ]),
+    );
+    const authz = new AskDocsAuthorizer(
+      backstageLikePermissions(onlyAdminAudits),
+      grants,
+    );
+    // What the auth service makes of an on-behalf-of token: the user, with the plugin as actor.
+    const obo = mockCredentials.user('user:default/alice', {
+      actor: { subject: 'plugin:scaffolder' },
+    });
+    expect(await authz.isAllowed(askDocsAuditReadPermission, obo)).toBe(false);
+  });
+
+  it('denies when the permission service fails and for principals that are neither', async () => {
+    const failing = {
+      authorize: async () => Promise.reject(new Error('down')),
+    } as unknown as PermissionsService;
+    const authz = new AskDocsAuthorizer(failing);
+    expect(
+      await authz.isAllowed(askDocsAskPermission, mockCredentials.user()),
+    ).toBe(false);
+    await expect(
+      authz.require(askDocsAskPermission, mockCredentials.user(), 'no'),
+    ).rejects.toThrow(NotAllowedError);
+    const open = new AskDocsAuthorizer(
+      backstageLikePermissions(() => AuthorizeResult.ALLOW),
+    );
+    expect(
+      await open.isAllowed(askDocsAskPermission, mockCredentials.none()),
+    ).toBe(false);
+  });
+});
+
+describe('readServiceGrants', () => {
+  it('is empty without config and merges repeated subjects', () => {
+    expect(readServiceGrants(new ConfigReader({})).size).toBe(0);
+    const grants = readServiceGrants(
+      config([
+        { subject: 'external:ci-bot', permissions: ['ask-docs.ingestion.run'] },
+        { subject: 'external:ci-bot', permissions: ['ask-docs.audit.read'] },
+      ]),
+    );
+    expect([...grants.get('external:ci-bot')!].sort()).toEqual([
+      'ask-docs.audit.read',
+      'ask-docs.ingestion.run',
+    ]);
+  });
+
+  it('refuses unknown permission names and empty subjects with a clear error', () => {
+    expect(() =>
+      readServiceGrants(
+        config([
+          { subject: 'external:ci-bot', permissions: ['ask-docs.admin'] },
+        ]),
+      ),
+    ).toThrow(
+      /"ask-docs.admin" for external:ci-bot is not one of ask-docs.audit.read, ask-docs.ingestion/,
+    );
+    expect(() =>
+      readServiceGrants(config([{ subject: ' ', permissions: [] }])),
+    ).toThrow(/subject must not be empty/);
+    expect(() => readServiceGrants(config([{ permissions: [] }]))).toThrow(
+      /subject/,
+    );
+  });
+});

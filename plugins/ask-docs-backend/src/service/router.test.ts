@@ -1,0 +1,257 @@
+import { MiddlewareFactory } from '@backstage/backend-defaults/rootHttpRouter';
+import { LoggerService } from '@backstage/backend-plugin-api';
+import { mockCredentials, mockServices } from '@backstage/backend-test-utils';
+import { ConfigReader } from '@backstage/config';
+import { NotAllowedError } from '@backstage/errors';
+import express from 'express';
+import http from 'http';
+import { AddressInfo } from 'net';
+import request from 'supertest';
+import { AnswerCallOptions, AskService } from './AskService';
+import { IngestionController } from './IngestionController';
+import { createRouter } from './router';
+
+/**
+ * The HTTP surface's failure behaviour, with the service faked: refusals come before the first
+ * stream byte, internal errors never reach clients (only a request id does), and a client that
+ * goes away aborts the answer.
+ */
+
+const SQL_MESSAGE =
+  'insert into "ask_docs_answers" ("id") values ($1) - relation "ask_docs_answers" does not exist';
+
+interface LogLine {
+  level: string;
+  message: string;
+  meta: unknown;
+  fields: Record<string, unknown>;
+}
+
+function captureLogger(
+  lines: LogLine[],
+  fields: Record<string, unknown> = {},
+): LoggerService {
+  const at = (level: string) => (message: string, meta?: unknown) => {
+    lines.push({ level, message, meta, fields });
+  };
+  return {
+    error: at('error'),
+    warn: at('warn'),
+    info: at('info'),
+    debug: at('debug'),
+    child: more => captureLogger(lines, { ...fields, ...more }),
+  };
+}
+
+describe('ask-docs router', () => {
+  const logs: LogLine[] = [];
+  let app: express.Express;
+  let answer: (call: AnswerCallOptions) => Promise<any>;
+  let denyAsk = false;
+  const answered: string[] = [];
+  const service = {
+    async prepare(req: any, credentials: any) {
+      if (denyAsk) throw new NotAllowedError('You may not ask the docs');
+      return { request: req, credentials };
+    },
+    async answer(prepared: any, call: AnswerCallOptions) {
+      answered.push(prepared.request.question);
+      return answer(call);
+    },
+    async ask(req: any, call: any) {
+      return service.answer(await service.prepare(req, call.credentials), call);
+    },
+    async getAnswer() {
+      throw new Error(SQL_MESSAGE);
+    },
+    async listAnswers() {
+      return [];
+    },
+  };
+  const alice = mockCredentials.user.header('user:default/alice');
+  const stream = (body: unknown) =>
+    request(app)
+      .post('/v1/ask/stream')
+      .set('Authorization', alice)
+      .send(body as object)
+      .buffer(true)
+      .parse((r, cb) => {
+        let text = '';
+        r.on('data', (c: Buffer) => (text += c.toString()));
+        r.on('end', () => cb(null, text));
+      });
+
+  beforeAll(async () => {
+    const logger = captureLogger(logs);
+    app = express();
+    app.use(
+      await createRouter({
+        httpAuth: mockServices.httpAuth(),
+        logger,
+        askService: service as unknown as AskService,
+        ingestion: {} as IngestionController,
+        health: () => ({ status: 'ok' } as any),
+        maxQuestionChars: 200,
+      }),
+    );
+    // What Backstage's httpRouter puts after every plugin router.
+    app.use(
+      MiddlewareFactory.create({
+        config: new ConfigReader({}),
+        logger,
+      }).error(),
+    );
+  });
+
+  beforeEach(() => {
+    logs.length = 0;
+    answered.length = 0;
+    denyAsk = false;
+    answer = async () => ({ id: 'a1', status: 'answered' });
+  });
+
+  it('refuses a question it may not ask with a JSON 403 before any event', async () => {
+    denyAsk = true;
+    const res = await stream({ question: 'How do I roll back?' });
+    expect(res.status).toBe(403);
+    expect(res.headers['content-type']).toMatch(/application\/json/);
+    expect(JSON.parse(res.body).error).toMatchObject({
+      name: 'NotAllowedError',
+      message: 'You may not ask the docs',
+    });
+    expect(res.body).not.toMatch(/^data:/m);
+    expect(answered).toEqual([]);
+  });
+
+  it('refuses bad input on the stream with the same JSON 400 as the JSON endpoint', async () => {
+    const streamed = await stream({ question: '' });
+    const plain = await request(app)
+      .post('/v1/ask')
+      .set('Authorization', alice)
+      .send({ question: '' });
+    expect(streamed.status).toBe(400);
+    expect(streamed.headers['content-type']).toMatch(/application\/json/);
+    expect(JSON.parse(streamed.body).error).toEqual(plain.body.error);
+  });
+
+  it('sends a generic stream error with a request id; the details go to the log only', async () => {
+    answer = async () => {
+      throw new Error(SQL_MESSAGE);
+    };
+    const res = await stream({ question: 'How do I roll back?' });
+    expect(res.status).toBe(200);
+    expect(res.body).not.toMatch(/ask_docs|relation|insert/i);
+    const events = String(res.body)
+      .split('\n\n')
+      .filter(Boolean)
+      .map(block => JSON.parse(block.replace(/^data: /, '')));
+    const error = events.find(e => e.type === 'error');
+    expect(error).toEqual({
+      type: 'error',
+      message: 'Internal error',
+      requestId: expect.any(String),
+    });
+    const logged = logs.find(l => l.level === 'error');
+    expect(logged?.fields.requestId).toBe(error.requestId);
+    expect(logged?.message).toContain(error.requestId);
+    expect(String((logged?.meta as Error)?.message)).toContain(
+      'relation "ask_docs_answers"',
+    );
+  });
+
+  it.each([
+    [
+      'POST /v1/ask',
+      () =>
+        request(app)
+          .post('/v1/ask')
+          .set('Authorization', alice)
+          .send({ question: 'Roll back?' }),
+    ],
+    [
+      'GET /v1/answers/:id',
+      () => request(app).get('/v1/answers/a1').set('Authorization', alice),
+    ],
+  ])(
+    'answers an internal error on %s with a generic 500 and a request id',
+    async (_name, call) => {
+      answer = async () => {
+        throw new Error(SQL_MESSAGE);
+      };
+      const res = await call();
+      expect(res.status).toBe(500);
+      expect(res.body.error).toEqual({
+        name: 'InternalError',
+        message: 'Internal error',
+        requestId: expect.any(String),
+      });
+      expect(JSON.stringify(res.body)).not.toMatch(
+        /ask_docs_answers|relation|insert into/i,
+      );
+      const logged = logs.find(
+        l => l.fields.requestId === res.body.error.requestId,
+      );
+      expect(String((logged?.meta as Error)?.message)).toContain(
+        'relation "ask_docs_answers"',
+      );
+    },
+  );
+
+  it('keeps client errors as Backstage formats them', async () => {
+    const res = await request(app)
+      .get('/v1/nothing-here')
+      .set('Authorization', alice);
+    expect(res.status).toBe(404);
+    expect(res.body.error).toMatchObject({
+      name: 'NotFoundError',
+      message: 'No such ask-docs endpoint',
+    });
+  });
+
+  it('aborts the answer when the client goes away mid-stream', async () => {
+    let signal: AbortSignal | undefined;
+    answer = call =>
+      new Promise((_resolve, reject) => {
+        signal = call.signal;
+        call.onDelta?.('Roll ');
+        call.signal?.addEventListener('abort', () =>
+          reject(call.signal!.reason),
+        );
+      });
+    const server = app.listen(0, '127.0.0.1');
+    try {
+      await new Promise<void>(r => server.once('listening', () => r()));
+      const { port } = server.address() as AddressInfo;
+      await new Promise<void>((resolve, reject) => {
+        const req = http.request(
+          {
+            port,
+            host: '127.0.0.1',
+            path: '/v1/ask/stream',
+            method: 'POST',
+            headers: {
+              Authorization: alice,
+              'Content-Type': 'application/json',
+            },
+          },
+          res => {
+            res.on('data', (chunk: Buffer) => {
+              if (chunk.toString().includes('"delta"')) {
+                req.destroy();
+                resolve();
+              }
+            });
+          },
+        );
+        req.on('error', e => (signal?.aborted ? undefined : reject(e)));
+        req.end(JSON.stringify({ question: 'How do I roll back?' }));
+      });
+      for (let i = 0; i < 50 && !signal?.aborted; i++)
+        await new Promise(r => setTimeout(r, 20));
+      expect(signal?.aborted).toBe(true);
+      expect(logs.filter(l => l.level === 'error')).toEqual([]);
+    } finally {
+      await new Promise(r => server.close(r));
+    }
+  });
+});

@@ -1,0 +1,314 @@
+/*
+ * Who may read stored answers and run ingestion, over HTTP against the real backend: service
+ * principals are not administrators (Backstage's permission service ALLOWs them, as the fake here
+ * does), a plugin asking on behalf of a user gets that user's view, and every replay shows only
+ * what the reader may see now.
+ */
+import { mockCredentials, mockServices } from '@backstage/backend-test-utils';
+import { AuthorizeResult } from '@backstage/plugin-permission-common';
+import {
+  REDACTED_ANSWER_TEXT,
+  REDACTED_NOTICE,
+} from '@askdocs/plugin-ask-docs-common';
+import request from 'supertest';
+import { FakeOpenAI, startFakeOpenAI } from '../fake-openai';
+import {
+  AskBackend,
+  citeFirstBlock,
+  docsComponent,
+  htmlPage,
+  startAskBackend,
+} from '../src';
+
+const alice = 'user:default/alice';
+const bob = 'user:default/bob'; // team-security: reads the restricted security handbook
+const carol = 'user:default/carol'; // auditor without access to restricted documents
+const SECURITY = 'How often does the narwhalkeys ceremony rotate keys?';
+const SHARED = 'How many approving reviews does a change need before merge?';
+const SECRET =
+  /narwhalkeys|Key ceremony|Security handbook|hardware security module/i;
+
+const claims: Record<string, string[]> = {
+  [alice]: [alice, 'group:default/team-payments'],
+  [bob]: [bob, 'group:default/team-security'],
+  [carol]: [carol],
+};
+
+const sites = [
+  {
+    entity: docsComponent('security-handbook', {
+      owner: 'group:default/team-security',
+      tags: ['restricted'],
+      title: 'Security handbook',
+    }),
+    pages: {
+      'index.html': htmlPage('Key ceremony', [
+        [
+          'Ceremony',
+          'The narwhalkeys ceremony rotates the hardware security module keys every quarter.',
+        ],
+        [
+          'Witnesses',
+          'Two witnesses sign the narwhalkeys ceremony log before the vault is sealed again.',
+        ],
+      ]),
+    },
+  },
+  {
+    entity: docsComponent('engineering-handbook', {
+      owner: 'group:default/platform',
+      title: 'Engineering handbook',
+    }),
+    pages: {
+      'index.html': htmlPage('Code review', [
+        [
+          'Reviews',
+          'Every change needs one approving review before it is merged into the main branch.',
+        ],
+      ]),
+    },
+  },
+];
+
+/** A header for a token another plugin would send; `as` is the user it acts for, or itself. */
+async function pluginHeader(
+  pluginId: string,
+  as: { user: string } | { service: string },
+) {
+  const onBehalfOf =
+    'user' in as
+      ? mockCredentials.user(as.user)
+      : mockCredentials.service(as.service);
+  const { token } = await mockServices
+    .auth({ pluginId })
+    .getPluginRequestToken({ onBehalfOf, targetPluginId: 'ask-docs' });
+  return `Bearer ${token}`;
+}
+
+describe('access to answers and ingestion', () => {
+  let fake: FakeOpenAI;
+  let backend: AskBackend;
+  const api = (path: string, authorization: string) =>
+    request(backend.server)
+      .get(`/api/ask-docs/v1${path}`)
+      .set('Authorization', authorization);
+  const user = (ref: string) => mockCredentials.user.header(ref);
+  const ask = (question: string, authorization: string) =>
+    request(backend.server)
+      .post('/api/ask-docs/v1/ask')
+      .set('Authorization', authorization)
+      .send({ question });
+  /** The record without the asker's own question, which may name what it asked about. */
+  const withoutQuestion = (body: any) =>
+    JSON.stringify({ ...body, question: undefined });
+
+  beforeAll(async () => {
+    fake = await startFakeOpenAI({ behaviour: citeFirstBlock });
+    backend = await startAskBackend({
+      sites,
+      claims,
+      llmBaseUrl: fake.baseUrl,
+      authorize: (permission, credentials) => {
+        const ref = (credentials.principal as { userEntityRef: string })
+          .userEntityRef;
+        if (permission === 'ask-docs.audit.read')
+          return ref === carol ? AuthorizeResult.ALLOW : AuthorizeResult.DENY;
+        if (permission === 'ask-docs.ingestion.run') {
+          return ref === 'user:default/admin'
+            ? AuthorizeResult.ALLOW
+            : AuthorizeResult.DENY;
+        }
+        return AuthorizeResult.ALLOW;
+      },
+      askDocsConfig: {
+        permissions: {
+          services: [
+            {
+              subject: 'external:ci-bot',
+              permissions: ['ask-docs.ingestion.run'],
+            },
+            {
+              subject: 'external:audit-bot',
+              permissions: ['ask-docs.audit.read'],
+            },
+          ],
+        },
+      },
+    });
+    expect((await backend.ingest()).status).toBe('succeeded');
+  });
+
+  afterAll(async () => {
+    await backend?.stop();
+    await fake?.stop();
+  });
+
+  beforeEach(() => {
+    fake.setBehaviour(citeFirstBlock);
+    claims[bob] = [bob, 'group:default/team-security'];
+  });
+
+  it('does not treat a service principal as an administrator', async () => {
+    const answer = await ask(SECURITY, user(bob));
+    expect(answer.body.status).toBe('answered');
+    const services = [
+      mockCredentials.service.header(),
+      await pluginHeader('catalog', { service: 'plugin:catalog' }),
+    ];
+    for (const service of services) {
+      expect((await api(`/answers/${answer.body.id}`, service)).status).toBe(
+        404,
+      );
+      expect((await api('/ingestion', service)).status).toBe(403);
+      const run = await request(backend.server)
+        .post('/api/ask-docs/v1/ingestion/runs')
+        .set('Authorization', service);
+      expect(run.status).toBe(403);
+    }
+  });
+
+  it('gives a service listed in askDocs.permissions.services exactly what it lists', async () => {
+    const answer = await ask(SECURITY, user(bob));
+    const ci = await pluginHeader('ci', { service: 'external:ci-bot' });
+    expect((await api('/ingestion', ci)).status).toBe(200);
+    expect((await api(`/answers/${answer.body.id}`, ci)).status).toBe(404);
+
+    const auditBot = await pluginHeader('audit', {
+      service: 'external:audit-bot',
+    });
+    expect((await api('/ingestion', auditBot)).status).toBe(403);
+    const audited = await api(`/answers/${answer.body.id}`, auditBot);
+    expect(audited.status).toBe(200);
+    // A service sees no documents, so the audit view of a cited answer is fully redacted.
+    expect(audited.body).toMatchObject({
+      answer: REDACTED_ANSWER_TEXT,
+      sources: [],
+      grounded: false,
+    });
+    expect(withoutQuestion(audited.body)).not.toMatch(SECRET);
+  });
+
+  it('gives a plugin asking on behalf of a user exactly that user’s view', async () => {
+    const forBob = await pluginHeader('scaffolder', { user: bob });
+    const viaPlugin = await ask(SECURITY, forBob);
+    expect(viaPlugin.body.status).toBe('answered');
+    expect(viaPlugin.body.sources.map((s: any) => s.entityRef)).toEqual([
+      'component:default/security-handbook',
+    ]);
+    const stored = await backend.db
+      .knex('ask_docs_answers')
+      .where('id', viaPlugin.body.id)
+      .first();
+    expect(stored.user_ref).toBe(bob);
+    // Bob's own answers read the same through the plugin as directly...
+    const direct = await ask(SECURITY, user(bob));
+    const [asBob, asPlugin] = await Promise.all([
+      api(`/answers/${direct.body.id}`, user(bob)),
+      api(`/answers/${direct.body.id}`, forBob),
+    ]);
+    expect(asPlugin.status).toBe(200);
+    expect(asPlugin.body).toEqual(asBob.body);
+    // ...nobody else's answers, no administration, and no more documents than Bob has.
+    const alices = await ask(SHARED, user(alice));
+    expect((await api(`/answers/${alices.body.id}`, forBob)).status).toBe(404);
+    expect((await api('/ingestion', forBob)).status).toBe(403);
+    const forAlice = await pluginHeader('scaffolder', { user: alice });
+    const denied = await ask(SECURITY, forAlice);
+    expect(denied.body.status).toBe('not_in_knowledge_base');
+    expect(JSON.stringify(denied.body.sources)).not.toMatch(SECRET);
+  });
+
+  it('hides from the asker what they can no longer see, in replay and history', async () => {
+    const answer = await ask(SECURITY, user(bob));
+    expect(answer.body.status).toBe('answered');
+    const before = await api(`/answers/${answer.body.id}`, user(bob));
+    expect(before.body.sources).toEqual(answer.body.sources);
+    expect(before.body.redacted).toBeUndefined();
+
+    claims[bob] = [bob]; // Bob left team-security
+    const replay = await api(`/answers/${answer.body.id}`, user(bob));
+    expect(replay.status).toBe(200);
+    expect(replay.body).toMatchObject({
+      answer: REDACTED_ANSWER_TEXT,
+      grounded: false,
+      sources: [],
+      outdatedSources: [],
+      notice: REDACTED_NOTICE,
+      redacted: { sources: 1, evidence: 0, corrections: 0, answerText: true },
+    });
+    expect(withoutQuestion(replay.body)).not.toMatch(SECRET);
+    const history = await api('/answers?limit=50', user(bob));
+    const item = history.body.items.find((i: any) => i.id === answer.body.id);
+    expect(item).toEqual(replay.body);
+    expect(
+      JSON.stringify(
+        history.body.items.map((i: any) => ({ ...i, question: undefined })),
+      ),
+    ).not.toMatch(SECRET);
+
+    claims[bob] = [bob, 'group:default/team-security']; // access back: the stored answer is whole
+    expect(
+      (await api(`/answers/${answer.body.id}`, user(bob))).body.answer,
+    ).toBe(answer.body.answer);
+  });
+
+  it('shows an auditor other users’ answers with only what the auditor may see', async () => {
+    const secret = await ask(SECURITY, user(bob));
+    const shared = await ask(SHARED, user(bob));
+    expect((await api(`/answers/${secret.body.id}`, user(alice))).status).toBe(
+      404,
+    ); // not an auditor
+
+    const audited = await api(`/answers/${secret.body.id}`, user(carol));
+    expect(audited.status).toBe(200);
+    expect(audited.body).toMatchObject({
+      userRef: bob,
+      answer: REDACTED_ANSWER_TEXT,
+      sources: [],
+    });
+    expect(withoutQuestion(audited.body)).not.toMatch(SECRET);
+    const visible = await api(`/answers/${shared.body.id}`, user(carol));
+    expect(visible.body.answer).toBe(shared.body.answer);
+    expect(visible.body.sources).toEqual(shared.body.sources);
+    expect(visible.body.redacted).toBeUndefined();
+  });
+
+  it('re-checks evidence passages and spelling corrections as well', async () => {
+    fake.setBehaviour(() => ({ status: 503 }));
+    const evidence = await ask(
+      'narwhalkeys ceremony witnesses vault',
+      user(bob),
+    );
+    expect(evidence.body.status).toBe('evidence_only');
+    const hidden = evidence.body.evidence.filter(
+      (e: any) => e.entityRef === 'component:default/security-handbook',
+    );
+    expect(hidden.length).toBeGreaterThan(0);
+    fake.setBehaviour(citeFirstBlock);
+    const corrected = await ask('narwhalkyes', user(bob));
+    expect(corrected.body.corrections).toEqual([
+      { from: 'narwhalkyes', to: 'narwhalkeys' },
+    ]);
+
+    claims[bob] = [bob];
+    const evidenceReplay = await api(`/answers/${evidence.body.id}`, user(bob));
+    expect(evidenceReplay.body.answer).toBe(evidence.body.answer); // a fixed label, not model text
+    expect(evidenceReplay.body.redacted).toEqual({
+      sources: 0,
+      evidence: hidden.length,
+      corrections: 0,
+      answerText: false,
+    });
+    expect(evidenceReplay.body.evidence).toHaveLength(
+      evidence.body.evidence.length - hidden.length,
+    );
+    expect(withoutQuestion(evidenceReplay.body)).not.toMatch(SECRET);
+    const correctedReplay = await api(
+      `/answers/${corrected.body.id}`,
+      user(bob),
+    );
+    expect(correctedReplay.body.corrections).toEqual([]);
+    expect(correctedReplay.body.redacted).toMatchObject({ corrections: 1 });
+    expect(withoutQuestion(correctedReplay.body)).not.toMatch(SECRET);
+  });
+});
