@@ -109,7 +109,7 @@ export function indexCacheKey(corpora: string[], embedder: Embedder): string {
   }
   const src = path.resolve(__dirname, '../../plugins/ask-docs-backend/src');
   for (const part of ['ingestion', 'language', 'embedding', 'database']) hashTree(hash, path.join(src, part));
-  hashTree(hash, path.resolve(__dirname, '../../migrations'));
+  hashTree(hash, path.resolve(__dirname, '../../plugins/ask-docs-backend/migrations'));
   for (const f of [path.join(__dirname, 'buildIndex.ts'), path.join(__dirname, 'pgFullText.ts'), path.resolve(__dirname, '../src/fileTechDocsReader.ts')]) {
     hash.update(fs.readFileSync(f));
   }

@@ -114,8 +114,15 @@ describe('createEmbedder', () => {
     await expect(createEmbedder(configWith({ provider: 'openai' }), logger)).rejects.toThrow(/provider "openai"/);
   });
 
-  it('defaults to the e5 transformers model under ./models with fallback allowed', () => {
-    const s = readEmbeddingSettings(configWith(undefined));
+  it('uses the labelled hashing embedder when no model directory is configured', async () => {
+    const logger = mockServices.logger.mock();
+    const embedder = await createEmbedder(configWith(undefined), logger);
+    expect(embedder.kind).toBe('hashing-fallback');
+    expect(embedderInfo(embedder).note).toMatch(/no embedding model configured/);
+  });
+
+  it('defaults to the e5 transformers model under ./models when transformers is chosen', () => {
+    const s = readEmbeddingSettings(configWith({ provider: 'transformers' }));
     expect(s).toMatchObject({
       provider: 'transformers',
       model: 'Xenova/multilingual-e5-small',

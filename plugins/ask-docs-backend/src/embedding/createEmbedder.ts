@@ -20,6 +20,8 @@ export interface EmbeddingSettings {
   dtype?: string;
   /** Fall back to the hashing embedder when the model cannot be loaded. Default true. */
   allowFallback: boolean;
+  /** False when nothing chose an embedder: the hashing embedder runs, labelled as a fallback. */
+  configured: boolean;
 }
 
 /** getOptionalString rejects "", but an empty prefix is how e5's default prefixes are turned off. */
@@ -32,7 +34,10 @@ function readPrefix(c: Config | undefined, key: string): string | undefined {
 /** Reads `askDocs.embeddings` from the root config, applying defaults. */
 export function readEmbeddingSettings(config: Config): EmbeddingSettings {
   const c = config.getOptionalConfig('askDocs.embeddings');
-  const provider = c?.getOptionalString('provider') ?? 'transformers';
+  // transformers.js is an optional peer dependency: only a configured model directory loads it.
+  const configuredPath = c?.getOptionalString('localModelPath');
+  const configuredProvider = c?.getOptionalString('provider');
+  const provider = configuredProvider ?? (configuredPath ? 'transformers' : 'hashing');
   if (provider !== 'transformers' && provider !== 'hashing') {
     throw new Error(
       `Invalid askDocs.embeddings.provider "${provider}"; expected "transformers" or "hashing"`,
@@ -42,7 +47,8 @@ export function readEmbeddingSettings(config: Config): EmbeddingSettings {
     provider,
     model: c?.getOptionalString('model') ?? DEFAULT_EMBEDDING_MODEL,
     // Relative paths resolve against the backend's working directory.
-    localModelPath: path.resolve(c?.getOptionalString('localModelPath') ?? 'models'),
+    localModelPath: path.resolve(configuredPath ?? 'models'),
+    configured: Boolean(configuredPath || configuredProvider),
     queryPrefix: readPrefix(c, 'queryPrefix'),
     passagePrefix: readPrefix(c, 'passagePrefix'),
     dimension: c?.getOptionalNumber('dimension') ?? DEFAULT_HASHING_DIMENSION,
@@ -65,9 +71,17 @@ export async function createEmbedder(
   const s = readEmbeddingSettings(config);
 
   if (s.provider === 'hashing') {
-    const embedder = new HashingEmbedder({ dimension: s.dimension, analyzers: deps.analyzers });
+    const fallbackReason = s.configured
+      ? undefined
+      : 'no embedding model configured (askDocs.embeddings.localModelPath)';
+    const embedder = new HashingEmbedder({
+      dimension: s.dimension,
+      analyzers: deps.analyzers,
+      fallbackReason,
+    });
     logger.info(
-      `Ask docs embeddings: lexical hashing embedder ${embedder.modelId} (configured; not a semantic model)`,
+      `Ask docs embeddings: lexical hashing embedder ${embedder.modelId} ` +
+        `(${fallbackReason ?? 'configured'}; not a semantic model)`,
     );
     return embedder;
   }

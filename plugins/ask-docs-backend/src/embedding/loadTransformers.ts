@@ -69,12 +69,34 @@ async function importTransformers(): Promise<TransformersModule> {
   }
 }
 
+/** Thrown when a model is configured but the optional transformers.js package is absent. */
+export class TransformersNotInstalledError extends Error {
+  constructor(cause: unknown) {
+    super(
+      `a local embedding model is configured, but the optional package ${PACKAGE} is not ` +
+        `installed; add it to the backend package (yarn --cwd packages/backend add ${PACKAGE})`,
+      { cause },
+    );
+    this.name = 'TransformersNotInstalledError';
+  }
+}
+
+function isMissingPackage(error: unknown): boolean {
+  const { code, message } = (error ?? {}) as { code?: string; message?: string };
+  return (
+    (code === 'MODULE_NOT_FOUND' || code === 'ERR_MODULE_NOT_FOUND') &&
+    String(message).includes(PACKAGE)
+  );
+}
+
 /** Loads transformers.js once per process; a failed load is retried on the next call. */
-export function loadTransformers(): Promise<TransformersModule> {
+export function loadTransformers(
+  importer: () => Promise<TransformersModule> = importTransformers,
+): Promise<TransformersModule> {
   if (!cached) {
-    cached = importTransformers().catch(e => {
+    cached = importer().catch(e => {
       cached = undefined;
-      throw e;
+      throw isMissingPackage(e) ? new TransformersNotInstalledError(e) : e;
     });
   }
   return cached;

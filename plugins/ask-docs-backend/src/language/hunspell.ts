@@ -1,11 +1,18 @@
 /**
- * Loads a hunspell dictionary through nodehun. The dictionaries are GPL data installed by the
- * system (Debian hunspell-cs): they are read from their path at run time, never bundled.
+ * Loads a hunspell dictionary with our TypeScript reader (./hunspellReader): no native
+ * module, so the backend installs from the registry without a compiler. The dictionaries are
+ * GPL data installed by the system (Debian hunspell-cs): read from their path at run time,
+ * never bundled.
  */
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
+import {
+  createHunspellReader,
+  UnsupportedAffixFileError,
+  UnsupportedDictionaryFileError,
+} from './hunspellReader';
 
-/** The part of nodehun the analyzers use (the sync methods; see README.md for why). */
+/** What the analyzers use: hunspell's stem and spell (synchronous; see README.md). */
 export interface HunspellDictionary {
   stemSync(word: string): string[];
   spellSync(word: string): boolean;
@@ -43,22 +50,34 @@ export async function loadHunspell(paths: {
       error,
     );
   }
-  let Nodehun: new (affix: Buffer, dictionary: Buffer) => HunspellDictionary;
-  try {
-    // Required lazily so a missing native build fails here, with the dictionary context,
-    // and can be handled like a missing dictionary.
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    Nodehun = require('nodehun').Nodehun;
-  } catch (error) {
-    throw new DictionaryUnavailableError(
-      `The nodehun native module cannot be loaded: ${(error as Error).message}`,
-      error,
+  const unusable = (reason: string, cause: unknown) =>
+    new DictionaryUnavailableError(
+      `Cannot use hunspell dictionary ${paths.affPath} / ${paths.dicPath}: ${reason}`,
+      cause,
     );
+  let texts: [string, string];
+  try {
+    const utf8 = new TextDecoder('utf-8', { fatal: true });
+    texts = [utf8.decode(affix), utf8.decode(dic)];
+  } catch (error) {
+    throw unusable('the files are not UTF-8', error);
+  }
+  let dictionary: HunspellDictionary;
+  try {
+    dictionary = createHunspellReader(...texts);
+  } catch (error) {
+    // A dictionary using features the reader lacks would give wrong answers: refuse it.
+    if (
+      error instanceof UnsupportedAffixFileError ||
+      error instanceof UnsupportedDictionaryFileError
+    )
+      throw unusable(error.message, error);
+    throw error;
   }
   const fingerprint = createHash('sha256')
     .update(affix)
     .update(dic)
     .digest('hex')
     .slice(0, 12);
-  return { dictionary: new Nodehun(affix, dic), fingerprint };
+  return { dictionary, fingerprint };
 }
