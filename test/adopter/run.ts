@@ -13,10 +13,13 @@
  * 4. README steps: the embedded database (the way the README tells an adopter to try the plugins)
  *    and its app-config.local.yaml; `yarn start`; a TechDocs site is ingested; one answerable and
  *    one unanswerable question; the Ask page in headless Chromium.
- * The only departures from what an adopter types, both about this sandbox and not the plugins:
- * package names resolve to the tarballs (root `resolutions`) because they are not published here,
- * and native modules of the stock app (better-sqlite3) build against the Node package's headers
- * (`npm_config_nodedir`) because nodejs.org is unreachable. Writes a jest-shaped result (gate).
+ * The only departures from what an adopter types, all about this sandbox and not the plugins:
+ * package names resolve to the tarballs (root `resolutions`) because they are not published here;
+ * native modules of the stock app (better-sqlite3) build against the Node package's headers
+ * (`npm_config_nodedir`) because nodejs.org is unreachable; and create-app's yarn.lock seed is
+ * unreachable too, so the newest @backstage/* packages resolve and the template's signals backend
+ * needs @backstage/backend-defaults ^0.19 (the seed would have pinned a matching set).
+ * Writes a jest-shaped result for the gate.
  */
 import { ChildProcess, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -25,6 +28,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { applyFileStep, readReadmeSteps, ReadmeStep, stepsByName } from './readmeSteps';
 import { ADOPTER_STEPS } from './steps';
+import { StopWaiting, SuiteCheck, waitFor, writeSuiteResult } from '../src/scriptedSuite';
 
 const repo = path.resolve(__dirname, '../..');
 const resultFile = argValue('--result') ?? path.join(repo, 'test-results/adopter/result.json');
@@ -35,7 +39,7 @@ const CREATE_APP = '@backstage/create-app@0.9';
 const BACKEND = 'http://localhost:7007';
 const FRONTEND = 'http://localhost:3000';
 const started: ChildProcess[] = [];
-const checks: Array<{ name: string; ok: boolean; detail?: string }> = [];
+const checks: SuiteCheck[] = [];
 const t0 = Date.now();
 
 function argValue(name: string): string | undefined {
@@ -113,21 +117,6 @@ function stop(child: ChildProcess) {
   }
 }
 
-async function waitFor<T>(what: string, fn: () => Promise<T | undefined>, timeoutMs: number): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  while (Date.now() < deadline) {
-    try {
-      const v = await fn();
-      if (v !== undefined) return v;
-    } catch (e) {
-      last = e;
-    }
-    await new Promise(r => setTimeout(r, 2000));
-  }
-  throw new Error(`timed out waiting for ${what}${last ? `: ${last}` : ''}`);
-}
-
 function portOpen(host: string, port: number): Promise<boolean> {
   return new Promise(resolve => {
     const s = net.connect({ host, port }, () => {
@@ -150,7 +139,7 @@ async function runStep(step: ReadmeStep) {
     await waitFor(
       `${step.name} on ${action.host}:${action.port}`,
       async () => {
-        if (child.exitCode !== null) throw new Error(`exited ${child.exitCode}: ${output().slice(-2000)}`);
+        if (child.exitCode !== null) throw new StopWaiting(`exited ${child.exitCode}: ${output().slice(-2000)}`);
         return (await portOpen(action.host, action.port)) || undefined;
       },
       5 * 60_000,
@@ -235,6 +224,11 @@ async function main() {
     pkg.resolutions = { ...pkg.resolutions };
     for (const [name, file] of Object.entries(tarballs)) pkg.resolutions[name] = `file:${file}`;
     fs.writeFileSync(pkgFile, `${JSON.stringify(pkg, null, 2)}\n`);
+    // Sandbox only: without the yarn.lock seed the newest signals backend needs this version.
+    const backendFile = path.join(appDir, 'packages/backend/package.json');
+    const backendPkg = JSON.parse(fs.readFileSync(backendFile, 'utf8'));
+    backendPkg.dependencies['@backstage/backend-defaults'] = '^0.19.0';
+    fs.writeFileSync(backendFile, `${JSON.stringify(backendPkg, null, 2)}\n`);
     sh('yarn install', appDir, 40 * 60_000);
     return `node_modules ${(duKb(path.join(appDir, 'node_modules')) / 1024).toFixed(0)} MB`;
   });
@@ -291,7 +285,9 @@ async function main() {
     const health = await waitFor(
       'ask-docs health',
       async () => {
-        if (child.exitCode !== null) throw new Error(`yarn start exited: ${output().slice(-3000)}`);
+        if (child.exitCode !== null) throw new StopWaiting(`yarn start exited: ${output().slice(-3000)}`);
+        const failed = /Backend startup failed[^\n]*/.exec(output());
+        if (failed) throw new StopWaiting(failed[0]);
         return json(`${BACKEND}/api/ask-docs/health`);
       },
       15 * 60_000,
@@ -366,21 +362,9 @@ async function main() {
 }
 
 function writeResult() {
-  fs.mkdirSync(path.dirname(resultFile), { recursive: true });
-  const passed = checks.filter(c => c.ok).length;
-  const ok = passed === checks.length && checks.length > 0;
-  fs.writeFileSync(
-    resultFile,
-    JSON.stringify({
-      numTotalTests: checks.length,
-      numPassedTests: passed,
-      numFailedTests: checks.length - passed,
-      numPendingTests: 0,
-      wallSeconds: Math.round((Date.now() - t0) / 1000),
-      checks,
-      testResults: [{ name: 'test/adopter/run.ts', status: ok ? 'passed' : 'failed' }],
-    }, null, 2),
-  );
+  writeSuiteResult(resultFile, 'test/adopter/run.ts', checks, {
+    wallSeconds: Math.round((Date.now() - t0) / 1000),
+  });
 }
 
 main()

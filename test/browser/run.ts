@@ -15,6 +15,7 @@ import path from 'path';
 import { startEmbeddedPostgres } from '@askdocs/embedded-db';
 import { startFakeOpenAI } from '../fake-openai';
 import { citeFirstBlock } from '../src/fakeModelBehaviours';
+import { SuiteCheck, waitFor, writeSuiteResult } from '../src/scriptedSuite';
 
 const root = path.resolve(__dirname, '../..');
 const port = Number(process.env.BROWSER_TEST_PORT ?? 7017);
@@ -32,34 +33,8 @@ function log(message: string) {
   process.stdout.write(`[browser-test] ${message}\n`);
 }
 
-async function waitFor<T>(what: string, fn: () => Promise<T | undefined>, timeoutMs: number): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let lastError: unknown;
-  while (Date.now() < deadline) {
-    try {
-      const value = await fn();
-      if (value !== undefined) return value;
-    } catch (e) {
-      lastError = e;
-    }
-    await new Promise(r => setTimeout(r, 1000));
-  }
-  throw new Error(`timed out waiting for ${what}${lastError ? `: ${lastError}` : ''}`);
-}
-
-function writeResult(checks: Array<{ name: string; ok: boolean }>) {
-  fs.mkdirSync(path.dirname(resultFile), { recursive: true });
-  const passed = checks.filter(c => c.ok).length;
-  fs.writeFileSync(
-    resultFile,
-    JSON.stringify({
-      numTotalTests: checks.length,
-      numPassedTests: passed,
-      numFailedTests: checks.length - passed,
-      numPendingTests: 0,
-      testResults: [{ name: 'test/browser/askDocs.browser.mjs', status: passed === checks.length && passed > 0 ? 'passed' : 'failed' }],
-    }),
-  );
+function writeResult(checks: SuiteCheck[]) {
+  writeSuiteResult(resultFile, 'test/browser/askDocs.browser.mjs', checks);
 }
 
 async function main() {
