@@ -24,7 +24,7 @@ import { retrieve } from '../../plugins/ask-docs-backend/src/retrieval';
 import { AskService } from '../../plugins/ask-docs-backend/src/service/AskService';
 import { prepareQuestion } from '../../plugins/ask-docs-backend/src/service/prepareQuestion';
 import {
-  readPluginSettings,
+  readAskDocsConfig,
   readRetrievalSettings,
 } from '../../plugins/ask-docs-backend/src/settings';
 import { FakeBehaviour, FakeOpenAI, startFakeOpenAI } from '../fake-openai';
@@ -49,6 +49,12 @@ import { generateDecision, poolsOf, rng } from '../src/leakFuzz/policies';
 
 const SEED = Number(process.env.ASK_DOCS_FUZZ_SEED ?? 20270114);
 const ROUNDS = Number(process.env.ASK_DOCS_FUZZ_ROUNDS ?? 470);
+/**
+ * After the fixed seed's rounds, more rounds from a seed new in every run (printed; set
+ * ASK_DOCS_FUZZ_RUN_SEED to replay one), so repeated gate runs keep exploring.
+ */
+const RUN_SEED = Number(process.env.ASK_DOCS_FUZZ_RUN_SEED ?? Date.now() % 2 ** 31);
+const RUN_ROUNDS = Number(process.env.ASK_DOCS_FUZZ_RUN_ROUNDS ?? 60);
 /** Every HTTP_EVERY-th round also runs the HTTP and node-service paths. */
 const HTTP_EVERY = 4;
 const AUDIT = 'ask-docs.audit.read';
@@ -244,7 +250,7 @@ describe('permission leak fuzz over every read path (seeded policies, oracle, ca
       analyzers,
       model: undefined, // evidence only: the evidence is the chunk text itself
       retrieval: readRetrievalSettings(config, embedder),
-      answer: readPluginSettings(config).answer,
+      answer: readAskDocsConfig(config).answer.options,
       logger: quietLogger(),
     });
     const base = `http://127.0.0.1:${(backend.server.address() as AddressInfo).port}/api/ask-docs`;
@@ -278,10 +284,10 @@ describe('permission leak fuzz over every read path (seeded policies, oracle, ca
     expect(health.body.embedder.modelId).toBe(embedder.modelId);
   });
 
-  it(`leaks nothing on any path (seed ${SEED}, ${ROUNDS} rounds)`, async () => {
+  it(`leaks nothing on any path (seed ${SEED} x ${ROUNDS}, run seed ${RUN_SEED} x ${RUN_ROUNDS})`, async () => {
     const started = Date.now();
     lastCheck = started;
-    const r = rng(SEED);
+    let r = rng(SEED);
     const knex = backend.db.knex;
     const refIndex = new Map(corpus.entities.map(e => [e.ref.toLocaleLowerCase('en-US'), e.index]));
     const ask = (p: Principal, question: string, scope?: string[]) =>
@@ -309,7 +315,8 @@ describe('permission leak fuzz over every read path (seeded policies, oracle, ca
       }
     }
 
-    for (let round = 0; round < ROUNDS; round++) {
+    for (let round = 0; round < ROUNDS + RUN_ROUNDS; round++) {
+      if (round === ROUNDS) r = rng(RUN_SEED);
       // Users twice as often as the service principal and the always-failing user.
       const p = r.pick(
         PRINCIPALS.flatMap(x => (x.type === 'user' && !x.alwaysFailing ? [x, x] : [x])),
@@ -516,7 +523,8 @@ describe('permission leak fuzz over every read path (seeded policies, oracle, ca
     const seconds = (wallMs / 1000).toFixed(1);
     const { none, some, all } = outcomes;
     const lines = [
-      `permission leak fuzz: seed ${SEED} (ASK_DOCS_FUZZ_SEED), ${ROUNDS} rounds, ${total} cases`,
+      `permission leak fuzz: seed ${SEED} (ASK_DOCS_FUZZ_SEED) x ${ROUNDS} rounds, then run seed ` +
+        `${RUN_SEED} (ASK_DOCS_FUZZ_RUN_SEED) x ${RUN_ROUNDS} rounds: ${total} cases`,
       `in ${seconds} s; cases per path (time):`,
       table,
       `  leaks: ${leaks.length}`,
