@@ -17,8 +17,6 @@ import { buildTinyBertModel } from '../../plugins/ask-docs-backend/src/embedding
 import { resolveVisibility, Visibility } from '../../plugins/ask-docs-backend/src/permissions';
 import {
   ensureVectorIndex,
-  QueryToken,
-  retrieve,
   RetrievalMode,
   vectorIndexName,
   vectorSearch,
@@ -35,7 +33,10 @@ import {
 import { evalAnalyzers, ingest, startEvalDatabase } from '../eval/buildIndex';
 import { loadEvalItems } from '../eval/evalItems';
 import { productSettings } from '../eval/evaluate';
-import { prepareQuestion } from '../../plugins/ask-docs-backend/src/service/prepareQuestion';
+import {
+  EmbeddedQuestion,
+  QuestionPipeline,
+} from '../../plugins/ask-docs-backend/src/service/QuestionPipeline';
 import { Latency, mb, ratio, relationSizes, rssOf, timeEach } from './measure';
 import { documentFrequencies, misspell, postingsScanCandidates } from './replacedQueries';
 import { suggestCorrections } from '../../plugins/ask-docs-backend/src/retrieval/typo';
@@ -147,11 +148,8 @@ async function measureIngestion(
   return { result, db };
 }
 
-interface Query {
-  question: string;
-  vector: number[];
-  tokens: QueryToken[];
-}
+/** A question as the product's pipeline analysed and embedded it. */
+type Query = EmbeddedQuestion;
 
 interface SizePoint {
   chunks: number;
@@ -185,6 +183,8 @@ async function measureSize(options: {
   knex: Knex;
   serverPid?: number;
   embedder: HashingEmbedder;
+  /** The product's question pipeline over `knex` (retrieval with the product's settings). */
+  pipeline: QuestionPipeline;
   queries: Query[];
   visibility: { all: Visibility; filtered: Visibility };
   chunks: number;
@@ -193,7 +193,7 @@ async function measureSize(options: {
   modes: RetrievalMode[];
   hnswMemory: string;
 }): Promise<SizePoint> {
-  const { knex, embedder, queries, visibility, modes } = options;
+  const { knex, embedder, queries, visibility, modes, pipeline } = options;
   const modelId = embedder.modelId;
   const dropIndex = () => knex.raw(`DROP INDEX IF EXISTS ${vectorIndexName(modelId, embedder.dimension)}`);
   await dropIndex();
@@ -222,8 +222,8 @@ async function measureSize(options: {
   );
   const hnswUsed: Record<string, boolean> = {};
   for (const [name, v] of Object.entries(visibility)) {
-    hnswUsed[`${name}/auto`] = await planUsesIndex(knex, v, modelId, queries[0].vector, 'auto');
-    hnswUsed[`${name}/index`] = await planUsesIndex(knex, v, modelId, queries[0].vector, 'index');
+    hnswUsed[`${name}/auto`] = await planUsesIndex(knex, v, modelId, queries[0].queryVector, 'auto');
+    hnswUsed[`${name}/index`] = await planUsesIndex(knex, v, modelId, queries[0].queryVector, 'index');
   }
 
   const latency: Record<string, Latency> = {};
@@ -231,24 +231,24 @@ async function measureSize(options: {
     for (const mode of modes) {
       log(`  latency ${mode} / ${name}`);
       latency[`${mode}/${name}`] = await timeEach(queries, q =>
-        retrieve({ knex, visibility: v, queryVector: q.vector, modelId, queryTokens: q.tokens, mode, ...productSettings(embedder) }),
+        pipeline.retrieve(q, v, { mode }),
       );
     }
   }
 
   const replaced: SizePoint['replaced'] = {};
-  const typos = queries.flatMap(q => misspell(q.tokens) ?? []);
+  const typos = queries.flatMap(q => misspell(q.queryTokens) ?? []);
   for (const [name, v] of Object.entries(visibility)) {
     log(`  replaced query shapes / ${name}`);
     for (const q of queries) {
-      const a = JSON.stringify(await documentFrequencies(knex, v, q.tokens, 'entity'));
-      const b = JSON.stringify(await documentFrequencies(knex, v, q.tokens, 'chunk'));
+      const a = JSON.stringify(await documentFrequencies(knex, v, q.queryTokens, 'entity'));
+      const b = JSON.stringify(await documentFrequencies(knex, v, q.queryTokens, 'chunk'));
       if (a !== b) throw new Error(`document frequencies differ for "${q.question}": ${a} vs ${b}`);
     }
     replaced[`document frequencies/${name}`] = {
       queries: queries.length,
-      product: await timeEach(queries, q => documentFrequencies(knex, v, q.tokens, 'entity')),
-      replaced: await timeEach(queries, q => documentFrequencies(knex, v, q.tokens, 'chunk')),
+      product: await timeEach(queries, q => documentFrequencies(knex, v, q.queryTokens, 'entity')),
+      replaced: await timeEach(queries, q => documentFrequencies(knex, v, q.queryTokens, 'chunk')),
     };
     replaced[`spelling candidates/${name}`] = {
       queries: typos.length,
@@ -263,7 +263,7 @@ async function measureSize(options: {
       log(`  ANN recall@${k} / ${name}`);
       const recalls: number[] = [];
       const search = (q: Query, strategy: 'index' | 'exact') =>
-        vectorSearch({ knex, visibility: v, modelId, queryVector: q.vector, k, strategy });
+        vectorSearch({ knex, visibility: v, modelId, queryVector: q.queryVector, k, strategy });
       for (const q of queries) {
         const exact = (await search(q, 'exact')).map(h => h.chunkId);
         const hnsw = new Set((await search(q, 'index')).map(h => h.chunkId));
@@ -438,11 +438,16 @@ async function main() {
     const questions = loadEvalItems({ files: ['pg.dev.jsonl', 'unanswerable-en.dev.jsonl'] })
       .filter(i => i.corpus === 'postgresql-docs')
       .slice(0, args.queries);
+    const pipeline = new QuestionPipeline({
+      knex: db.knex,
+      embedder: hashing,
+      analyzers,
+      model: undefined,
+      retrieval: productSettings(hashing),
+      answer: {},
+    });
     const queries: Query[] = [];
-    for (const q of questions) {
-      const prepared = prepareQuestion(q.question, analyzers);
-      queries.push({ question: q.question, vector: await hashing.embedQuery(prepared.vectorText), tokens: prepared.queryTokens });
-    }
+    for (const q of questions) queries.push(await pipeline.embed(pipeline.analyse(q.question)));
     const permissions = (decision?: ReturnType<typeof ownerOnlyDecision>) =>
       resolveVisibility({ permissions: fakePermissionsService(decision), credentials: userCredentials() });
     const visibility = { all: await permissions(), filtered: await permissions(ownerOnlyDecision([benchOwner(FILTER_OWNER)])) };
@@ -473,6 +478,7 @@ async function main() {
           knex: db.knex,
           serverPid: db.pid,
           embedder: hashing,
+          pipeline,
           queries: sizes.length === 0 ? queries : queries.slice(0, args.largeQueries),
           modes: sizes.length === 0 ? ['hybrid', 'vector', 'keyword'] : ['hybrid'],
           hnswMemory: args.hnswMemory,

@@ -7,6 +7,7 @@ import { seededRandom } from '../../plugins/ask-docs-backend/src/retrieval/testU
  */
 import crypto from 'crypto';
 import { Knex } from 'knex';
+import { chunkColumns } from '../../plugins/ask-docs-backend/src/database/chunkColumns';
 import { entityColumns } from '../../plugins/ask-docs-backend/src/database/entityColumns';
 import { HashingEmbedder } from '../../plugins/ask-docs-backend/src/embedding';
 import { splitSentences } from '../../plugins/ask-docs-backend/src/ingestion/parsing';
@@ -17,7 +18,8 @@ export const benchEntityRef = (i: number) => `component:default/${BENCH_ENTITY_P
 export const benchOwner = (i: number) => `group:default/${BENCH_ENTITY_PREFIX}-owner-${i}`;
 const CHUNKS_PER_DOCUMENT = 10;
 
-const CHUNK_COLUMNS: Array<[string, string]> = [
+/** Column types for unnest(); the names are chunkColumns()' keys (the store's own mapping). */
+const CHUNK_COLUMNS: Array<[keyof ReturnType<typeof chunkColumns>, string]> = [
   ['chunk_id', 'text'],
   ['document_id', 'text'],
   ['entity_ref', 'text'],
@@ -166,22 +168,24 @@ export async function addSyntheticChunks(options: {
       const chunkId = sha(`bench-chunk-${j}`).slice(0, 32);
       const contentHash = sha(`${sectionPath}\n${text}`);
       const analysis = analyzeText(`${sectionPath}\n${text}`, 'en', analyzers);
-      chunks.push({
-        chunk_id: chunkId,
-        document_id: documentId,
-        entity_ref: entityRef,
-        ordinal: j % CHUNKS_PER_DOCUMENT,
-        title,
-        section_path: sectionPath,
-        anchor: '',
-        char_start: 0,
-        char_end: text.length,
-        text,
-        content_hash: contentHash,
-        revision: 'r1',
-        lang: 'en',
-        term_count: analysis.tokenCount,
-      });
+      chunks.push(
+        chunkColumns({
+          chunkId,
+          documentId,
+          entityRef,
+          ordinal: j % CHUNKS_PER_DOCUMENT,
+          title,
+          sectionPath,
+          anchor: '',
+          charStart: 0,
+          charEnd: text.length,
+          text,
+          contentHash,
+          revision: 'r1',
+          lang: 'en',
+          termCount: analysis.tokenCount,
+        }),
+      );
       embeddings.push({
         chunk_id: chunkId,
         model_id: embedder.modelId,

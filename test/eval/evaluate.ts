@@ -4,19 +4,17 @@
  * compared as such); refusal is measured separately, on the exact product path.
  */
 import { Knex } from 'knex';
-import { AnswerOptions, answerQuestion, ChatModel, RetrievedChunk } from '../../plugins/ask-docs-backend/src/answer';
+import { AnswerOptions, ChatModel } from '../../plugins/ask-docs-backend/src/answer';
 import { ConfigReader } from '@backstage/config';
 import { Embedder } from '../../plugins/ask-docs-backend/src/embedding';
-import type { RetrievalSettings } from '../../plugins/ask-docs-backend/src/service/AskService';
+import { QuestionPipeline, RetrievalSettings } from '../../plugins/ask-docs-backend/src/service/QuestionPipeline';
 import { readRetrievalSettings } from '../../plugins/ask-docs-backend/src/settings';
 import { Analyzers } from '../../plugins/ask-docs-backend/src/language';
-import { prepareQuestion, rewriteWords } from '../../plugins/ask-docs-backend/src/service/prepareQuestion';
 import { resolveVisibility, Visibility } from '../../plugins/ask-docs-backend/src/permissions';
 import {
   reciprocalRankFusion,
   RelevanceThresholds,
   RetrievalMode,
-  retrieve,
   vectorSearch,
 } from '../../plugins/ask-docs-backend/src/retrieval';
 import { builtPagePath, CorpusSite, fakePermissionsService, userCredentials } from '../src';
@@ -43,6 +41,8 @@ const NO_FILTER: RelevanceThresholds = { minSimilarity: -1, minCoverage: 0 };
 
 /** Chunks per ranking call: with the product's 40 candidates per retriever, the top 40 fused. */
 const RANKING_CHUNKS = 40;
+/** Ranking calls: the product's fusion, wider and without the evidence filter. */
+const RANKING: Partial<RetrievalSettings> = { k: RANKING_CHUNKS, candidates: 40, thresholds: NO_FILTER };
 
 /** Key of a fusion what-if in ItemResult.fusionWhatIf. */
 export const whatIfKey = (w: number) => `w_vector=${w}`;
@@ -119,6 +119,15 @@ export async function evaluate(options: EvaluateOptions): Promise<ItemResult[]> 
   const whatIfWeights = [...new Set([...FUSION_WHAT_IF_WEIGHTS, product.weights?.vector ?? 1])].sort((a, b) => b - a);
   const visibility =
     options.visibility ?? (await resolveVisibility({ permissions: fakePermissionsService(), credentials: userCredentials() }));
+  // Built as plugin.ts builds AskService's: the evaluation measures the object the product runs.
+  const pipeline = new QuestionPipeline({
+    knex,
+    embedder,
+    analyzers,
+    model: options.model,
+    retrieval: product,
+    answer: options.answerOptions ?? {},
+  });
   const pageOf = await pageKeys(knex);
   const pagesOf = (chunkIds: string[]) => rankPages(chunkIds.map(id => pageOf.get(id) ?? `?|${id}`));
 
@@ -128,19 +137,15 @@ export async function evaluate(options: EvaluateOptions): Promise<ItemResult[]> 
     if (!site) throw new Error(`${item.id}: corpus ${item.corpus} is not in the index`);
     const gold = item.gold.map(g => `${corpusEntityRef(item.corpus)}|${builtPagePath(site.form, g.page)}`);
     const goldSet = new Set(gold);
-    // Exactly what AskService does with a question before retrieval.
-    const { queryTokens, vectorText } = prepareQuestion(item.question, analyzers);
-    const queryVector = await embedder.embedQuery(vectorText);
-    const reembed = (corrections: Array<{ from: string; to: string }>) =>
-      embedder.embedQuery(rewriteWords(vectorText, new Map(corrections.map(c => [c.from, c.to]))));
-    const base = { knex, visibility, queryVector, reembed, modelId: embedder.modelId, queryTokens };
+    // The product's own pipeline object: the same analysis, embedding and retrieval as AskService.
+    const question = await pipeline.embed(pipeline.analyse(item.question));
 
     const methods: Record<string, MethodResult> = {};
     const lists: Partial<Record<RetrievalMode, string[]>> = {};
     let evidence: ItemResult['evidence'] = { maxSimilarity: null, maxCoverage: null, candidates: 0 };
     for (const mode of RETRIEVER_MODES) {
       const t0 = performance.now();
-      const r = await retrieve({ ...base, mode, k: RANKING_CHUNKS, candidates: 40, rrfK: product.rrfK, weights: product.weights, thresholds: NO_FILTER });
+      const r = await pipeline.retrieve(question, visibility, { mode, settings: RANKING });
       const ms = performance.now() - t0;
       lists[mode] = r.chunks.map(c => c.chunkId);
       const pages = pagesOf(lists[mode]!);
@@ -157,7 +162,14 @@ export async function evaluate(options: EvaluateOptions): Promise<ItemResult[]> 
     }
     {
       const t0 = performance.now();
-      const hits = await vectorSearch({ knex, visibility, modelId: embedder.modelId, queryVector, k: RANKING_CHUNKS, strategy: 'exact' });
+      const hits = await vectorSearch({
+        knex,
+        visibility,
+        modelId: embedder.modelId,
+        queryVector: question.queryVector,
+        k: RANKING_CHUNKS,
+        strategy: 'exact',
+      });
       const ms = performance.now() - t0;
       const pages = pagesOf(hits.map(h => h.chunkId));
       methods[EXACT_VECTOR] = { firstGoldRank: firstGoldRank(pages, goldSet), pages: pages.slice(0, MRR_DEPTH), ms };
@@ -182,16 +194,14 @@ export async function evaluate(options: EvaluateOptions): Promise<ItemResult[]> 
     }
 
     const t0 = performance.now();
-    const p = await retrieve({ ...base, mode: 'hybrid', ...product });
+    const p = await pipeline.retrieve(question, visibility);
     const productMs = performance.now() - t0;
     const productPages = pagesOf(p.chunks.map(c => c.chunkId));
 
     let answer: ItemResult['answer'];
     if (options.model) {
-      // Exactly what AskService hands the answer step.
-      const chunks: RetrievedChunk[] = p.chunks.map(c => ({ ...c, score: c.rrf }));
       const a0 = performance.now();
-      const answered = await answerQuestion({ question: item.question, chunks, model: options.model, options: options.answerOptions });
+      const { chunks, result: answered } = await pipeline.answer(question, p);
       const judgement = judgeAnswer({
         answerable: item.answerable,
         evidence: item.evidence,

@@ -14,6 +14,7 @@ export const suites = [
       'plugins/ask-docs-backend/src/database/requirePostgres.test.ts',
       'plugins/ask-docs-backend/src/embedding/loadTransformers.test.ts',
       'test/adopter/readmeSteps.test.ts',
+      'packages/app/src/modules/HomePage.test.tsx',
       'packages/embedded-db/src/startEmbeddedPostgres.test.ts',
       'packages/embedded-db/src/authentication.test.ts',
       // knowledge index
@@ -40,6 +41,7 @@ export const suites = [
       'plugins/ask-docs-backend/src/retrieval/retriever.test.ts',
       'plugins/ask-docs-backend/src/retrieval/fusion.test.ts',
       'plugins/ask-docs-backend/src/service/prepareQuestion.test.ts',
+      'plugins/ask-docs-backend/src/service/QuestionPipeline.test.ts',
       // answers
       'plugins/ask-docs-backend/src/answer/answerQuestion.test.ts',
       'plugins/ask-docs-backend/src/answer/citations.test.ts',
@@ -49,10 +51,13 @@ export const suites = [
       'test/integration/answerAccess.test.ts',
       'test/integration/askStreamSafety.test.ts',
       'test/integration/askApi.test.ts',
+      'test/integration/mcpActions.test.ts',
+      'plugins/ask-docs-backend/src/service/openapiDrift.test.ts',
       'plugins/ask-docs-node/src/DefaultAskDocsService.test.ts',
       // evaluation and reliability
       'test/integration/retrievalQuality.test.ts',
       'test/integration/answerQuality.test.ts',
+      'test/integration/evalItems.test.ts',
       'test/reliability/permissionLeakFuzz.test.ts',
       'test/reliability/permissionLeakFuzzPaths.test.ts',
       'test/reliability/databaseRestart.test.ts',

@@ -3,7 +3,11 @@
  * ask-docs on real Postgres, a catalog mock, and a policy that hides documents tagged
  * `restricted` from everyone but their owners (as a conditional decision, like the dev policy).
  */
-import { BackstageCredentials, PermissionsService } from '@backstage/backend-plugin-api';
+import {
+  BackendFeature,
+  BackstageCredentials,
+  PermissionsService,
+} from '@backstage/backend-plugin-api';
 import { mockCredentials, mockServices, startTestBackend } from '@backstage/backend-test-utils';
 import { Entity, parseEntityRef, stringifyEntityRef } from '@backstage/catalog-model';
 import { catalogServiceMock } from '@backstage/plugin-catalog-node/testUtils';
@@ -57,6 +61,10 @@ export async function startAskBackend(options: {
   askDocsConfig?: Record<string, unknown>;
   /** Replaces the policy above entirely (e.g. scriptedPermissionsService from permissionsFake). */
   permissions?: PermissionsService;
+  /** More plugins for the same backend (e.g. @backstage/plugin-mcp-actions-backend). */
+  features?: BackendFeature[];
+  /** More top-level config (e.g. `backend.actions`), besides permission, techdocs and askDocs. */
+  config?: Record<string, unknown>;
 }): Promise<AskBackend> {
   const db = await startTestDatabase({ migrate: false });
   const publishDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ask-docs-backend-'));
@@ -82,6 +90,7 @@ export async function startAskBackend(options: {
     features: [
       techdocsPlugin,
       askDocsPlugin,
+      ...(options.features ?? []),
       catalog.factory,
       mockServices.rootLogger.factory({ level: 'error' }),
       mockServices.database.factory({ knex: db.knex }),
@@ -109,6 +118,7 @@ export async function startAskBackend(options: {
       } as any)).factory,
       mockServices.rootConfig.factory({
         data: {
+          ...options.config,
           permission: { enabled: true },
           techdocs: { builder: 'external', publisher: { type: 'local', local: { publishDirectory: publishDir } } },
           askDocs: {

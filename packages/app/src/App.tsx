@@ -3,6 +3,7 @@ import catalogPlugin from '@backstage/plugin-catalog/alpha';
 import techdocsPlugin from '@backstage/plugin-techdocs/alpha';
 import searchPlugin from '@backstage/plugin-search/alpha';
 import askDocsPlugin from '@askdocs/plugin-ask-docs/alpha';
+import { homePageModule } from './modules/homePageModule';
 import { searchPageWithAnswersModule } from './modules/searchPageModule';
 
 /**
@@ -16,6 +17,7 @@ export const features = [
   searchPlugin,
   askDocsPlugin,
   searchPageWithAnswersModule,
+  homePageModule,
 ];
 
 export const app = createApp({ features });

@@ -1,7 +1,9 @@
 import { coreServices, createBackendPlugin } from '@backstage/backend-plugin-api';
+import { actionsRegistryServiceRef } from '@backstage/backend-plugin-api/alpha';
 import { catalogServiceRef } from '@backstage/plugin-catalog-node';
 import { askDocsPermissions } from '@askdocs/plugin-ask-docs-common';
-import { createChatModel } from './answer';
+import { registerAskDocsActions } from './actions';
+import { createChatModelFromOptions } from './answer';
 import { DatabaseAskDocsStore } from './database/DatabaseAskDocsStore';
 import { applyDatabaseMigrations } from './database/migrations';
 import { requirePostgresWithVector } from './database/requirePostgres';
@@ -18,10 +20,10 @@ import {
 } from './permissions';
 import { ensureVectorIndex } from './retrieval';
 import { AskService } from './service/AskService';
-import { AskDocsAuthorizer, readServiceGrants } from './service/authorization';
+import { AskDocsAuthorizer } from './service/authorization';
 import { IngestionController } from './service/IngestionController';
 import { createRouter } from './service/router';
-import { readPluginSettings, readRetrievalSettings } from './settings';
+import { readAskDocsConfig, resolveRetrievalSettings } from './settings';
 
 /**
  * Ask the docs backend: keeps the knowledge index of TechDocs pages and catalog entities, and
@@ -44,10 +46,12 @@ export const askDocsPlugin = createBackendPlugin({
         scheduler: coreServices.scheduler,
         lifecycle: coreServices.lifecycle,
         catalog: catalogServiceRef,
+        actionsRegistry: actionsRegistryServiceRef,
       },
       async init(deps) {
         const { config, logger, database, httpRouter, httpAuth, auth, discovery, permissions, permissionsRegistry, scheduler, catalog } = deps;
-        const settings = readPluginSettings(config);
+        // Every askDocs key is read and checked here, before anything starts.
+        const settings = readAskDocsConfig(config);
         const knex = await database.getClient();
         // Before any migration: SQLite or a server without pgvector fails here, in one sentence.
         await requirePostgresWithVector(knex);
@@ -70,12 +74,12 @@ export const askDocsPlugin = createBackendPlugin({
           logger,
         });
         // The hashing fallback shares the keyword index's lemma and stem analysis.
-        const embedder = await createEmbedder(config, logger, { analyzers });
+        const embedder = await createEmbedder(settings.embeddings, logger, { analyzers });
         await store.registerModel({ modelId: embedder.modelId, dimension: embedder.dimension, kind: embedder.kind });
         await ensureVectorIndex(knex, embedder.modelId, embedder.dimension, {
-          buildMemory: settings.hnswBuildMemory,
+          buildMemory: settings.retrieval.hnswBuildMemory,
         });
-        const model = createChatModel(config);
+        const model = settings.llm && createChatModelFromOptions(settings.llm);
         if (!model) {
           logger.warn('ask-docs: no language model configured (askDocs.llm); answers will be evidence only');
         }
@@ -107,11 +111,11 @@ export const askDocsPlugin = createBackendPlugin({
           timeout: { minutes: 10 },
           initialDelay: { minutes: 1 },
           fn: async () => {
-            const cutoff = new Date(Date.now() - settings.retentionDays * 86_400_000);
+            const cutoff = new Date(Date.now() - settings.answer.retentionDays * 86_400_000);
             const n = await store.deleteAnswersBefore(cutoff);
-            if (n) logger.info(`ask-docs: deleted ${n} answer records older than ${settings.retentionDays} days`);
+            if (n) logger.info(`ask-docs: deleted ${n} answer records older than ${settings.answer.retentionDays} days`);
             // After the answers: versions only the deleted answers cited go too.
-            const versionDays = settings.chunkVersionRetentionDays;
+            const versionDays = settings.retention.chunkVersionsDays;
             const versions = await store.deleteChunkVersions({
               supersededBefore: new Date(Date.now() - versionDays * 86_400_000),
               keepAnswersSince: cutoff,
@@ -128,18 +132,18 @@ export const askDocsPlugin = createBackendPlugin({
         });
 
         // Service principals get administrative permissions only from askDocs.permissions.services.
-        const authorizer = new AskDocsAuthorizer(permissions, readServiceGrants(config));
+        const authorizer = new AskDocsAuthorizer(permissions, settings.permissions.services);
         const askService = new AskService({
           knex,
           store,
           permissions,
           authorizer,
-          maxQueryTerms: settings.maxQueryTerms,
+          maxQueryTerms: settings.answer.maxQueryTerms,
           embedder,
           analyzers,
           model,
-          retrieval: readRetrievalSettings(config, embedder),
-          answer: settings.answer,
+          retrieval: resolveRetrievalSettings(settings.retrieval, embedder),
+          answer: settings.answer.options,
           logger,
         });
         const ingestion = new IngestionController(store, ingester, authorizer);
@@ -150,7 +154,7 @@ export const askDocsPlugin = createBackendPlugin({
             logger,
             askService,
             ingestion,
-            maxQuestionChars: settings.maxQuestionChars,
+            maxQuestionChars: settings.answer.maxQuestionChars,
             health: () => ({
               status: 'ok',
               embedder: embedderInfo(embedder),
@@ -160,6 +164,12 @@ export const askDocsPlugin = createBackendPlugin({
           }),
         );
         httpRouter.addAuthPolicy({ path: '/health', allow: 'unauthenticated' });
+        // Agents (MCP): the same AskService, run with the calling principal's credentials.
+        registerAskDocsActions({
+          actionsRegistry: deps.actionsRegistry,
+          askService,
+          maxQuestionChars: settings.answer.maxQuestionChars,
+        });
       },
     });
   },

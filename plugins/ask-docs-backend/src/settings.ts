@@ -1,29 +1,66 @@
+/**
+ * The one reader of `askDocs.*` (schema: config.d.ts). Everything else takes a typed slice of
+ * AskDocsConfig, so defaults and validation live here and bad config fails at start, naming
+ * the key and what was expected. Keys are read by full path from the root config so that
+ * settings.test.ts can record exactly which keys are read and compare them with config.d.ts.
+ */
+import path from 'node:path';
 import { Config, readDurationFromConfig } from '@backstage/config';
 import { durationToMilliseconds, HumanDuration } from '@backstage/types';
-import { readSchedulerServiceTaskScheduleDefinitionFromConfig, SchedulerServiceTaskScheduleDefinition } from '@backstage/backend-plugin-api';
-import { AnswerOptions } from './answer';
-import { readAnswerOptions } from './answer/readAnswerOptions';
-import { readFusionWeights, readRelevanceThresholds } from './retrieval';
-import { RetrievalSettings } from './service/AskService';
-import type { EmbedderKind } from './embedding';
+import {
+  readSchedulerServiceTaskScheduleDefinitionFromConfig,
+  SchedulerServiceTaskScheduleDefinition,
+} from '@backstage/backend-plugin-api';
+import { z } from 'zod';
+import type { AnswerOptions } from './answer/answerQuestion';
+import type { ChatModelOptions } from './answer/llm';
+import type { EmbedderKind } from './embedding/types';
+import { DEFAULT_HASHING_DIMENSION } from './embedding/HashingEmbedder';
+import { DEFAULT_EMBEDDING_MODEL } from './embedding/TransformersEmbedder';
+import { FusionWeights, readFusionWeights } from './retrieval/fusion';
+import { readRelevanceThresholds, RelevanceThresholds } from './retrieval/relevance';
+import { HNSW_BUILD_MEMORY_PATTERN } from './retrieval/vectorIndex';
+import type { RetrievalSettings } from './service/AskService';
+import { ADMINISTRATIVE_PERMISSION_NAMES, ServiceGrants } from './service/authorization';
 
-export interface PluginSettings {
-  languages: string[];
-  hunspell: { [lang: string]: { affPath: string; dicPath: string } | undefined };
-  ingestion: {
-    schedule: SchedulerServiceTaskScheduleDefinition;
-    maxPageChars?: number;
-    maxChunkChars?: number;
-    concurrency?: number;
-  };
-  answer: AnswerOptions;
-  retentionDays: number;
-  /** Superseded chunk versions older than this are deleted unless a kept answer cites them. */
-  chunkVersionRetentionDays: number;
-  visibilitySync: VisibilitySyncSettings;
-  maxQuestionChars: number;
-  /** Distinct content words per question; AskService's default when unset. */
-  maxQueryTerms?: number;
+export const DEFAULT_LLM_TIMEOUT_MS = 30_000;
+export const DEFAULT_LLM_MAX_RETRIES = 1;
+
+/** Resolved `askDocs.embeddings`. */
+export interface EmbeddingSettings {
+  provider: 'transformers' | 'hashing';
+  model: string;
+  localModelPath: string;
+  queryPrefix?: string;
+  passagePrefix?: string;
+  /** Dimension of the hashing embedder (also used when falling back to it). */
+  dimension: number;
+  batchSize?: number;
+  maxTokens?: number;
+  dtype?: string;
+  /** Fall back to the hashing embedder when the model cannot be loaded. Default true. */
+  allowFallback: boolean;
+  /** False when nothing chose an embedder: the hashing embedder runs, labelled as a fallback. */
+  configured: boolean;
+}
+
+export interface IngestionSettings {
+  schedule: SchedulerServiceTaskScheduleDefinition;
+  maxPageChars?: number;
+  maxChunkChars?: number;
+  concurrency?: number;
+}
+
+/** Per embedding model id, with `default` for the others; fields override field by field. */
+export type PerModel<T> = Readonly<Record<string, Partial<T>>>;
+
+/** `askDocs.retrieval`; per-model values are resolved by resolveRetrievalSettings. */
+export interface RetrievalConfig {
+  topK: number;
+  candidates?: number;
+  rrfK?: number;
+  thresholds: PerModel<RelevanceThresholds>;
+  fusionWeights: PerModel<FusionWeights>;
   /** maintenance_work_mem for HNSW builds; ensureVectorIndex's default when unset. */
   hnswBuildMemory?: string;
 }
@@ -36,12 +73,195 @@ export interface VisibilitySyncSettings {
   maxStalenessSeconds: number;
 }
 
-function readVisibilitySync(c: Config | undefined): VisibilitySyncSettings {
-  const vc = c?.getOptionalConfig('visibilitySync');
-  const duration = (key: string, fallback: HumanDuration) =>
-    vc?.has(key) ? readDurationFromConfig(vc, { key }) : fallback;
-  const frequency = duration('frequency', { seconds: 30 });
-  const maxStaleness = duration('maxStaleness', { seconds: 90 });
+/** What answerQuestion takes from config; unset keys keep answerQuestion's defaults. */
+export type ConfiguredAnswerOptions = Pick<
+  AnswerOptions,
+  'maxContextChars' | 'maxBlocks' | 'maxEvidence' | 'verifyClaims' | 'minClaimOverlap'
+>;
+
+export interface AnswerSettings {
+  options: ConfiguredAnswerOptions;
+  /** Audit records older than this many days are deleted. */
+  retentionDays: number;
+  maxQuestionChars: number;
+  /** Distinct content words per question; AskService's default when unset. */
+  maxQueryTerms?: number;
+}
+
+export interface AskDocsConfig {
+  languages: string[];
+  hunspell: { [lang: string]: { affPath: string; dicPath: string } | undefined };
+  embeddings: EmbeddingSettings;
+  ingestion: IngestionSettings;
+  retrieval: RetrievalConfig;
+  visibilitySync: VisibilitySyncSettings;
+  /** Superseded chunk versions older than this are deleted unless a kept answer cites them. */
+  retention: { chunkVersionsDays: number };
+  /** Undefined when no model is configured (section, model or apiKey missing). */
+  llm: ChatModelOptions | undefined;
+  answer: AnswerSettings;
+  permissions: { services: ServiceGrants };
+}
+
+const key = (k: string) => `askDocs.${k}`;
+
+function invalid(k: string, expected: string, got: unknown): Error {
+  return new Error(`Invalid config askDocs.${k}: expected ${expected}, got ${JSON.stringify(got)}`);
+}
+
+/** Reads an optional number and checks it; `what` names the expectation in the error. */
+function number(
+  config: Config,
+  k: string,
+  what: 'positive' | 'positive integer' | 'non-negative integer',
+): number | undefined {
+  const value = config.getOptionalNumber(key(k));
+  if (value === undefined) return undefined;
+  const ok =
+    what === 'positive'
+      ? value > 0
+      : Number.isInteger(value) && (what === 'positive integer' ? value > 0 : value >= 0);
+  if (!ok) throw invalid(k, `a ${what} number`, value);
+  return value;
+}
+
+function inRange(config: Config, k: string, min: number, max: number): number | undefined {
+  const value = config.getOptionalNumber(key(k));
+  if (value !== undefined && !(value >= min && value <= max)) {
+    throw invalid(k, `a number from ${min} to ${max}`, value);
+  }
+  return value;
+}
+
+/** Drops undefined values, so that `{ ...defaults, ...options }` keeps the defaults. */
+function defined<T extends object>(o: T): T {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
+}
+
+function readLanguages(config: Config): string[] {
+  const languages = config.getOptionalStringArray(key('languages')) ?? ['en', 'cs'];
+  if (languages.length === 0 || languages.some(l => !l.trim())) {
+    throw invalid('languages', 'a non-empty list of language codes such as [en, cs]', languages);
+  }
+  return languages;
+}
+
+function readHunspell(config: Config): AskDocsConfig['hunspell'] {
+  const hunspell: AskDocsConfig['hunspell'] = {};
+  const raw = config.getOptional(key('hunspell'));
+  if (raw === undefined) return hunspell;
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+    throw invalid('hunspell', 'an object such as { cs: { affPath, dicPath } }', raw);
+  }
+  for (const lang of Object.keys(raw)) {
+    hunspell[lang] = {
+      affPath: config.getString(key(`hunspell.${lang}.affPath`)),
+      dicPath: config.getString(key(`hunspell.${lang}.dicPath`)),
+    };
+  }
+  return hunspell;
+}
+
+/** getOptionalString rejects "", but an empty prefix is how e5's default prefixes are off. */
+function readPrefix(config: Config, k: string): string | undefined {
+  const value = config.getOptional(key(`embeddings.${k}`));
+  if (value === undefined || typeof value === 'string') return value;
+  throw new Error(`Invalid askDocs.embeddings.${k}: expected a string, got ${typeof value}`);
+}
+
+function readEmbeddings(config: Config): EmbeddingSettings {
+  // transformers.js is an optional peer dependency: only a configured model directory loads it.
+  const configuredPath = config.getOptionalString(key('embeddings.localModelPath'));
+  const configuredProvider = config.getOptionalString(key('embeddings.provider'));
+  const provider = configuredProvider ?? (configuredPath ? 'transformers' : 'hashing');
+  if (provider !== 'transformers' && provider !== 'hashing') {
+    throw new Error(
+      `Invalid askDocs.embeddings.provider "${provider}"; expected "transformers" or "hashing"`,
+    );
+  }
+  return {
+    provider,
+    model: config.getOptionalString(key('embeddings.model')) ?? DEFAULT_EMBEDDING_MODEL,
+    // Relative paths resolve against the backend's working directory.
+    localModelPath: path.resolve(configuredPath ?? 'models'),
+    configured: Boolean(configuredPath || configuredProvider),
+    queryPrefix: readPrefix(config, 'queryPrefix'),
+    passagePrefix: readPrefix(config, 'passagePrefix'),
+    dimension:
+      number(config, 'embeddings.dimension', 'positive integer') ?? DEFAULT_HASHING_DIMENSION,
+    batchSize: number(config, 'embeddings.batchSize', 'positive integer'),
+    maxTokens: number(config, 'embeddings.maxTokens', 'positive integer'),
+    dtype: config.getOptionalString(key('embeddings.dtype')),
+    allowFallback: config.getOptionalBoolean(key('embeddings.allowFallback')) ?? true,
+  };
+}
+
+function readIngestion(config: Config): IngestionSettings {
+  const configured = config.has(key('ingestion.schedule'));
+  const schedule: SchedulerServiceTaskScheduleDefinition = configured
+    ? readSchedulerServiceTaskScheduleDefinitionFromConfig(
+        config.getConfig(key('ingestion.schedule')),
+      )
+    : { frequency: { minutes: 30 }, timeout: { minutes: 30 }, initialDelay: { seconds: 10 } };
+  if (config.getOptionalBoolean(key('ingestion.runOnStart'))) {
+    if (configured && schedule.initialDelay) {
+      throw invalid('ingestion.runOnStart', 'no schedule.initialDelay alongside it', true);
+    }
+    // "Right after start": the first scheduled run without the initial delay.
+    schedule.initialDelay = { seconds: 0 };
+  }
+  return {
+    schedule,
+    maxPageChars: number(config, 'ingestion.maxPageChars', 'positive integer'),
+    maxChunkChars: number(config, 'ingestion.maxChunkChars', 'positive integer'),
+    concurrency: number(config, 'ingestion.concurrency', 'positive integer'),
+  };
+}
+
+const thresholdsEntry = z
+  .object({
+    minSimilarity: z.number().min(-1).max(1).optional(),
+    minCoverage: z.number().min(0).max(1).optional(),
+  })
+  .strict();
+const weightsEntry = z
+  .object({
+    vector: z.number().min(0).max(10).optional(),
+    keyword: z.number().min(0).max(10).optional(),
+  })
+  .strict();
+
+/** Model ids may contain dots, so per-model maps are read whole and checked here. */
+function readPerModel<T extends z.ZodTypeAny>(config: Config, k: string, entry: T) {
+  const parsed = z.record(entry).safeParse(config.getOptional(key(k)) ?? {});
+  if (!parsed.success) throw new Error(`Invalid askDocs.${k}: ${parsed.error.message}`);
+  return parsed.data as Record<string, z.infer<T>>;
+}
+
+function readRetrieval(config: Config): RetrievalConfig {
+  const hnswBuildMemory = config.getOptionalString(key('retrieval.hnswBuildMemory'));
+  if (hnswBuildMemory !== undefined && !HNSW_BUILD_MEMORY_PATTERN.test(hnswBuildMemory)) {
+    throw invalid(
+      'retrieval.hnswBuildMemory',
+      'a size such as 512MB (kB, MB or GB)',
+      hnswBuildMemory,
+    );
+  }
+  return {
+    topK: number(config, 'retrieval.topK', 'positive integer') ?? 8,
+    candidates: number(config, 'retrieval.candidates', 'positive integer'),
+    rrfK: number(config, 'retrieval.rrfK', 'non-negative integer'),
+    thresholds: readPerModel(config, 'retrieval.thresholds', thresholdsEntry),
+    fusionWeights: readPerModel(config, 'retrieval.fusionWeights', weightsEntry),
+    hnswBuildMemory,
+  };
+}
+
+function readVisibilitySync(config: Config): VisibilitySyncSettings {
+  const duration = (k: string, fallback: HumanDuration) =>
+    config.has(key(k)) ? readDurationFromConfig(config, { key: key(k) }) : fallback;
+  const frequency = duration('visibilitySync.frequency', { seconds: 30 });
+  const maxStaleness = duration('visibilitySync.maxStaleness', { seconds: 90 });
   const maxStalenessSeconds = durationToMilliseconds(maxStaleness) / 1000;
   const frequencySeconds = durationToMilliseconds(frequency) / 1000;
   if (!(frequencySeconds > 0) || !(maxStalenessSeconds > frequencySeconds)) {
@@ -51,58 +271,106 @@ function readVisibilitySync(c: Config | undefined): VisibilitySyncSettings {
         `frequency (${frequencySeconds} s)`,
     );
   }
-  return { enabled: vc?.getOptionalBoolean('enabled') ?? true, frequency, maxStalenessSeconds };
+  const enabled = config.getOptionalBoolean(key('visibilitySync.enabled')) ?? true;
+  return { enabled, frequency, maxStalenessSeconds };
 }
 
-function positiveNumber(c: Config | undefined, key: string, fallback: number): number {
-  const value = c?.getOptionalNumber(key) ?? fallback;
-  if (!(value > 0)) {
-    throw new Error(`askDocs.${key} must be a positive number, got ${value}`);
-  }
-  return value;
+/**
+ * `askDocs.llm`: undefined when model or apiKey is missing (e.g. `${OPENAI_API_KEY}` unset);
+ * callers then treat the model as down. Local servers that need no key still need some apiKey
+ * value, e.g. `none`.
+ */
+function readLlm(config: Config): ChatModelOptions | undefined {
+  const model = config.getOptionalString(key('llm.model'))?.trim();
+  const apiKey = config.getOptionalString(key('llm.apiKey'))?.trim();
+  // Read even when unused, so a bad value is reported whether or not a model is configured.
+  const timeoutMs = number(config, 'llm.timeoutMs', 'positive') ?? DEFAULT_LLM_TIMEOUT_MS;
+  const maxRetries =
+    number(config, 'llm.maxRetries', 'non-negative integer') ?? DEFAULT_LLM_MAX_RETRIES;
+  const baseUrl = config.getOptionalString(key('llm.baseUrl'))?.trim() || undefined;
+  const temperature = inRange(config, 'llm.temperature', 0, 2) ?? 0;
+  const maxTokens = number(config, 'llm.maxTokens', 'positive integer');
+  if (!model || !apiKey) return undefined;
+  return { baseUrl, apiKey, model, timeoutMs, maxRetries, temperature, maxTokens };
 }
 
-export function readPluginSettings(config: Config): PluginSettings {
-  const c = config.getOptionalConfig('askDocs');
-  const languages = c?.getOptionalStringArray('languages') ?? ['en', 'cs'];
-  const hunspell: PluginSettings['hunspell'] = {};
-  const hc = c?.getOptionalConfig('hunspell');
-  for (const lang of hc?.keys() ?? []) {
-    hunspell[lang] = { affPath: hc!.getString(`${lang}.affPath`), dicPath: hc!.getString(`${lang}.dicPath`) };
-  }
-  const ic = c?.getOptionalConfig('ingestion');
-  const schedule = ic?.has('schedule')
-    ? readSchedulerServiceTaskScheduleDefinitionFromConfig(ic.getConfig('schedule'))
-    : { frequency: { minutes: 30 }, timeout: { minutes: 30 }, initialDelay: { seconds: 10 } };
+function readAnswer(config: Config): AnswerSettings {
+  const options = defined({
+    maxContextChars: number(config, 'answer.maxContextChars', 'positive'),
+    maxBlocks: number(config, 'answer.maxBlocks', 'positive'),
+    maxEvidence: number(config, 'answer.maxEvidence', 'positive'),
+    verifyClaims: config.getOptionalBoolean(key('answer.verifyClaims')),
+    minClaimOverlap: inRange(config, 'answer.minClaimOverlap', 0, 1),
+  });
   return {
-    languages,
-    hunspell,
-    ingestion: {
-      schedule,
-      maxPageChars: ic?.getOptionalNumber('maxPageChars'),
-      maxChunkChars: ic?.getOptionalNumber('maxChunkChars'),
-      concurrency: ic?.getOptionalNumber('concurrency'),
-    },
-    answer: readAnswerOptions(config),
-    retentionDays: c?.getOptionalNumber('answer.retention.days') ?? 365,
-    chunkVersionRetentionDays: positiveNumber(c, 'retention.chunkVersionsDays', 90),
-    visibilitySync: readVisibilitySync(c),
-    maxQuestionChars: c?.getOptionalNumber('answer.maxQuestionChars') ?? 2000,
-    maxQueryTerms: c?.getOptionalNumber('answer.maxQueryTerms'),
-    hnswBuildMemory: c?.getOptionalString('retrieval.hnswBuildMemory'),
+    options,
+    retentionDays: number(config, 'answer.retention.days', 'positive') ?? 365,
+    maxQuestionChars: number(config, 'answer.maxQuestionChars', 'positive integer') ?? 2000,
+    maxQueryTerms: number(config, 'answer.maxQueryTerms', 'positive integer'),
   };
 }
 
+/**
+ * `askDocs.permissions.services`: a list of `{ subject, permissions }`. A list rather than a
+ * map keyed by subject because subjects (`external:ci-bot`, JWKS subjects) may contain dots.
+ * Unknown permission names are a startup error, not a silent no-op.
+ */
+function readServiceGrants(config: Config): ServiceGrants {
+  const grants = new Map<string, Set<string>>();
+  const entries = config.getOptionalConfigArray(key('permissions.services')) ?? [];
+  for (const entry of entries) {
+    const subject = entry.getString('subject').trim();
+    if (!subject) throw new Error('askDocs.permissions.services: subject must not be empty');
+    const names = entry.getStringArray('permissions');
+    for (const name of names) {
+      if (!ADMINISTRATIVE_PERMISSION_NAMES.has(name)) {
+        throw new Error(
+          `askDocs.permissions.services: ${JSON.stringify(name)} for ${subject} is not one of ` +
+            `${[...ADMINISTRATIVE_PERMISSION_NAMES].join(', ')}`,
+        );
+      }
+    }
+    grants.set(subject, new Set([...(grants.get(subject) ?? []), ...names]));
+  }
+  return grants;
+}
+
+/** Reads, defaults and validates all of `askDocs`; throws on the first bad key. */
+export function readAskDocsConfig(config: Config): AskDocsConfig {
+  return {
+    languages: readLanguages(config),
+    hunspell: readHunspell(config),
+    embeddings: readEmbeddings(config),
+    ingestion: readIngestion(config),
+    retrieval: readRetrieval(config),
+    visibilitySync: readVisibilitySync(config),
+    retention: {
+      chunkVersionsDays: number(config, 'retention.chunkVersionsDays', 'positive') ?? 90,
+    },
+    llm: readLlm(config),
+    answer: readAnswer(config),
+    permissions: { services: readServiceGrants(config) },
+  };
+}
+
+/** Retrieval settings for the embedder the plugin actually runs (known only after start-up). */
+export function resolveRetrievalSettings(
+  retrieval: RetrievalConfig,
+  embedder: { modelId: string; kind: EmbedderKind },
+): RetrievalSettings {
+  return {
+    k: retrieval.topK,
+    candidates: retrieval.candidates,
+    rrfK: retrieval.rrfK,
+    thresholds: readRelevanceThresholds(retrieval.thresholds, embedder.modelId),
+    weights: readFusionWeights(retrieval.fusionWeights, embedder),
+  };
+}
+
+/** For scripts and tests that start from a Config (test/eval): read, then resolve. */
 export function readRetrievalSettings(
   config: Config,
   embedder: { modelId: string; kind: EmbedderKind },
 ): RetrievalSettings {
-  const c = config.getOptionalConfig('askDocs.retrieval');
-  return {
-    k: c?.getOptionalNumber('topK') ?? 8,
-    candidates: c?.getOptionalNumber('candidates'),
-    rrfK: c?.getOptionalNumber('rrfK'),
-    thresholds: readRelevanceThresholds(config, embedder.modelId),
-    weights: readFusionWeights(config, embedder),
-  };
+  return resolveRetrievalSettings(readAskDocsConfig(config).retrieval, embedder);
 }

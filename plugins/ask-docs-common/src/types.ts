@@ -19,32 +19,62 @@ export interface AskRequest {
   scope?: AskScope;
 }
 
-/** A cited document: one per document, represented by its best-ranked cited chunk. */
-export interface AnswerSource {
-  /** The title as it appears in the answer's [Title] markers. */
-  title: string;
-  documentId: string;
+/**
+ * A passage of the knowledge index: the one chunk shape. Ingestion writes it, the store keeps
+ * it, retrieval reads it back, answers cite it, the evaluation and benchmarks build it; a stage
+ * that has fewer fields uses a Pick<> of it. It is declared here, not in the backend, because
+ * the sources and evidence the frontend shows (below) are views of it.
+ */
+export interface IndexedChunk {
+  /** Stable id: hash of the document id, the section key and the position in the section. */
   chunkId: string;
+  documentId: string;
+  /** The entity whose document this is; visibility is decided on it. */
   entityRef: string;
+  /** The document title, as it appears in an answer's [Title] markers. */
+  title: string;
+  /** 'Title › Section › Subsection'. */
   sectionPath: string;
+  /** URL fragment of the section ('' = top of the page). */
   anchor: string;
   /** Link into the portal: the TechDocs page at the section anchor, or the entity page. */
   url: string;
-  snippet: string;
+  text: string;
+  /** The document's revision (TechDocs etag of the build in which its text last changed). */
   revision: string;
+  /** sha256 of sectionPath + '\n' + text: what an embedding was computed from. */
+  contentHash: string;
+  /** Position of the chunk in its page (0-based). */
+  ordinal: number;
+  /** Offsets into the page text. */
+  charStart: number;
+  charEnd: number;
+  /** Language the page was analysed in ('en', 'cs'). */
+  lang: string;
+}
+
+/** The fields that identify, locate and cite a chunk. */
+export type ChunkCitationFields =
+  | 'chunkId'
+  | 'documentId'
+  | 'entityRef'
+  | 'title'
+  | 'sectionPath'
+  | 'anchor'
+  | 'url'
+  | 'revision';
+
+/** A chunk as retrieval returns it and the answer step reads it: citable, with its text. */
+export type ChunkPassage = Pick<IndexedChunk, ChunkCitationFields | 'text' | 'contentHash'>;
+
+/** A cited document: one per document, represented by its best-ranked cited chunk. */
+export interface AnswerSource extends Pick<IndexedChunk, ChunkCitationFields> {
+  snippet: string;
 }
 
 /** A retrieved chunk shown when there is no model answer. */
-export interface EvidenceChunk {
-  chunkId: string;
-  documentId: string;
-  entityRef: string;
-  title: string;
-  sectionPath: string;
-  anchor: string;
-  url: string;
+export interface EvidenceChunk extends Pick<IndexedChunk, ChunkCitationFields> {
   snippet: string;
-  revision: string;
   score: number;
 }
 
@@ -123,6 +153,15 @@ export interface IngestionProgress {
   /** Unchanged chunks whose keyword postings were rebuilt because the language analysis changed. */
   chunksReanalysed: number;
   errors: Array<{ entityRef?: string; page?: string; message: string }>;
+}
+
+/** The reply to POST /v1/ingestion/runs. */
+export interface IngestionRunStarted {
+  /** False when a run was already in progress (the request joined it). */
+  started: boolean;
+  running: boolean;
+  /** The run to follow in the ingestion progress (absent if its record is not there yet). */
+  runId?: number;
 }
 
 export interface HealthResponse {

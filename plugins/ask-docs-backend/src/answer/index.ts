@@ -8,7 +8,6 @@ export type {
 export {
   createChatModel,
   createChatModelFromOptions,
-  readChatModelOptions,
   classifyModelError,
   ModelUnavailableError,
   DEFAULT_LLM_TIMEOUT_MS,
@@ -45,4 +44,3 @@ export type {
   AnswerOptions,
   AnswerResult,
 } from './answerQuestion';
-export { readAnswerOptions } from './readAnswerOptions';

@@ -1,12 +1,14 @@
-import { ConfigReader } from '@backstage/config';
+import { Config, ConfigReader } from '@backstage/config';
+import { readAskDocsConfig } from '../settings';
 import { FakeOpenAI, startFakeOpenAI } from '../../../../test/fake-openai';
 import {
   createChatModel,
   createChatModelFromOptions,
   ModelUnavailableError,
-  readChatModelOptions,
 } from './llm';
 import type { ChatModel } from './types';
+
+const readChatModelOptions = (config: Config) => readAskDocsConfig(config).llm;
 
 const messages = [
   { role: 'system' as const, content: 'Be brief.' },

@@ -6,6 +6,7 @@ import OpenAI, {
 import type { Config } from '@backstage/config';
 import type { LoggerService } from '@backstage/backend-plugin-api';
 import { CustomErrorBase } from '@backstage/errors';
+import { readAskDocsConfig } from '../settings';
 import type { ChatCompleteOptions, ChatMessage, ChatModel } from './types';
 
 /**
@@ -27,8 +28,7 @@ export interface ChatModelOptions {
   maxTokens?: number;
 }
 
-export const DEFAULT_LLM_TIMEOUT_MS = 30_000;
-export const DEFAULT_LLM_MAX_RETRIES = 1;
+export { DEFAULT_LLM_TIMEOUT_MS, DEFAULT_LLM_MAX_RETRIES } from '../settings';
 // Longest wait between attempts, whatever Retry-After says: keeps the worst case bounded.
 const MAX_BACKOFF_MS = 2_000;
 
@@ -60,46 +60,14 @@ export class ModelUnavailableError extends CustomErrorBase {
 }
 
 /**
- * Reads `askDocs.llm`. Returns undefined when no model is configured (section, model or apiKey
- * missing, e.g. because `${OPENAI_API_KEY}` is unset); callers then treat the model as down.
- * Local servers that need no key still need some apiKey value, e.g. `none`.
+ * The chat model configured under `askDocs.llm`, or undefined when none is. For scripts that
+ * start from a Config (test/eval); the plugin passes readAskDocsConfig's `llm` slice instead.
  */
-export function readChatModelOptions(
-  config: Config,
-): ChatModelOptions | undefined {
-  const llm = config.getOptionalConfig('askDocs.llm');
-  if (!llm) return undefined;
-  const model = llm.getOptionalString('model')?.trim();
-  const apiKey = llm.getOptionalString('apiKey')?.trim();
-  if (!model || !apiKey) return undefined;
-  const timeoutMs =
-    llm.getOptionalNumber('timeoutMs') ?? DEFAULT_LLM_TIMEOUT_MS;
-  const maxRetries =
-    llm.getOptionalNumber('maxRetries') ?? DEFAULT_LLM_MAX_RETRIES;
-  if (!(timeoutMs > 0))
-    throw new Error(`askDocs.llm.timeoutMs must be positive, got ${timeoutMs}`);
-  if (!(Number.isInteger(maxRetries) && maxRetries >= 0)) {
-    throw new Error(
-      `askDocs.llm.maxRetries must be a non-negative integer, got ${maxRetries}`,
-    );
-  }
-  return {
-    baseUrl: llm.getOptionalString('baseUrl')?.trim() || undefined,
-    apiKey,
-    model,
-    timeoutMs,
-    maxRetries,
-    temperature: llm.getOptionalNumber('temperature') ?? 0,
-    maxTokens: llm.getOptionalNumber('maxTokens'),
-  };
-}
-
-/** The configured chat model, or undefined when none is configured. */
 export function createChatModel(
   config: Config,
   deps: { logger?: LoggerService } = {},
 ): ChatModel | undefined {
-  const options = readChatModelOptions(config);
+  const options = readAskDocsConfig(config).llm;
   return options ? createChatModelFromOptions(options, deps) : undefined;
 }
 

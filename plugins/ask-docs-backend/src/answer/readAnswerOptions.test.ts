@@ -1,5 +1,8 @@
 import { ConfigReader } from '@backstage/config';
-import { readAnswerOptions } from './readAnswerOptions';
+import { Config } from '@backstage/config';
+import { readAskDocsConfig } from '../settings';
+
+const readAnswerOptions = (config: Config) => readAskDocsConfig(config).answer.options;
 
 describe('readAnswerOptions', () => {
   it('is empty without askDocs.answer, so defaults apply', () => {

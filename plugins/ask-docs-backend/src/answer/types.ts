@@ -1,17 +1,7 @@
+import type { ChunkPassage } from '@askdocs/plugin-ask-docs-common';
+
 /** A chunk handed to the answering layer: already permission- and relevance-filtered. */
-export interface RetrievedChunk {
-  chunkId: string;
-  documentId: string;
-  entityRef: string;
-  /** Document title. */
-  title: string;
-  /** 'Title › Section › Subsection'. */
-  sectionPath: string;
-  anchor: string;
-  url: string;
-  text: string;
-  revision: string;
-  contentHash: string;
+export interface RetrievedChunk extends ChunkPassage {
   /** 1 = best. */
   rank: number;
   /** Higher = more relevant. */

@@ -1,5 +1,11 @@
 import { Visibility } from '../permissions';
-import { AnswerFeedback, AnswerSource, AskScope, EvidenceChunk } from '@askdocs/plugin-ask-docs-common';
+import {
+  AnswerFeedback,
+  AnswerSource,
+  AskScope,
+  EvidenceChunk,
+  IndexedChunk,
+} from '@askdocs/plugin-ask-docs-common';
 
 /** Visibility attributes of a source entity (what permission rules query). */
 export interface EntityRow {
@@ -38,17 +44,9 @@ export interface ChunkTerm {
   tf: number;
 }
 
-export interface ChunkWrite {
-  chunkId: string;
-  ordinal: number;
-  title: string;
-  sectionPath: string;
-  anchor: string;
-  charStart: number;
-  charEnd: number;
-  text: string;
-  contentHash: string;
-  lang: string;
+/** A chunk of one document as ingestion writes it; the document gives the other fields. */
+export interface ChunkWrite
+  extends Omit<IndexedChunk, 'documentId' | 'entityRef' | 'url' | 'revision'> {
   termCount: number;
   terms: ChunkTerm[];
 }
@@ -74,13 +72,12 @@ export interface RunProgress {
   errors: Array<{ entityRef?: string; page?: string; message: string }>;
 }
 
-export interface RetrievedChunkAudit {
-  chunkId: string;
-  documentId: string;
-  title: string;
-  sectionPath: string;
-  revision: string;
-  contentHash: string;
+/** A retrieved chunk in the audit record: enough to replay it from ask_docs_chunk_versions. */
+export interface RetrievedChunkAudit
+  extends Pick<
+    IndexedChunk,
+    'chunkId' | 'documentId' | 'title' | 'sectionPath' | 'revision' | 'contentHash'
+  > {
   rank: number;
   scores: Record<string, number | null>;
   sent: boolean;

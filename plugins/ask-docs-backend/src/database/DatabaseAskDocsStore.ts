@@ -13,6 +13,7 @@ import {
   StoredDocumentState,
   VisibilitySyncState,
 } from './AskDocsStore';
+import { chunkColumns } from './chunkColumns';
 import { entityColumns } from './entityColumns';
 import { FRESH_VISIBILITY_ATTRIBUTES_SQL } from '../permissions/freshness';
 
@@ -208,22 +209,8 @@ export class DatabaseAskDocsStore implements AskDocsStore {
 
       // Unchanged chunks still get the page's new revision and position.
       for (const c of chunks) {
-        const row = {
-          chunk_id: c.chunkId,
-          document_id: doc.documentId,
-          entity_ref: doc.entityRef,
-          ordinal: c.ordinal,
-          title: c.title,
-          section_path: c.sectionPath,
-          anchor: c.anchor,
-          char_start: c.charStart,
-          char_end: c.charEnd,
-          text: c.text,
-          content_hash: c.contentHash,
-          revision: doc.revision,
-          lang: c.lang,
-          term_count: c.termCount,
-        };
+        const { documentId, entityRef, revision } = doc;
+        const row = chunkColumns({ ...c, documentId, entityRef, revision });
         await tx('ask_docs_chunks').insert(row).onConflict('chunk_id').merge();
       }
 

@@ -5,14 +5,17 @@ import { mockServices } from '@backstage/backend-test-utils';
 import { JsonObject } from '@backstage/types';
 import { buildTinyBertModel } from './__testUtils__/buildTinyBertModel';
 import { useNativeTypedArraysForOnnx } from './__testUtils__/useNativeTypedArraysForOnnx';
-import { createEmbedder, readEmbeddingSettings } from './createEmbedder';
+import { createEmbedder } from './createEmbedder';
+import { readAskDocsConfig } from '../settings';
 import { createLanguageAnalyzers } from '../language';
 import { HashingEmbedder } from './HashingEmbedder';
 import { TransformersEmbedder } from './TransformersEmbedder';
 import { embedderInfo } from './types';
 
 const configWith = (embeddings: JsonObject | undefined) =>
-  mockServices.rootConfig({ data: embeddings ? { askDocs: { embeddings } } : {} });
+  readAskDocsConfig(mockServices.rootConfig({ data: embeddings ? { askDocs: { embeddings } } : {} }))
+    .embeddings;
+const readEmbeddingSettings = (settings: ReturnType<typeof configWith>) => settings;
 
 describe('createEmbedder', () => {
   let dir: string;
@@ -111,7 +114,9 @@ describe('createEmbedder', () => {
 
   it('rejects an unknown provider instead of silently falling back', async () => {
     const logger = mockServices.logger.mock();
-    await expect(createEmbedder(configWith({ provider: 'openai' }), logger)).rejects.toThrow(/provider "openai"/);
+    // Refused when config is read at start, before any embedder is built.
+    expect(() => configWith({ provider: 'openai' })).toThrow(/provider "openai"/);
+    expect(logger.warn).not.toHaveBeenCalled();
   });
 
   it('uses the labelled hashing embedder when no model directory is configured', async () => {

@@ -8,6 +8,6 @@ export {
   DEFAULT_EMBEDDING_MODEL,
 } from './TransformersEmbedder';
 export type { TransformersEmbedderOptions } from './TransformersEmbedder';
-export { createEmbedder, readEmbeddingSettings } from './createEmbedder';
-export type { EmbeddingSettings } from './createEmbedder';
+export { createEmbedder } from './createEmbedder';
+export type { EmbeddingSettings } from '../settings';
 export { dot, l2NormalizeInPlace } from './vectorMath';

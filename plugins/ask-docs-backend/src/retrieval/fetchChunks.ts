@@ -1,21 +1,7 @@
+import { ChunkPassage } from '@askdocs/plugin-ask-docs-common';
 import { Knex } from 'knex';
 import { Visibility } from '../permissions/visibility';
 import { RetrievalScope, visibleChunkDetails } from './visibleChunks';
-
-/** What identifies and cites a chunk. */
-export interface ChunkIdentity {
-  chunkId: string;
-  documentId: string;
-  entityRef: string;
-  title: string;
-  sectionPath: string;
-  anchor: string;
-  /** The document's url, at the section anchor. */
-  url: string;
-  text: string;
-  revision: string;
-  contentHash: string;
-}
 
 function withAnchor(url: string, anchor: string): string {
   if (!anchor || url.includes('#')) return url;
@@ -31,7 +17,7 @@ export async function fetchVisibleChunks(
   visibility: Visibility,
   chunkIds: string[],
   scope?: RetrievalScope,
-): Promise<ChunkIdentity[]> {
+): Promise<ChunkPassage[]> {
   if (chunkIds.length === 0) return [];
   const rows: Array<Record<string, string>> = await visibleChunkDetails(
     knex,

@@ -1,4 +1,5 @@
 import { ConfigReader } from '@backstage/config';
+import { readAskDocsConfig } from '../settings';
 import { DEFAULT_FUSION_WEIGHTS, readFusionWeights, reciprocalRankFusion } from './fusion';
 
 describe('reciprocalRankFusion', () => {
@@ -73,7 +74,9 @@ describe('weighted reciprocal rank fusion', () => {
 describe('readFusionWeights', () => {
   const hashing = { modelId: 'hashing-fallback-v2-en+cs-384', kind: 'hashing-fallback' as const };
   const e5 = { modelId: 'Xenova/multilingual-e5-small', kind: 'transformers' as const };
-  const cfg = (fusionWeights?: unknown) => new ConfigReader(fusionWeights === undefined ? {} : { askDocs: { retrieval: { fusionWeights } } });
+  const cfg = (fusionWeights?: unknown) =>
+    readAskDocsConfig(new ConfigReader(fusionWeights === undefined ? {} : { askDocs: { retrieval: { fusionWeights } } }))
+      .retrieval.fusionWeights;
 
   it('defaults by embedder kind: equal for a semantic model, light vector weight for the hashing fallback', () => {
     expect(readFusionWeights(cfg(), e5)).toEqual(DEFAULT_FUSION_WEIGHTS.transformers);

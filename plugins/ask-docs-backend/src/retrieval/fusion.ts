@@ -1,6 +1,5 @@
-import { Config } from '@backstage/config';
-import { z } from 'zod';
 import type { EmbedderKind } from '../embedding';
+import type { PerModel } from '../settings';
 
 export interface FusedItem {
   id: string;
@@ -71,20 +70,15 @@ export const DEFAULT_FUSION_WEIGHTS: Record<EmbedderKind, FusionWeights> = {
   'hashing-fallback': { vector: 0.1, keyword: 1 },
 };
 
-const weightsEntry = z.object({ vector: z.number().min(0).max(10).optional(), keyword: z.number().min(0).max(10).optional() }).strict();
-
 /**
- * Weights for an embedding model from `askDocs.retrieval.fusionWeights`:
- * `{ default: { vector, keyword }, '<modelId>': { ... } }` (field by field, model over default
- * over the built-in default for the embedder's kind). Invalid values throw at startup.
+ * Weights for an embedding model from `askDocs.retrieval.fusionWeights` (validated by
+ * readAskDocsConfig): `{ default: { vector, keyword }, '<modelId>': { ... } }` (field by field,
+ * model over default over the built-in default for the embedder's kind). Throws when both are 0.
  */
 export function readFusionWeights(
-  config: Config,
+  entries: PerModel<FusionWeights>,
   embedder: { modelId: string; kind: EmbedderKind },
 ): FusionWeights {
-  const parsed = z.record(weightsEntry).safeParse(config.getOptional('askDocs.retrieval.fusionWeights') ?? {});
-  if (!parsed.success) throw new Error(`Invalid askDocs.retrieval.fusionWeights: ${parsed.error.message}`);
-  const entries = parsed.data;
   const pick = (field: keyof FusionWeights) =>
     entries[embedder.modelId]?.[field] ?? entries.default?.[field] ?? DEFAULT_FUSION_WEIGHTS[embedder.kind][field];
   const weights = { vector: pick('vector'), keyword: pick('keyword') };

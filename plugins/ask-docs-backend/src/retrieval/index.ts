@@ -1,6 +1,5 @@
 export { retrieve } from './retriever';
 export { fetchVisibleChunks } from './fetchChunks';
-export type { ChunkIdentity } from './fetchChunks';
 export type {
   RankedChunk,
   RetrieveOptions,

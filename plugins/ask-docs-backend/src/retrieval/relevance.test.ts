@@ -5,9 +5,12 @@ import {
   isRelevant,
   readRelevanceThresholds,
 } from './relevance';
+import { readAskDocsConfig } from '../settings';
+
+const thresholdsOf = (config: ConfigReader) => readAskDocsConfig(config).retrieval.thresholds;
 
 describe('readRelevanceThresholds', () => {
-  const config = new ConfigReader({
+  const config = thresholdsOf(new ConfigReader({
     askDocs: {
       retrieval: {
         thresholds: {
@@ -17,7 +20,7 @@ describe('readRelevanceThresholds', () => {
         },
       },
     },
-  });
+  }));
 
   it('overrides the default per model, field by field, with model ids as literal keys', () => {
     expect(
@@ -34,14 +37,14 @@ describe('readRelevanceThresholds', () => {
   });
 
   it('falls back to built-in defaults without config', () => {
-    expect(readRelevanceThresholds(new ConfigReader({}), 'm')).toEqual(
+    expect(readRelevanceThresholds(thresholdsOf(new ConfigReader({})), 'm')).toEqual(
       DEFAULT_RELEVANCE_THRESHOLDS,
     );
   });
 
   it('rejects invalid values instead of ignoring them', () => {
     const bad = (thresholds: unknown) =>
-      new ConfigReader({ askDocs: { retrieval: { thresholds } } } as any);
+      thresholdsOf(new ConfigReader({ askDocs: { retrieval: { thresholds } } } as any));
     expect(() =>
       readRelevanceThresholds(bad({ default: { minSimilarity: '0.5' } }), 'm'),
     ).toThrow(/thresholds/);

@@ -1,5 +1,4 @@
-import { Config } from '@backstage/config';
-import { z } from 'zod';
+import type { PerModel } from '../settings';
 
 /** Evidence a chunk must show to be passed to the model. */
 export interface RelevanceThresholds {
@@ -18,32 +17,16 @@ export const DEFAULT_RELEVANCE_THRESHOLDS: RelevanceThresholds = {
   minCoverage: 0.5,
 };
 
-const entrySchema = z
-  .object({
-    minSimilarity: z.number().min(-1).max(1).optional(),
-    minCoverage: z.number().min(0).max(1).optional(),
-  })
-  .strict();
-const thresholdsSchema = z.record(entrySchema);
-
 /**
- * Thresholds for an embedding model from `askDocs.retrieval.thresholds`:
- * `{ default: { minSimilarity, minCoverage }, '<modelId>': { ... } }`. A model entry overrides
- * the default field by field. Model ids are looked up as literal keys (they may contain dots).
- * Invalid values throw, so a typo in config is found at startup rather than silently ignored.
+ * Thresholds for an embedding model from `askDocs.retrieval.thresholds` (validated by
+ * readAskDocsConfig): `{ default: { minSimilarity, minCoverage }, '<modelId>': { ... } }`. A
+ * model entry overrides the default field by field. Model ids are literal keys (they may
+ * contain dots).
  */
 export function readRelevanceThresholds(
-  config: Config,
+  entries: PerModel<RelevanceThresholds>,
   modelId: string,
 ): RelevanceThresholds {
-  const raw = config.getOptional('askDocs.retrieval.thresholds') ?? {};
-  const parsed = thresholdsSchema.safeParse(raw);
-  if (!parsed.success) {
-    throw new Error(
-      `Invalid askDocs.retrieval.thresholds: ${parsed.error.message}`,
-    );
-  }
-  const entries = parsed.data;
   const pick = (field: keyof RelevanceThresholds) =>
     entries[modelId]?.[field] ??
     entries.default?.[field] ??

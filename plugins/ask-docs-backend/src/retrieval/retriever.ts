@@ -1,3 +1,4 @@
+import { ChunkPassage } from '@askdocs/plugin-ask-docs-common';
 import { Knex } from 'knex';
 import { Visibility } from '../permissions/visibility';
 import { DEFAULT_RRF_K, FusionWeights, reciprocalRankFusion } from './fusion';
@@ -16,7 +17,7 @@ import {
 } from './relevance';
 import { Correction, suggestCorrections } from './typo';
 import { vectorSearch, VectorHit } from './vectorSearch';
-import { ChunkIdentity, fetchVisibleChunks } from './fetchChunks';
+import { fetchVisibleChunks } from './fetchChunks';
 import { RetrievalScope } from './visibleChunks';
 
 export type RetrievalMode = 'hybrid' | 'vector' | 'keyword';
@@ -28,7 +29,7 @@ export type RetrievalMode = 'hybrid' | 'vector' | 'keyword';
  */
 export const CORRECTION_WEIGHT = 0.5;
 
-export interface RankedChunk extends ChunkIdentity {
+export interface RankedChunk extends ChunkPassage {
   /** Fused score; the order of `chunks`. */
   rrf: number;
   /** Cosine similarity to the query vector; null without a vector for this model. */

@@ -55,6 +55,8 @@ export function quoteLiteralForRaw(value: string): string {
  * 15 minutes; with 512MB it took 140 s (docs/evaluation.md, benchmark).
  */
 export const DEFAULT_HNSW_BUILD_MEMORY = '512MB';
+/** A maintenance_work_mem value; it is interpolated into SET LOCAL, so nothing else passes. */
+export const HNSW_BUILD_MEMORY_PATTERN = /^[1-9][0-9]{0,6}(kB|MB|GB)$/;
 
 /**
  * Creates the model's partial HNSW index (cosine) if it does not exist yet. Idempotent and safe
@@ -78,7 +80,7 @@ export async function ensureVectorIndex(
     throw new Error('invalid HNSW build parameters');
   }
   const buildMemory = options.buildMemory ?? DEFAULT_HNSW_BUILD_MEMORY;
-  if (!/^[1-9][0-9]{0,6}(kB|MB|GB)$/.test(buildMemory)) {
+  if (!HNSW_BUILD_MEMORY_PATTERN.test(buildMemory)) {
     throw new Error(
       `invalid HNSW build memory "${buildMemory}" (expected e.g. 512MB)`,
     );

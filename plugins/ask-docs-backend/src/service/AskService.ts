@@ -12,15 +12,17 @@ import {
 } from '@askdocs/plugin-ask-docs-common';
 import { randomUUID } from 'crypto';
 import { Knex } from 'knex';
-import { AnswerOptions, ChatModel, RetrievedChunk, answerQuestion } from '../answer';
+import { AnswerOptions, ChatModel } from '../answer';
 import { AskDocsStore, RetrievedChunkAudit, StoredAnswer } from '../database/AskDocsStore';
 import { Embedder } from '../embedding';
 import { Analyzers } from '../language';
 import { resolveVisibility, Visibility } from '../permissions';
-import { FusionWeights, RelevanceThresholds, retrieve } from '../retrieval';
+import type { RetrievalResult } from '../retrieval';
 import { visibleVocabulary } from '../retrieval/visibleChunks';
 import { AskDocsAuthorizer } from './authorization';
-import { PreparedQuestion, prepareQuestion, rewriteWords } from './prepareQuestion';
+import { AnalysedQuestion, QuestionPipeline, RetrievalSettings } from './QuestionPipeline';
+
+export type { RetrievalSettings } from './QuestionPipeline';
 
 export interface AskServiceOptions {
   knex: Knex;
@@ -37,16 +39,6 @@ export interface AskServiceOptions {
   authorizer?: AskDocsAuthorizer;
   /** Distinct content words a question may have (default DEFAULT_MAX_QUERY_TERMS). */
   maxQueryTerms?: number;
-}
-
-export interface RetrievalSettings {
-  /** Chunks kept after fusion and the evidence filter. */
-  k: number;
-  candidates?: number;
-  rrfK?: number;
-  thresholds: RelevanceThresholds;
-  /** RRF weights for the vector and keyword lists (per embedding model). */
-  weights?: FusionWeights;
 }
 
 export interface AskCallOptions extends AnswerCallOptions {
@@ -67,15 +59,18 @@ export interface PreparedAsk {
 }
 
 /**
- * The question pipeline: permission decision → visible retrieval → answer → audit record.
- * Nothing reaches the model that the asker may not read (decision record 0001).
+ * Asking: permission decision → the asker's visibility → QuestionPipeline (retrieval and
+ * answer) → audit record. Nothing reaches the model that the asker may not read (decision
+ * record 0001).
  */
 export class AskService {
   private readonly authorizer: AskDocsAuthorizer;
-  private readonly prepared = new WeakMap<PreparedAsk, PreparedQuestion>();
+  private readonly pipeline: QuestionPipeline;
+  private readonly prepared = new WeakMap<PreparedAsk, AnalysedQuestion>();
 
   constructor(private readonly o: AskServiceOptions) {
     this.authorizer = o.authorizer ?? new AskDocsAuthorizer(o.permissions);
+    this.pipeline = new QuestionPipeline(o);
   }
 
   async ask(request: AskRequest, call: AskCallOptions): Promise<AskResponse> {
@@ -87,9 +82,7 @@ export class AskService {
    * (400) and the ask permission (403).
    */
   async prepare(request: AskRequest, credentials: BackstageCredentials): Promise<PreparedAsk> {
-    const question = prepareQuestion(request.question, this.o.analyzers, {
-      maxQueryTerms: this.o.maxQueryTerms,
-    });
+    const question = this.pipeline.analyse(request.question);
     await this.authorizer.require(askDocsAskPermission, credentials, 'You may not ask the docs');
     const handle: PreparedAsk = Object.freeze({ request, credentials });
     this.prepared.set(handle, question);
@@ -103,34 +96,13 @@ export class AskService {
     if (!prepared) throw new Error('AskService.answer needs a question from prepare()');
     this.prepared.delete(handle);
     const { request, credentials } = handle;
-    const { signal } = call;
     const visibility = await resolveVisibility({ permissions: this.o.permissions, credentials });
 
-    const { queryTokens, vectorText } = prepared;
-    const embedder = this.o.embedder;
-    signal?.throwIfAborted();
-    const queryVector = await embedder.embedQuery(vectorText);
-    signal?.throwIfAborted();
-    const retrieval = await retrieve({
-      knex: this.o.knex,
-      visibility,
+    const { retrieval, result } = await this.pipeline.run(prepared, visibility, {
       scope: request.scope,
-      queryVector,
-      reembed: corrections => embedder.embedQuery(rewriteWords(vectorText, new Map(corrections.map(c => [c.from, c.to])))),
-      modelId: embedder.modelId,
-      queryTokens,
-      mode: 'hybrid',
-      ...this.o.retrieval,
-    });
-    signal?.throwIfAborted();
-
-    call.onPhase?.('generating');
-    const chunks: RetrievedChunk[] = retrieval.chunks.map(c => ({ ...c, score: c.rrf }));
-    const result = await answerQuestion({
-      question: request.question,
-      chunks,
-      model: this.o.model,
-      options: { ...this.o.answer, onDelta: call.onDelta, signal },
+      signal: call.signal,
+      onDelta: call.onDelta,
+      onPhase: call.onPhase,
     });
     if (result.modelError) {
       this.o.logger.warn(`ask-docs: model unavailable (${result.modelError.reason}): ${result.modelError.message}`);
@@ -162,7 +134,7 @@ export class AskService {
         candidatesConsidered: retrieval.candidatesConsidered,
         filteredOut: retrieval.filteredOut,
         // What ranked and filtered the chunks, so a replay months later knows the settings too.
-        retrieval: this.o.retrieval,
+        retrieval: this.pipeline.settings,
         corrections: retrieval.corrections,
         unmatchedCitations: result.unmatchedCitations,
         droppedSources: result.droppedSources,
@@ -290,6 +262,27 @@ export class AskService {
     );
     const terms = new Set(found.rows.map((r: { term: string }) => r.term));
     return corrections.filter(c => terms.has(c.to));
+  }
+
+  /**
+   * Retrieval only (the agents' search action): the same checks and retrieval as ask() (input
+   * bounds, ask permission, the caller's visibility), without the model and the audit record.
+   */
+  async search(
+    request: AskRequest,
+    call: { credentials: BackstageCredentials; signal?: AbortSignal },
+  ): Promise<RetrievalResult> {
+    const handle = await this.prepare(request, call.credentials);
+    const question = this.prepared.get(handle)!;
+    this.prepared.delete(handle);
+    const visibility = await resolveVisibility({
+      permissions: this.o.permissions,
+      credentials: call.credentials,
+    });
+    call.signal?.throwIfAborted();
+    const embedded = await this.pipeline.embed(question);
+    call.signal?.throwIfAborted();
+    return this.pipeline.retrieve(embedded, visibility, { scope: request.scope });
   }
 }
 

@@ -3,7 +3,7 @@ import {
   PermissionsService,
 } from '@backstage/backend-plugin-api';
 import { mockCredentials } from '@backstage/backend-test-utils';
-import { ConfigReader } from '@backstage/config';
+import { Config, ConfigReader } from '@backstage/config';
 import { JsonValue } from '@backstage/types';
 import { NotAllowedError } from '@backstage/errors';
 import { AuthorizeResult } from '@backstage/plugin-permission-common';
@@ -12,7 +12,8 @@ import {
   askDocsAuditReadPermission,
   askDocsIngestionRunPermission,
 } from '@askdocs/plugin-ask-docs-common';
-import { AskDocsAuthorizer, readServiceGrants } from './authorization';
+import { AskDocsAuthorizer } from './authorization';
+import { readAskDocsConfig } from '../settings';
 
 /**
  * Answers like Backstage's ServerPermissionClient: a service principal is ALLOWed unless its
@@ -47,6 +48,7 @@ function backstageLikePermissions(
   return Object.assign(service as unknown as PermissionsService, { calls });
 }
 
+const readServiceGrants = (c: Config) => readAskDocsConfig(c).permissions.services;
 const config = (services: JsonValue) =>
   new ConfigReader({ askDocs: { permissions: { services } } });
 const onlyAdminAudits = (name: string, user: string) =>

@@ -2,7 +2,6 @@ import {
   BackstageCredentials,
   PermissionsService,
 } from '@backstage/backend-plugin-api';
-import { Config } from '@backstage/config';
 import { NotAllowedError } from '@backstage/errors';
 import {
   AuthorizeResult,
@@ -10,43 +9,13 @@ import {
 } from '@backstage/plugin-permission-common';
 import { askDocsAdministrativePermissions } from '@askdocs/plugin-ask-docs-common';
 
-const ADMINISTRATIVE = new Set(
+/** The permissions a service needs an explicit `askDocs.permissions.services` grant for. */
+export const ADMINISTRATIVE_PERMISSION_NAMES: ReadonlySet<string> = new Set(
   askDocsAdministrativePermissions.map(p => p.name),
 );
 
-/** Administrative permissions granted to service subjects (`askDocs.permissions.services`). */
+/** Administrative permissions per service subject (`askDocs.permissions.services`). */
 export type ServiceGrants = ReadonlyMap<string, ReadonlySet<string>>;
-
-/**
- * Reads `askDocs.permissions.services`: a list of `{ subject, permissions }`. A list rather than a
- * map keyed by subject because subjects (`external:ci-bot`, JWKS subjects) may contain dots.
- * Unknown permission names are a startup error, not a silent no-op.
- */
-export function readServiceGrants(config: Config): ServiceGrants {
-  const grants = new Map<string, Set<string>>();
-  const entries =
-    config.getOptionalConfigArray('askDocs.permissions.services') ?? [];
-  for (const entry of entries) {
-    const subject = entry.getString('subject').trim();
-    if (!subject)
-      throw new Error(
-        'askDocs.permissions.services: subject must not be empty',
-      );
-    const names = entry.getStringArray('permissions');
-    for (const name of names) {
-      if (!ADMINISTRATIVE.has(name)) {
-        throw new Error(
-          `askDocs.permissions.services: ${JSON.stringify(
-            name,
-          )} for ${subject} is not one of ` +
-            `${[...ADMINISTRATIVE].join(', ')}`,
-        );
-      }
-    }
-    grants.set(subject, new Set([...(grants.get(subject) ?? []), ...names]));
-  }
-  return grants;
-}
 
 /**
  * Every ask-docs permission decision. Users are decided by the permission framework. Service
@@ -73,7 +42,7 @@ export class AskDocsAuthorizer {
       const granted =
         this.serviceGrants.get(principal.subject ?? '')?.has(permission.name) ??
         false;
-      if (ADMINISTRATIVE.has(permission.name) && !granted) return false;
+      if (ADMINISTRATIVE_PERMISSION_NAMES.has(permission.name) && !granted) return false;
     } else if (principal.type !== 'user') {
       return false;
     }

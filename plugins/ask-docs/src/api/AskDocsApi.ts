@@ -7,6 +7,7 @@ import type {
   AskStreamEvent,
   HealthResponse,
   IngestionProgress,
+  IngestionRunStarted,
 } from '@askdocs/plugin-ask-docs-common';
 
 /** Options shared by the calls that may take long enough to be cancelled. */
@@ -14,7 +15,7 @@ export interface AskDocsRequestOptions {
   signal?: AbortSignal;
 }
 
-/** Client for the ask-docs backend (see the REST contract in the backend README). */
+/** Client for the ask-docs backend (the REST contract: the backend's src/schema/openapi.yaml). */
 export interface AskDocsApi {
   /** Asks and waits for the complete answer. */
   ask(
@@ -35,8 +36,8 @@ export interface AskDocsApi {
   sendFeedback(id: string, feedback: AnswerFeedback): Promise<void>;
   /** Admins only: rejects with a ResponseError whose statusCode is 403 otherwise. */
   getIngestionProgress(): Promise<IngestionProgress>;
-  /** Admins only. */
-  startIngestion(): Promise<{ runId: number | string }>;
+  /** Admins only. Starts a run, or joins the one in progress (`started` false). */
+  startIngestion(): Promise<IngestionRunStarted>;
   health(): Promise<HealthResponse>;
 }
 

@@ -199,8 +199,9 @@ describe('AskDocsClient', () => {
   });
 
   it('starts ingestion with a POST to /v1/ingestion/runs', async () => {
-    const { client, fetch } = setup(() => jsonResponse({ runId: 4 }, 202));
-    await expect(client.startIngestion()).resolves.toEqual({ runId: 4 });
+    const started = { started: true, running: true, runId: 4 };
+    const { client, fetch } = setup(() => jsonResponse(started, 202));
+    await expect(client.startIngestion()).resolves.toEqual(started);
     expect(fetch.mock.calls[0][0]).toBe(`${BASE}/v1/ingestion/runs`);
     expect(fetch.mock.calls[0][1]?.method).toBe('POST');
   });

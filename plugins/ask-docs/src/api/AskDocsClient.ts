@@ -8,6 +8,7 @@ import type {
   AskStreamEvent,
   HealthResponse,
   IngestionProgress,
+  IngestionRunStarted,
 } from '@askdocs/plugin-ask-docs-common';
 import type { AskDocsApi, AskDocsRequestOptions } from './AskDocsApi';
 import { readSseData, SseParser } from './sseParser';
@@ -94,8 +95,8 @@ export class AskDocsClient implements AskDocsApi {
     return this.json<IngestionProgress>('/v1/ingestion');
   }
 
-  async startIngestion(): Promise<{ runId: number | string }> {
-    return this.json<{ runId: number | string }>('/v1/ingestion/runs', {
+  async startIngestion(): Promise<IngestionRunStarted> {
+    return this.json<IngestionRunStarted>('/v1/ingestion/runs', {
       method: 'POST',
     });
   }

@@ -1,5 +1,7 @@
 import { createHash } from 'crypto';
 import { Knex } from 'knex';
+import { IndexedChunk } from '@askdocs/plugin-ask-docs-common';
+import { chunkColumns } from '../../database/chunkColumns';
 import { entityColumns } from '../../database/entityColumns';
 
 /** Test fixtures: a small knowledge index written straight into the tables. */
@@ -14,11 +16,10 @@ export interface SeedEntity {
   title?: string;
 }
 
-export interface SeedChunk {
-  chunkId?: string;
-  text: string;
-  sectionPath?: string;
-  anchor?: string;
+/** A chunk fixture: the text, with the id, section path and anchor optional. */
+export interface SeedChunk
+  extends Pick<IndexedChunk, 'text'>,
+    Partial<Pick<IndexedChunk, 'chunkId' | 'sectionPath' | 'anchor'>> {
   /** Postings by kind; defaults: every lower-cased word of the text as 'l', 's' and 'w'. */
   terms?: Partial<Record<'l' | 's' | 'w', string[]>>;
   /** Vectors by model id. */
@@ -97,22 +98,24 @@ export async function seedIndex(
       const chunkId = c.chunkId ?? sha(`${documentId}#${ordinal}`).slice(0, 24);
       chunkIds[documentId].push(chunkId);
       const tokens = words(c.text);
-      chunks.push({
-        chunk_id: chunkId,
-        document_id: documentId,
-        entity_ref: d.entityRef,
-        ordinal,
-        title: d.title,
-        section_path: c.sectionPath ?? d.title,
-        anchor: c.anchor ?? '',
-        char_start: offset,
-        char_end: offset + c.text.length,
-        text: c.text,
-        content_hash: sha(c.text),
-        revision: 'rev-1',
-        lang: 'en',
-        term_count: tokens.length,
-      });
+      chunks.push(
+        chunkColumns({
+          chunkId,
+          documentId,
+          entityRef: d.entityRef,
+          ordinal,
+          title: d.title,
+          sectionPath: c.sectionPath ?? d.title,
+          anchor: c.anchor ?? '',
+          charStart: offset,
+          charEnd: offset + c.text.length,
+          text: c.text,
+          contentHash: sha(c.text),
+          revision: 'rev-1',
+          lang: 'en',
+          termCount: tokens.length,
+        }),
+      );
       offset += c.text.length + 1;
       for (const kind of ['l', 's', 'w'] as const) {
         const list = c.terms?.[kind] ?? (c.terms ? [] : tokens);

@@ -3,15 +3,10 @@ import ListItem from '@material-ui/core/ListItem';
 import Typography from '@material-ui/core/Typography';
 import { makeStyles } from '@material-ui/core/styles';
 import { Link } from '@backstage/core-components';
+import type { AnswerSource } from '@askdocs/plugin-ask-docs-common';
 
-/** What the source and evidence lists need from a passage. */
-export interface Passage {
-  title: string;
-  sectionPath: string;
-  snippet: string;
-  url: string;
-  entityRef: string;
-}
+/** What the source and evidence lists need from a passage (a source or evidence chunk). */
+export type Passage = Pick<AnswerSource, 'title' | 'sectionPath' | 'snippet' | 'url' | 'entityRef'>;
 
 const useStyles = makeStyles(theme => ({
   item: { display: 'block', paddingLeft: 0, paddingRight: 0 },

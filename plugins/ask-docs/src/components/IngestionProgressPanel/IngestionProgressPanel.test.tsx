@@ -107,7 +107,11 @@ describe('IngestionProgressPanel', () => {
         .fn()
         .mockResolvedValueOnce(progress)
         .mockResolvedValue({ ...progress, runId: 4, status: 'running' }),
-      startIngestion: jest.fn(async () => ({ runId: 4 })),
+      startIngestion: jest.fn(async () => ({
+        started: true,
+        running: true,
+        runId: 4,
+      })),
     });
     await renderInTestApp(
       <TestApiProvider apis={[[askDocsApiRef, api]]}>

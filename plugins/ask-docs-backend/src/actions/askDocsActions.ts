@@ -1,0 +1,171 @@
+import {
+  ActionsRegistryActionOptions,
+  ActionsRegistryService,
+} from '@backstage/backend-plugin-api/alpha';
+import { makeSnippet } from '../answer';
+import { AskService } from '../service/AskService';
+import { parseAskRequest } from '../service/validation';
+
+/*
+ * Ask the docs for AI agents: two actions in the Backstage actions registry, which
+ * @backstage/plugin-mcp-actions-backend offers as MCP tools (`ask-docs.ask`, `ask-docs.search`).
+ * Both run with the credentials the registry hands over, i.e. the calling principal's (an agent
+ * calling through the MCP plugin arrives on behalf of its user), through the same AskService as
+ * the REST API: ask permission, then the caller's visibility in SQL. The plugin's own service
+ * credentials are never used here, so an agent sees exactly what its user would see.
+ */
+
+export interface AskDocsActionsOptions {
+  actionsRegistry: ActionsRegistryService;
+  askService: AskService;
+  /** The REST API's question limit (askDocs.answer.maxQuestionChars). */
+  maxQuestionChars: number;
+}
+
+/** Longer than the UI's snippets: an agent reads them instead of opening the page. */
+const SEARCH_SNIPPET_CHARS = 800;
+const MAX_SEARCH_RESULTS = 50;
+
+/** The zod the registry hands to schema functions (its own copy, not this package's). */
+type Zod = Parameters<
+  ActionsRegistryActionOptions<any, any>['schema']['input']
+>[0];
+
+// The REST API's bounds (openapi.yaml AskScope): at most 50 refs of 1..300 characters.
+const scopeSchema = (z: Zod) =>
+  z
+    .object({
+      entityRefs: z
+        .array(z.string().min(1).max(300))
+        .max(50)
+        .describe(
+          'Only documents of these entities, e.g. "component:default/payments"',
+        ),
+    })
+    .strict()
+    .optional()
+    .describe('Restrict the documents searched');
+
+/** The fields that identify, locate and cite a chunk; ids are stable across re-ingestion. */
+const citationShape = (z: Zod) => ({
+  chunkId: z
+    .string()
+    .describe('Durable chunk id (same text position → same id)'),
+  documentId: z.string(),
+  entityRef: z.string(),
+  title: z.string(),
+  sectionPath: z.string().describe('"Title › Section › Subsection"'),
+  url: z.string().describe('Portal link to the section'),
+  revision: z.string().describe('Document revision the text comes from'),
+  snippet: z.string(),
+});
+
+export function registerAskDocsActions(options: AskDocsActionsOptions): void {
+  const { actionsRegistry, askService, maxQuestionChars } = options;
+
+  actionsRegistry.register({
+    name: 'ask',
+    title: 'Ask the docs',
+    description:
+      'Answers a question from the TechDocs and catalog documents the caller may read, with ' +
+      'cited sources. status "not_in_knowledge_base": no visible document answers it (do not ' +
+      'guess); "evidence_only": no model answer, read the evidence passages instead.',
+    attributes: { readOnly: true, idempotent: false },
+    schema: {
+      input: z =>
+        z
+          .object({
+            question: z.string().min(1).max(maxQuestionChars),
+            scope: scopeSchema(z),
+          })
+          .strict(),
+      output: z =>
+        z.object({
+          answerId: z.string().describe('Audit record id of this answer'),
+          status: z.enum([
+            'answered',
+            'not_in_knowledge_base',
+            'evidence_only',
+          ]),
+          grounded: z
+            .boolean()
+            .describe('True only for a model answer backed by sources'),
+          answer: z
+            .string()
+            .describe('Answer text with [Title] citation markers, or a label'),
+          notice: z.string().optional(),
+          sources: z.array(z.object(citationShape(z))),
+          evidence: z.array(
+            z.object({ ...citationShape(z), score: z.number() }),
+          ),
+          corrections: z.array(z.object({ from: z.string(), to: z.string() })),
+        }),
+    },
+    action: async ({ input, credentials }) => {
+      const request = parseAskRequest(input, maxQuestionChars);
+      const r = await askService.ask(request, { credentials });
+      return {
+        output: {
+          answerId: r.id,
+          status: r.status,
+          grounded: r.grounded,
+          answer: r.answer,
+          notice: r.notice,
+          sources: r.sources,
+          evidence: r.evidence,
+          corrections: r.corrections ?? [],
+        },
+      };
+    },
+  });
+
+  actionsRegistry.register({
+    name: 'search',
+    title: 'Search the docs',
+    description:
+      'Finds the passages of TechDocs and catalog documents the caller may read that match a ' +
+      'query, best first, with durable chunk ids and links. No model is involved.',
+    attributes: { readOnly: true, idempotent: true },
+    schema: {
+      input: z =>
+        z
+          .object({
+            query: z.string().min(1).max(maxQuestionChars),
+            scope: scopeSchema(z),
+            limit: z.number().int().min(1).max(MAX_SEARCH_RESULTS).optional(),
+          })
+          .strict(),
+      output: z =>
+        z.object({
+          chunks: z.array(
+            z.object({
+              ...citationShape(z),
+              score: z.number().describe('Fused rank score (higher is better)'),
+            }),
+          ),
+          corrections: z.array(z.object({ from: z.string(), to: z.string() })),
+        }),
+    },
+    action: async ({ input, credentials }) => {
+      const request = parseAskRequest(
+        { question: input.query, scope: input.scope },
+        maxQuestionChars,
+      );
+      const result = await askService.search(request, { credentials });
+      const chunks = result.chunks
+        .slice(0, input.limit ?? MAX_SEARCH_RESULTS)
+        .map(c => ({
+          chunkId: c.chunkId,
+          documentId: c.documentId,
+          entityRef: c.entityRef,
+          title: c.title,
+          sectionPath: c.sectionPath,
+          url: c.url,
+          revision: c.revision,
+          snippet: makeSnippet(c.text, request.question, SEARCH_SNIPPET_CHARS),
+          score: c.rrf,
+        }));
+      return { output: { chunks, corrections: result.corrections } };
+    },
+  });
+}

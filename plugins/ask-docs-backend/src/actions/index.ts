@@ -1,0 +1,2 @@
+export { registerAskDocsActions } from './askDocsActions';
+export type { AskDocsActionsOptions } from './askDocsActions';

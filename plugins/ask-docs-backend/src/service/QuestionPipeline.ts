@@ -1,0 +1,155 @@
+import { Knex } from 'knex';
+import { AnswerOptions, AnswerResult, ChatModel, RetrievedChunk, answerQuestion } from '../answer';
+import { Embedder } from '../embedding';
+import { Analyzers } from '../language';
+import { Visibility } from '../permissions';
+import {
+  FusionWeights,
+  RelevanceThresholds,
+  RetrievalMode,
+  RetrievalResult,
+  RetrievalScope,
+  retrieve,
+} from '../retrieval';
+import { PreparedQuestion, prepareQuestion, rewriteWords } from './prepareQuestion';
+
+/** How the product ranks and filters chunks (readRetrievalSettings). */
+export interface RetrievalSettings {
+  /** Chunks kept after fusion and the evidence filter. */
+  k: number;
+  candidates?: number;
+  rrfK?: number;
+  thresholds: RelevanceThresholds;
+  /** RRF weights for the vector and keyword lists (per embedding model). */
+  weights?: FusionWeights;
+}
+
+export interface QuestionPipelineOptions {
+  knex: Knex;
+  embedder: Pick<Embedder, 'modelId' | 'embedQuery'>;
+  analyzers: Analyzers;
+  /** Undefined when no model is configured: answers are evidence only. */
+  model: ChatModel | undefined;
+  retrieval: RetrievalSettings;
+  answer: AnswerOptions;
+  /** Distinct content words a question may have (default DEFAULT_MAX_QUERY_TERMS). */
+  maxQueryTerms?: number;
+}
+
+/** A question analysed for both retrievers; only QuestionPipeline.analyse() makes one. */
+export interface AnalysedQuestion extends PreparedQuestion {
+  readonly question: string;
+}
+
+/** An analysed question with its query vector. */
+export interface EmbeddedQuestion extends AnalysedQuestion {
+  readonly queryVector: number[];
+}
+
+export interface PipelineRetrieveOptions {
+  scope?: RetrievalScope;
+  /** 'hybrid' in the product; the single-retriever modes are for comparisons (evaluation). */
+  mode?: RetrievalMode;
+  /** Replaces product settings for this call (e.g. a wider k or no evidence filter). */
+  settings?: Partial<RetrievalSettings>;
+}
+
+export interface PipelineRunOptions {
+  scope?: RetrievalScope;
+  onDelta?: (text: string) => void;
+  onPhase?: (phase: 'generating') => void;
+  /** Aborts between steps and the model request (e.g. the client went away). */
+  signal?: AbortSignal;
+}
+
+export interface PipelineAnswer {
+  retrieval: RetrievalResult;
+  /** The chunks handed to the answer step, in rank order. */
+  chunks: RetrievedChunk[];
+  result: AnswerResult;
+}
+
+/**
+ * The one question pipeline: analyse → embed → permission-scoped hybrid retrieval (with typo
+ * corrections and the evidence filter) → answer. AskService runs it after the permission
+ * decision, and the evaluation and benchmarks call this same object, so what they measure is
+ * what the product runs. It never decides permissions: callers pass the asker's Visibility.
+ */
+export class QuestionPipeline {
+  constructor(private readonly o: QuestionPipelineOptions) {}
+
+  /** The product's retrieval settings, as recorded with every answer. */
+  get settings(): RetrievalSettings {
+    return this.o.retrieval;
+  }
+
+  /** Throws InputError when the question has too many distinct content words. */
+  analyse(question: string): AnalysedQuestion {
+    const prepared = prepareQuestion(question, this.o.analyzers, {
+      maxQueryTerms: this.o.maxQueryTerms,
+    });
+    return Object.freeze({ question, ...prepared });
+  }
+
+  async embed(question: AnalysedQuestion): Promise<EmbeddedQuestion> {
+    const queryVector = await this.o.embedder.embedQuery(question.vectorText);
+    return Object.freeze({ ...question, queryVector });
+  }
+
+  /** Chunks the asker may see that answer the question, ranked and filtered. */
+  async retrieve(
+    question: EmbeddedQuestion,
+    visibility: Visibility,
+    options: PipelineRetrieveOptions = {},
+  ): Promise<RetrievalResult> {
+    const { embedder } = this.o;
+    const { vectorText } = question;
+    const corrected = (corrections: Array<{ from: string; to: string }>) =>
+      rewriteWords(vectorText, new Map(corrections.map(c => [c.from, c.to])));
+    return retrieve({
+      knex: this.o.knex,
+      visibility,
+      scope: options.scope,
+      queryVector: question.queryVector,
+      // The vector side searches for the corrected words too, not for the typo.
+      reembed: corrections => embedder.embedQuery(corrected(corrections)),
+      modelId: embedder.modelId,
+      queryTokens: question.queryTokens,
+      mode: options.mode ?? 'hybrid',
+      ...this.o.retrieval,
+      ...options.settings,
+    });
+  }
+
+  /** The answer step on retrieved chunks; the model sees nothing else. */
+  async answer(
+    question: AnalysedQuestion,
+    retrieval: RetrievalResult,
+    call: Pick<PipelineRunOptions, 'onDelta' | 'signal'> = {},
+  ): Promise<Omit<PipelineAnswer, 'retrieval'>> {
+    const chunks: RetrievedChunk[] = retrieval.chunks.map(c => ({ ...c, score: c.rrf }));
+    const result = await answerQuestion({
+      question: question.question,
+      chunks,
+      model: this.o.model,
+      options: { ...this.o.answer, onDelta: call.onDelta, signal: call.signal },
+    });
+    return { chunks, result };
+  }
+
+  /** The whole product path for an asker's visibility: embed, retrieve (hybrid), answer. */
+  async run(
+    question: AnalysedQuestion,
+    visibility: Visibility,
+    call: PipelineRunOptions = {},
+  ): Promise<PipelineAnswer> {
+    const { signal } = call;
+    signal?.throwIfAborted();
+    const embedded = await this.embed(question);
+    signal?.throwIfAborted();
+    const retrieval = await this.retrieve(embedded, visibility, { scope: call.scope });
+    signal?.throwIfAborted();
+    call.onPhase?.('generating');
+    return { retrieval, ...(await this.answer(question, retrieval, call)) };
+  }
+}

@@ -1,0 +1,64 @@
+import { HttpAuthService, LoggerService } from '@backstage/backend-plugin-api';
+import { AskStreamEvent } from '@askdocs/plugin-ask-docs-common';
+import { AskService } from './AskService';
+import {
+  abortOnClientClose,
+  INTERNAL_ERROR_MESSAGE,
+  logInternalError,
+} from './errors';
+import { AskDocsApiRouter } from './openapiRouter';
+import { parseAskRequest } from './validation';
+
+/**
+ * POST /v1/ask/stream: server-sent events (`data: <AskStreamEvent JSON>`). The spec declares the
+ * body as text/event-stream; the events are validated against AskStreamEvent in the drift test.
+ */
+export function bindAskStreamEndpoint(
+  api: AskDocsApiRouter,
+  options: {
+    httpAuth: HttpAuthService;
+    logger: LoggerService;
+    askService: AskService;
+    maxQuestionChars: number;
+  },
+) {
+  const { httpAuth, logger, askService, maxQuestionChars } = options;
+  api.post('/v1/ask/stream', async (req, res) => {
+    // Input, authentication and the ask permission fail as JSON 4xx before the stream starts.
+    const request = parseAskRequest(req.body, maxQuestionChars);
+    const credentials = await httpAuth.credentials(req, {
+      allow: ['user', 'service'],
+    });
+    const prepared = await askService.prepare(request, credentials);
+    const signal = abortOnClientClose(res);
+    res.status(200);
+    res.setHeader('Content-Type', 'text/event-stream');
+    res.setHeader('Cache-Control', 'no-cache');
+    res.setHeader('X-Accel-Buffering', 'no');
+    res.flushHeaders();
+    const send = (event: AskStreamEvent) => {
+      if (signal.aborted) return;
+      res.write(`data: ${JSON.stringify(event)}\n\n`);
+      (res as any).flush?.();
+    };
+    try {
+      send({ type: 'status', phase: 'retrieving' });
+      const response = await askService.answer(prepared, {
+        signal,
+        onPhase: phase => send({ type: 'status', phase }),
+        onDelta: text => send({ type: 'delta', text }),
+      });
+      send({ type: 'done', response });
+    } catch (e) {
+      if (signal.aborted) {
+        logger.info(
+          'ask-docs: the client left; the streaming answer was aborted',
+        );
+      } else {
+        const requestId = logInternalError(logger, e, 'streaming answer');
+        send({ type: 'error', message: INTERNAL_ERROR_MESSAGE, requestId });
+      }
+    }
+    res.end();
+  });
+}

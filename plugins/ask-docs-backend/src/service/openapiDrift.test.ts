@@ -1,0 +1,511 @@
+import { MiddlewareFactory } from '@backstage/backend-defaults/rootHttpRouter';
+import type {
+  internal,
+  Request,
+  Response,
+} from '@backstage/backend-openapi-utils';
+import { mockCredentials, mockServices } from '@backstage/backend-test-utils';
+import { ConfigReader } from '@backstage/config';
+import { NotAllowedError } from '@backstage/errors';
+import type {
+  AnswerFeedback,
+  AnswerRecord,
+  AskRequest,
+  AskResponse,
+  AskStreamEvent,
+  HealthResponse,
+  IngestionProgress,
+  IngestionRunStarted,
+} from '@askdocs/plugin-ask-docs-common';
+import Ajv from 'ajv';
+import addFormats from 'ajv-formats';
+import express from 'express';
+import fs from 'fs';
+import type { FromSchema } from 'json-schema-to-ts';
+import path from 'path';
+import request from 'supertest';
+import YAML from 'yaml';
+import { spec } from '../schema/openapi';
+import { AskService } from './AskService';
+import { IngestionController } from './IngestionController';
+import { createRouter } from './router';
+
+/**
+ * The router and src/schema/openapi.yaml must not drift apart: the generated spec is the yaml,
+ * every route is an operation and every operation a route, requests the spec refuses never
+ * reach a handler, and what the handlers send matches the spec's response schemas. The wire
+ * types of ask-docs-common (used by the frontend client) are checked against the spec's types
+ * at compile time, below.
+ */
+
+const pkgDir = path.resolve(__dirname, '../..');
+const yamlPath = path.join(pkgDir, 'src/schema/openapi.yaml');
+
+// ---- compile time: the common wire types are the spec's types, both ways ------------------
+type Spec = typeof spec;
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+type Body<T> = Exclude<T, { error: unknown }>; // without the error responses
+type Component<Name extends keyof Spec['components']['schemas']> = FromSchema<
+  internal.SchemaRef<Spec, Spec['components']['schemas'][Name]>
+>;
+// Each line fails `tsc` when a common type and the spec disagree (a field, optionality, enum).
+export const wireTypesMatchTheSpec: Record<string, true> = {
+  health: true as Same<HealthResponse, Body<Response<Spec, '/health', 'get'>>>,
+  askRequest: true as Same<AskRequest, Request<Spec, '/v1/ask', 'post'>>,
+  askResponse: true as Same<
+    AskResponse,
+    Body<Response<Spec, '/v1/ask', 'post'>>
+  >,
+  streamRequest: true as Same<
+    AskRequest,
+    Request<Spec, '/v1/ask/stream', 'post'>
+  >,
+  streamEvent: true as Same<AskStreamEvent, Component<'AskStreamEvent'>>,
+  answers: true as Same<
+    { items: AnswerRecord[] },
+    Body<Response<Spec, '/v1/answers', 'get'>>
+  >,
+  answer: true as Same<
+    AnswerRecord,
+    Body<Response<Spec, '/v1/answers/:id', 'get'>>
+  >,
+  feedback: true as Same<
+    AnswerFeedback,
+    Request<Spec, '/v1/answers/:id/feedback', 'post'>
+  >,
+  progress: true as Same<
+    IngestionProgress,
+    Body<Response<Spec, '/v1/ingestion', 'get'>>
+  >,
+  runStarted: true as Same<
+    IngestionRunStarted,
+    Body<Response<Spec, '/v1/ingestion/runs', 'post'>>
+  >,
+};
+
+// ---- run time -----------------------------------------------------------------------------
+const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
+/** Served by backend-openapi-utils' router itself (the spec as JSON), not an operation. */
+const FRAMEWORK_ROUTES = ['get /openapi.json'];
+
+function specOperations(): string[] {
+  return Object.entries(spec.paths).flatMap(([p, item]) =>
+    METHODS.filter(m => m in item).map(
+      m => `${m} ${p.replace(/\{(\w+)\}/g, ':$1')}`,
+    ),
+  );
+}
+
+/** Method and path of every route registered on an express router, nested routers included. */
+function expressRoutes(router: any): string[] {
+  return (router.stack ?? []).flatMap((layer: any) => {
+    if (layer.route) {
+      return Object.keys(layer.route.methods)
+        .filter(m => layer.route.methods[m])
+        .map(m => `${m} ${layer.route.path}`);
+    }
+    return layer.handle?.stack ? expressRoutes(layer.handle) : [];
+  });
+}
+
+const ajv = new Ajv({ strict: false, allErrors: true });
+addFormats(ajv);
+ajv.addSchema(JSON.parse(JSON.stringify(spec)), 'openapi');
+
+/** JSON pointer of the body schema that `path` `method` `status` promises. */
+function responseSchemaPointer(
+  p: string,
+  method: string,
+  status: number,
+  mediaType = 'application/json',
+): string {
+  const esc = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
+  let response: any = (spec.paths as any)[p]?.[method]?.responses?.[status];
+  let pointer = `#/paths/${esc(p)}/${method}/responses/${status}`;
+  if (!response)
+    throw new Error(`The spec has no ${status} for ${method} ${p}`);
+  if (response.$ref) {
+    pointer = response.$ref;
+    response = (spec.components.responses as any)[pointer.split('/').pop()!];
+  }
+  if (!response.content?.[mediaType]) {
+    throw new Error(
+      `The spec has no ${mediaType} body for ${status} of ${method} ${p}`,
+    );
+  }
+  return `openapi${pointer}/content/${esc(mediaType)}/schema`;
+}
+
+function schemaErrors(pointer: string, value: unknown): string[] {
+  const validate = ajv.getSchema(pointer) ?? ajv.compile({ $ref: pointer });
+  return validate(value)
+    ? []
+    : (validate.errors ?? []).map(e => `${e.instancePath || '/'} ${e.message}`);
+}
+
+/** Sends a request and checks that the status and body are what the spec declares. */
+async function conforms(
+  res: request.Response,
+  p: string,
+  method: string,
+  expectedStatus: number,
+) {
+  expect(res.status).toBe(expectedStatus);
+  if (res.status === 204) return res;
+  expect(
+    schemaErrors(responseSchemaPointer(p, method, res.status), res.body),
+  ).toEqual([]);
+  return res;
+}
+
+const ANSWER_ID = '7d0f6a39-3c4e-4a7f-9d65-1d5f0f0b2c11';
+const source = {
+  title: 'Release process',
+  documentId: 'techdocs:default/component/payments',
+  chunkId: 'c1',
+  entityRef: 'component:default/payments',
+  sectionPath: 'Release process › Rollback',
+  anchor: 'rollback',
+  url: '/docs/default/component/payments/release/#rollback',
+  revision: 'r1',
+  snippet: 'Roll back with deployctl.',
+};
+const response: AskResponse = {
+  id: ANSWER_ID,
+  status: 'answered',
+  grounded: true,
+  answer: 'Use deployctl [Release process].',
+  sources: [source],
+  evidence: [{ ...source, score: 0.8 }],
+  notice: 'note',
+  corrections: [{ from: 'rollbak', to: 'rollback' }],
+  llmModel: 'fake-model',
+  embeddingModel: 'hashing',
+  createdAt: '2026-12-05T10:00:00.000Z',
+};
+const record: AnswerRecord = {
+  ...response,
+  question: 'How do I roll back?',
+  userRef: 'user:default/alice',
+  scope: { entityRefs: ['component:default/payments'] },
+  outdatedSources: [
+    {
+      documentId: source.documentId,
+      title: 'Release',
+      answeredRevision: 'r1',
+      currentRevision: null,
+    },
+  ],
+  feedback: { rating: 'up', comment: 'thanks' },
+  redacted: { sources: 1, evidence: 0, corrections: 0, answerText: false },
+};
+const progress: IngestionProgress = {
+  runId: 3,
+  status: 'succeeded',
+  trigger: 'manual',
+  startedAt: '2026-12-05T10:00:00.000Z',
+  finishedAt: '2026-12-05T10:01:00.000Z',
+  entitiesDone: 2,
+  pagesDone: 5,
+  pagesSkipped: 1,
+  chunksWritten: 10,
+  chunksEmbedded: 10,
+  chunksDeleted: 0,
+  chunksReanalysed: 0,
+  errors: [
+    {
+      entityRef: 'component:default/x',
+      page: 'index.html',
+      message: 'bad page',
+    },
+  ],
+};
+const health: HealthResponse = {
+  status: 'ok',
+  embedder: {
+    modelId: 'hashing',
+    kind: 'hashing-fallback',
+    dimension: 384,
+    note: 'offline',
+  },
+  llm: { configured: true, model: 'fake-model' },
+  languages: ['en', 'cs'],
+};
+
+describe('ask-docs router and OpenAPI spec', () => {
+  let app: express.Express;
+  let router: express.Router;
+  let denied = false;
+  let failing = false;
+  const reached: string[] = [];
+  const service = {
+    async prepare(req: AskRequest) {
+      reached.push(req.question);
+      if (denied) throw new NotAllowedError('You may not ask the docs');
+      return { request: req };
+    },
+    async answer(_prepared: unknown, call: any) {
+      call.onPhase?.('generating');
+      call.onDelta?.('Use deployctl');
+      if (failing) throw new Error('relation "x" does not exist');
+      return response;
+    },
+    async ask(req: AskRequest, call: any) {
+      return service.answer(await service.prepare(req), call);
+    },
+    async listAnswers(o: { limit: number }) {
+      reached.push(`limit ${o.limit}`);
+      return [record];
+    },
+    async getAnswer(id: string) {
+      if (failing) throw new Error('relation "x" does not exist');
+      return id === ANSWER_ID ? record : undefined;
+    },
+    async setFeedback(_id: string, feedback: AnswerFeedback) {
+      reached.push(`feedback ${feedback.rating}`);
+    },
+  };
+  const ingestion = {
+    async authorize() {
+      if (denied)
+        throw new NotAllowedError('Ingestion needs ask-docs.ingestion.run');
+    },
+    async progress() {
+      return progress;
+    },
+    async start(): Promise<IngestionRunStarted> {
+      return { started: true, running: true, runId: 4 };
+    },
+  };
+  const alice = mockCredentials.user.header('user:default/alice');
+  const get = (p: string) => request(app).get(p).set('Authorization', alice);
+  const post = (p: string, body?: object) =>
+    request(app).post(p).set('Authorization', alice).send(body);
+
+  beforeAll(async () => {
+    const logger = mockServices.logger.mock();
+    router = await createRouter({
+      httpAuth: mockServices.httpAuth(),
+      logger,
+      askService: service as unknown as AskService,
+      ingestion: ingestion as unknown as IngestionController,
+      health: () => health,
+      maxQuestionChars: 200,
+    });
+    app = express();
+    app.use(router);
+    app.use(
+      MiddlewareFactory.create({
+        config: new ConfigReader({}),
+        logger,
+      }).error(),
+    );
+  });
+
+  beforeEach(() => {
+    denied = false;
+    failing = false;
+    reached.length = 0;
+  });
+
+  it('serves the spec generated from src/schema/openapi.yaml, unchanged', () => {
+    const yaml = YAML.parse(fs.readFileSync(yamlPath, 'utf8'), { merge: true });
+    // Fails after a yaml edit without `npm run generate:openapi` (or a hand edit of router.ts).
+    expect(JSON.parse(JSON.stringify(spec))).toEqual(yaml);
+  });
+
+  it('registers exactly the operations of the spec', () => {
+    const routes = expressRoutes(router).filter(
+      r => !FRAMEWORK_ROUTES.includes(r),
+    );
+    expect(routes.length).toBe(new Set(routes).size);
+    expect([...routes].sort()).toEqual(specOperations().sort());
+  });
+
+  it('calls only paths of the spec from the frontend client', () => {
+    const client = fs.readFileSync(
+      path.join(pkgDir, '../ask-docs/src/api/AskDocsClient.ts'),
+      'utf8',
+    );
+    const called = [
+      ...client.matchAll(
+        /this\.(?:json|request)(?:<[^>]*>)?\(\s*[`']([^`'?]+)/g,
+      ),
+    ].map(m => m[1].replace(/\$\{[^}]*\}/g, '{id}'));
+    expect(called.length).toBeGreaterThanOrEqual(7);
+    for (const p of called) expect(Object.keys(spec.paths)).toContain(p);
+  });
+
+  it('answers every JSON operation with a body of its declared schema', async () => {
+    await conforms(await get('/health'), '/health', 'get', 200);
+    await conforms(
+      await post('/v1/ask', { question: 'Roll back?' }),
+      '/v1/ask',
+      'post',
+      200,
+    );
+    await conforms(await get('/v1/answers?limit=5'), '/v1/answers', 'get', 200);
+    expect(reached).toContain('limit 5');
+    await conforms(await get('/v1/answers'), '/v1/answers', 'get', 200);
+    expect(reached).toContain('limit 20');
+    await conforms(
+      await get(`/v1/answers/${ANSWER_ID}`),
+      '/v1/answers/{id}',
+      'get',
+      200,
+    );
+    const feedback = await post(`/v1/answers/${ANSWER_ID}/feedback`, {
+      rating: 'down',
+    });
+    await conforms(feedback, '/v1/answers/{id}/feedback', 'post', 204);
+    await conforms(await get('/v1/ingestion'), '/v1/ingestion', 'get', 200);
+    await conforms(
+      await post('/v1/ingestion/runs'),
+      '/v1/ingestion/runs',
+      'post',
+      202,
+    );
+  });
+
+  it('streams events of the declared AskStreamEvent schema', async () => {
+    const res = await post('/v1/ask/stream', { question: 'Roll back?' })
+      .buffer(true)
+      .parse((r, cb) => {
+        let text = '';
+        r.on('data', (c: Buffer) => (text += c.toString()));
+        r.on('end', () => cb(null, text));
+      });
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toMatch(/text\/event-stream/);
+    expect(
+      Object.keys(
+        (spec.paths['/v1/ask/stream'].post.responses as any)[200].content,
+      ),
+    ).toEqual(['text/event-stream']);
+    const events = String(res.body)
+      .split('\n\n')
+      .filter(Boolean)
+      .map(block => JSON.parse(block.replace(/^data: /, '')));
+    expect(events.map(e => e.type)).toEqual([
+      'status',
+      'status',
+      'delta',
+      'done',
+    ]);
+    for (const event of events) {
+      expect(
+        schemaErrors('openapi#/components/schemas/AskStreamEvent', event),
+      ).toEqual([]);
+    }
+  });
+
+  it('answers errors with the declared error bodies', async () => {
+    await conforms(
+      await post('/v1/ask', { question: '  ' }),
+      '/v1/ask',
+      'post',
+      400,
+    );
+    await conforms(
+      await get('/v1/answers/unknown'),
+      '/v1/answers/{id}',
+      'get',
+      404,
+    );
+    denied = true;
+    await conforms(
+      await post('/v1/ask', { question: 'Roll back?' }),
+      '/v1/ask',
+      'post',
+      403,
+    );
+    await conforms(await get('/v1/ingestion'), '/v1/ingestion', 'get', 403);
+    await conforms(
+      await post('/v1/ingestion/runs'),
+      '/v1/ingestion/runs',
+      'post',
+      403,
+    );
+    denied = false;
+    failing = true;
+    await conforms(
+      await get(`/v1/answers/${ANSWER_ID}`),
+      '/v1/answers/{id}',
+      'get',
+      500,
+    );
+  });
+
+  it.each([
+    ['a number as the question', '/v1/ask', { question: 42 }],
+    ['no question', '/v1/ask', { scope: {} }],
+    ['an unknown field', '/v1/ask', { question: 'ok?', unexpected: true }],
+    [
+      'a scope that is not a list',
+      '/v1/ask',
+      { question: 'ok?', scope: { entityRefs: 'x' } },
+    ],
+    [
+      'an empty entity ref',
+      '/v1/ask/stream',
+      { question: 'ok?', scope: { entityRefs: [''] } },
+    ],
+    [
+      '51 entity refs',
+      '/v1/ask',
+      { question: 'ok?', scope: { entityRefs: Array(51).fill('a') } },
+    ],
+    [
+      'a rating outside the enum',
+      `/v1/answers/${ANSWER_ID}/feedback`,
+      { rating: 'meh' },
+    ],
+    [
+      'an overlong comment',
+      `/v1/answers/${ANSWER_ID}/feedback`,
+      {
+        rating: 'up',
+        comment: 'x'.repeat(2001),
+      },
+    ],
+  ])('refuses %s with a 400 before any handler', async (_name, p, body) => {
+    const res = await post(p, body);
+    expect(res.status).toBe(400);
+    expect(res.body.error.name).toBe('InputError');
+    expect(reached).toEqual([]);
+  });
+
+  it.each(['0', '101', '2.5', 'many'])(
+    'refuses limit=%s before the handler',
+    async limit => {
+      const res = await get(`/v1/answers?limit=${limit}`);
+      expect(res.status).toBe(400);
+      expect(reached).toEqual([]);
+    },
+  );
+
+  it('refuses a body the spec does not declare, even when it parses', async () => {
+    const res = await request(app)
+      .post('/v1/ask')
+      .set('Authorization', alice)
+      .set('Content-Type', 'text/plain')
+      .send('question=Roll back?');
+    expect(res.status).toBe(400);
+    expect(reached).toEqual([]);
+  });
+
+  it('validates against the schemas for real (a wrong body is caught)', () => {
+    const pointer = responseSchemaPointer('/v1/ingestion/runs', 'post', 202);
+    expect(
+      schemaErrors(pointer, { started: true, running: true, runId: 4 }),
+    ).toEqual([]);
+    expect(schemaErrors(pointer, { runId: 4 })).not.toEqual([]);
+    expect(
+      schemaErrors(pointer, { started: true, running: true, extra: 1 }),
+    ).not.toEqual([]);
+    const answer = responseSchemaPointer('/v1/answers/{id}', 'get', 200);
+    expect(
+      schemaErrors(answer, { ...record, question: undefined }),
+    ).not.toEqual([]);
+  });
+});
