@@ -8,8 +8,10 @@
  *
  * Signs in as guest when the sign-in page shows, then checks the three answer states:
  * grounded (with a cited link into TechDocs at a section anchor), not in the knowledge
- * base, and evidence only (after telling the fake model to go down). Screenshots go to
- * test-results/browser/. Exit code 0 only when every check passed.
+ * base, and evidence only (after telling the fake model to go down); then "Ask about these
+ * docs" inside a TechDocs page (answers cite only that entity's pages) and the answer for
+ * the term on the search page. Screenshots go to test-results/browser/. Exit code 0 only
+ * when every check passed.
  *
  * Optional environment:
  *   ANSWERABLE_QUESTION, ANSWERABLE_QUESTION_2, UNANSWERABLE_QUESTION  override the questions
@@ -41,6 +43,9 @@ const ANSWERABLE_2 =
 const UNANSWERABLE =
   process.env.UNANSWERABLE_QUESTION ??
   'What is the recipe for the canteen vegetable lasagne?';
+
+// The sample docs the TechDocs check reads; their entity's ref scopes the question.
+const DOCS_PATH = '/docs/default/component/payments-service/';
 
 const STATE_SELECTOR = ['grounded', 'not-in-kb', 'evidence-only', 'error']
   .map(s => `[data-testid="ask-docs-state-${s}"]`)
@@ -105,6 +110,21 @@ async function hrefsIn(locator) {
   );
 }
 
+/** Opens a portal path and waits for an element of the page (the session is signed in). */
+async function openPath(page, path, testId) {
+  await page.goto(`${PORTAL_URL}${path}`, { waitUntil: 'domcontentloaded' });
+  const element = page.getByTestId(testId);
+  await element.first().waitFor({ timeout: 60_000 });
+  return element;
+}
+
+async function assertGrounded(state, kind) {
+  assert(
+    kind === 'grounded',
+    `expected the grounded state, got ${kind}: ${await describeState(state)}`,
+  );
+}
+
 async function setModelMode(mode) {
   const response = await fetch(CONTROL_URL, {
     method: 'POST',
@@ -120,12 +140,7 @@ const checks = [
     screenshot: 'grounded',
     async run(page) {
       const { state, kind } = await ask(page, ANSWERABLE);
-      assert(
-        kind === 'grounded',
-        `expected the grounded state, got ${kind}: ${await describeState(
-          state,
-        )}`,
-      );
+      await assertGrounded(state, kind);
       const sourceHrefs = await hrefsIn(
         page.locator('[data-testid="ask-docs-sources"] a'),
       );
@@ -202,6 +217,67 @@ const checks = [
             ),
         );
       }
+    },
+  },
+  {
+    name: 'Ask about these docs answers inside a TechDocs page from that entity only',
+    screenshot: 'techdocs-addon',
+    async run(page) {
+      const addon = await openPath(page, DOCS_PATH, 'ask-docs-techdocs-addon');
+      const { state, kind } = await ask(page, ANSWERABLE);
+      await assertGrounded(state, kind);
+      const sourceHrefs = await hrefsIn(
+        addon.locator('[data-testid="ask-docs-sources"] a'),
+      );
+      assert(
+        sourceHrefs.length > 0 &&
+          sourceHrefs.every(h => h.startsWith(DOCS_PATH) && h.includes('#')),
+        `sources must link to sections of ${DOCS_PATH} only; got ${JSON.stringify(
+          sourceHrefs,
+        )}`,
+      );
+      const markerHrefs = await hrefsIn(
+        addon.locator('[data-testid="ask-docs-answer-text"] a'),
+      );
+      assert(
+        markerHrefs.length > 0 &&
+          markerHrefs.every(h => h.startsWith(DOCS_PATH)),
+        `the answer's [Title] markers must link into ${DOCS_PATH}; got ${JSON.stringify(
+          markerHrefs,
+        )}`,
+      );
+    },
+  },
+  {
+    name: 'the search page shows one answer for the search term',
+    screenshot: 'search-answer',
+    async run(page) {
+      const cards = await openPath(
+        page,
+        `/search?query=${encodeURIComponent(ANSWERABLE)}`,
+        'ask-docs-search-answer',
+      );
+      const state = cards.locator(STATE_SELECTOR).first();
+      await state.waitFor({ timeout: ANSWER_TIMEOUT });
+      const kind = (await state.getAttribute('data-testid')).replace(
+        'ask-docs-state-',
+        '',
+      );
+      await assertGrounded(state, kind);
+      // The plugin's filter-column answer is left out where the page shows its own.
+      assert(
+        (await cards.count()) === 1,
+        `expected one answer on the search page, got ${await cards.count()}`,
+      );
+      const sourceHrefs = await hrefsIn(
+        cards.locator('[data-testid="ask-docs-sources"] a'),
+      );
+      assert(
+        sourceHrefs.some(h => h.includes('/docs/') && h.includes('#')),
+        `no source link into /docs/ with an anchor; got ${JSON.stringify(
+          sourceHrefs,
+        )}`,
+      );
     },
   },
 ];

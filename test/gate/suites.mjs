@@ -15,6 +15,9 @@ export const suites = [
       'plugins/ask-docs-backend/src/embedding/loadTransformers.test.ts',
       'test/adopter/readmeSteps.test.ts',
       'packages/app/src/modules/HomePage.test.tsx',
+      'packages/app/src/modules/searchPageModule.test.tsx',
+      'plugins/ask-docs/src/components/TechDocsAskAddon/TechDocsAskAddon.test.tsx',
+      'plugins/ask-docs/src/components/SearchAnswerCard/stockSearchPage.test.tsx',
       'packages/embedded-db/src/startEmbeddedPostgres.test.ts',
       'packages/embedded-db/src/authentication.test.ts',
       // knowledge index
@@ -69,7 +72,7 @@ export const suites = [
     name: 'browser',
     description: 'playwright-core + Debian chromium against the running portal with a fake model',
     command: [...transform, 'test/browser/run.ts', '--result', '{out}'],
-    minTests: 3,
+    minTests: 5,
     requiredFiles: ['test/browser/askDocs.browser.mjs'],
   },
   {

@@ -3,6 +3,7 @@
  *
  * @packageDocumentation
  */
+import { ComponentType, Suspense, lazy } from 'react';
 import QuestionAnswerIcon from '@material-ui/icons/QuestionAnswer';
 import {
   ApiBlueprint,
@@ -14,7 +15,13 @@ import {
 import { convertLegacyRouteRef } from '@backstage/core-compat-api';
 import { EntityCardBlueprint } from '@backstage/plugin-catalog-react/alpha';
 import type { SearchResultItemExtensionComponent } from '@backstage/plugin-search-react/alpha';
-import { SearchResultListItemBlueprint } from '@backstage/plugin-search-react/alpha';
+import {
+  SearchFilterBlueprint,
+  SearchResultListItemBlueprint,
+} from '@backstage/plugin-search-react/alpha';
+// The alpha entry point declares TechDocsAddonLocations but exports it only as a type.
+import { TechDocsAddonLocations } from '@backstage/plugin-techdocs-react';
+import { AddonBlueprint } from '@backstage/plugin-techdocs-react/alpha';
 import { askDocsApiRef } from './api/AskDocsApi';
 import { AskDocsClient } from './api/AskDocsClient';
 import { rootRouteRef } from './routes';
@@ -69,6 +76,53 @@ export const askDocsSearchResultListItem = SearchResultListItemBlueprint.make({
   },
 });
 
+/** A component whose code is loaded on first render, keeping it out of the app's main bundle. */
+function lazyComponent<P extends {}>(
+  load: () => Promise<ComponentType<P>>,
+): ComponentType<P> {
+  const Lazy = lazy(() => load().then(component => ({ default: component })));
+  const Loader = (props: P) => (
+    <Suspense fallback={null}>
+      <Lazy {...(props as any)} />
+    </Suspense>
+  );
+  return Loader;
+}
+
+/**
+ * "Ask about these docs" in the TechDocs reader (standalone and entity docs tab), scoped
+ * to the entity being read. The subheader is the one addon location outside the docs'
+ * shadow DOM that spans the content width, so the answer has room and app styles apply.
+ */
+export const askDocsTechDocsAddon = AddonBlueprint.make({
+  name: 'ask',
+  params: {
+    name: 'AskDocsAddon',
+    location: TechDocsAddonLocations.Subheader,
+    component: lazyComponent(() =>
+      import('./components/TechDocsAskAddon').then(m => m.TechDocsAskAddon),
+    ),
+  },
+});
+
+const SearchAnswerCard = lazyComponent(() =>
+  import('./components/SearchAnswerCard').then(m => m.AskDocsSearchAnswerCard),
+);
+
+/**
+ * An answer for the current term on the stock search page. The page has no slot above the
+ * results; its search-filter input is the only one that renders an arbitrary component
+ * inside the search context, so the answer sits in the filter column (hidden on mobile).
+ */
+export const askDocsSearchAnswer = SearchFilterBlueprint.make({
+  name: 'answer',
+  params: {
+    component: ({ className }) => (
+      <SearchAnswerCard embedded className={className} />
+    ),
+  },
+});
+
 export default createFrontendPlugin({
   pluginId: 'ask-docs',
   title: 'Ask the docs',
@@ -79,5 +133,7 @@ export default createFrontendPlugin({
     askDocsPage,
     askDocsEntityCard,
     askDocsSearchResultListItem,
+    askDocsSearchAnswer,
+    askDocsTechDocsAddon,
   ],
 });

@@ -10,6 +10,7 @@ export {
   EntityAskDocsCard,
   AskDocsSearchAnswerCard,
   AskDocsSearchResultListItem,
+  AskDocsTechDocsAddon,
 } from './plugin';
 export { askDocsApiRef, AskDocsClient, SseParser, readSseData } from './api';
 export type { AskDocsApi, AskDocsRequestOptions } from './api';
@@ -21,6 +22,7 @@ export { AnswerView, answerKind } from './components/AnswerView';
 export type { AnswerViewProps, AnswerKind } from './components/AnswerView';
 export { AnswerText, linkCitations } from './components/AnswerText';
 export type { AnswerSegment, CitationItem } from './components/AnswerText';
+export { TechDocsAskAddon } from './components/TechDocsAskAddon';
 export { IngestionProgressPanel } from './components/IngestionProgressPanel';
 export { HistoryList } from './components/HistoryList';
 export { useAskDocs } from './hooks/useAskDocs';

@@ -1,3 +1,4 @@
+import { lazy } from 'react';
 import {
   createApiFactory,
   createComponentExtension,
@@ -7,6 +8,10 @@ import {
   fetchApiRef,
 } from '@backstage/core-plugin-api';
 import { createSearchResultListItemExtension } from '@backstage/plugin-search-react';
+import {
+  TechDocsAddonLocations,
+  createTechDocsAddonExtension,
+} from '@backstage/plugin-techdocs-react';
 import { askDocsApiRef } from './api/AskDocsApi';
 import { AskDocsClient } from './api/AskDocsClient';
 import { rootRouteRef } from './routes';
@@ -74,5 +79,21 @@ export const AskDocsSearchResultListItem = askDocsPlugin.provide(
         m => m.AskDocsSearchResultListItem,
       ),
     predicate: result => result.type === ASK_DOCS_SEARCH_RESULT_TYPE,
+  }),
+);
+
+/**
+ * "Ask about these docs" for the legacy TechDocs reader: put it inside `<TechDocsAddons>`
+ * of the docs route and the entity docs tab; questions are scoped to the entity being read.
+ */
+export const AskDocsTechDocsAddon = askDocsPlugin.provide(
+  createTechDocsAddonExtension({
+    name: 'AskDocsAddon',
+    location: TechDocsAddonLocations.Subheader,
+    component: lazy(() =>
+      import('./components/TechDocsAskAddon').then(m => ({
+        default: m.TechDocsAskAddon,
+      })),
+    ),
   }),
 );

@@ -7,6 +7,13 @@ import {
 } from '@backstage/plugin-search-react/alpha';
 
 /**
+ * The plugin's answer for the stock page, which sits in the filter column. This layout
+ * shows the answer above the results instead, so that one is left out (or every term
+ * would be asked twice).
+ */
+const FILTER_COLUMN_ANSWER = 'search-filter:ask-docs/answer';
+
+/**
  * The search page has no input for content above the results, so this replaces its
  * element with our own layout (search bar, an Ask the docs answer for the term, then
  * the results) while keeping the page's path, route ref and every extension input:
@@ -29,11 +36,13 @@ const searchPageWithAnswers = searchPage.override({
               resultTypes={inputs.resultTypes.map(item =>
                 item.get(SearchFilterResultTypeBlueprint.dataRefs.resultType),
               )}
-              searchFilters={inputs.searchFilters.map(
-                item =>
-                  item.get(SearchFilterBlueprint.dataRefs.searchFilters)
-                    .component,
-              )}
+              searchFilters={inputs.searchFilters
+                .filter(item => item.node.spec.id !== FILTER_COLUMN_ANSWER)
+                .map(
+                  item =>
+                    item.get(SearchFilterBlueprint.dataRefs.searchFilters)
+                      .component,
+                )}
             />
           );
         },

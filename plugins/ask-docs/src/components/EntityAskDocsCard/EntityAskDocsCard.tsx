@@ -1,6 +1,6 @@
-import { stringifyEntityRef } from '@backstage/catalog-model';
 import { useEntity } from '@backstage/plugin-catalog-react';
 import { AskDocsCard } from '../AskDocsCard';
+import { entityScope } from '../entityScope';
 
 export interface EntityAskDocsCardProps {
   title?: string;
@@ -9,13 +9,11 @@ export interface EntityAskDocsCardProps {
 /** "Ask about this component's docs": the panel scoped to the current entity. */
 export function EntityAskDocsCard(props: EntityAskDocsCardProps) {
   const { entity } = useEntity();
-  // Entity refs compare case-insensitively; the index stores them lower-cased.
-  const entityRef = stringifyEntityRef(entity).toLocaleLowerCase('en-US');
   const name = entity.metadata.title ?? entity.metadata.name;
   return (
     <AskDocsCard
       title={props.title ?? `Ask about ${name}'s docs`}
-      scope={{ entityRefs: [entityRef] }}
+      scope={entityScope(entity)}
       placeholder={`What would you like to know about ${name}?`}
     />
   );

@@ -16,6 +16,12 @@ export interface AskDocsSearchAnswerCardProps {
   debounceMs?: number;
   /** Shorter terms are not asked about (single letters rarely make a question). */
   minLength?: number;
+  /**
+   * Renders without its own card (no Paper), for slots that already sit in one, such as
+   * the filter column of the stock search page.
+   */
+  embedded?: boolean;
+  className?: string;
 }
 
 /**
@@ -40,14 +46,29 @@ export function AskDocsSearchAnswerCard(props: AskDocsSearchAnswerCardProps) {
   }, [question, minLength, debounceMs, ask, reset]);
 
   if (state.phase === 'idle') return null;
-  return (
-    <Paper className={classes.root} data-testid="ask-docs-search-answer">
+  const content = (
+    <>
       <Typography variant="overline" color="textSecondary">
         Answer from the docs
       </Typography>
       <Box>
         <AskStateView state={state} onRetry={() => ask(question)} />
       </Box>
+    </>
+  );
+  if (props.embedded) {
+    return (
+      <Box className={props.className} data-testid="ask-docs-search-answer">
+        {content}
+      </Box>
+    );
+  }
+  return (
+    <Paper
+      className={`${classes.root} ${props.className ?? ''}`.trim()}
+      data-testid="ask-docs-search-answer"
+    >
+      {content}
     </Paper>
   );
 }

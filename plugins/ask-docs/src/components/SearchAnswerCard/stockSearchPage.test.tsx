@@ -1,0 +1,77 @@
+import { screen, waitFor } from '@testing-library/react';
+import { renderTestApp } from '@backstage/frontend-test-utils';
+import searchPlugin from '@backstage/plugin-search/alpha';
+import { MockSearchApi, searchApiRef } from '@backstage/plugin-search-react';
+import { catalogApiRef } from '@backstage/plugin-catalog-react';
+import askDocsPlugin from '../../alpha';
+import { askDocsApiRef } from '../../api/AskDocsApi';
+import { groundedResponse } from '../../testUtils/fixtures';
+import { mockAskDocsApi, streamOf } from '../../testUtils/mockApi';
+
+const catalogApi = {
+  getEntities: jest.fn(async () => ({ items: [] })),
+  getEntityFacets: jest.fn(async () => ({ facets: { kind: [] } })),
+};
+
+/** The stock search plugin's /search page with only the ask-docs plugin added. */
+function renderStockSearchPage(url: string) {
+  const api = mockAskDocsApi({
+    askStream: jest.fn(() => streamOf(groundedResponse)),
+  });
+  renderTestApp({
+    features: [searchPlugin, askDocsPlugin],
+    apis: [
+      [askDocsApiRef, api],
+      [catalogApiRef, catalogApi],
+      [
+        searchApiRef,
+        new MockSearchApi({
+          results: [
+            {
+              type: 'techdocs',
+              document: {
+                title: 'Rollback checklist',
+                text: 'How to roll back',
+                location: '/docs/default/component/payments/release/',
+              },
+            },
+          ],
+        }),
+      ],
+    ],
+    initialRouteEntries: [url],
+    // The entity card and the TechDocs addon have no host here (no catalog or TechDocs plugin).
+    isExpectedError: error => error.code === 'EXTENSION_ATTACHMENT_MISSING',
+  });
+  return api;
+}
+
+describe('the stock search page with the ask-docs plugin installed', () => {
+  it('shows an answer for the search term beside the results', async () => {
+    const api = renderStockSearchPage('/search?query=how%20to%20roll%20back');
+    const answer = await screen.findByTestId(
+      'ask-docs-search-answer',
+      {},
+      { timeout: 5000 },
+    );
+    await waitFor(() =>
+      expect(
+        answer.querySelector('[data-testid="ask-docs-state-grounded"]'),
+      ).not.toBeNull(),
+    );
+    expect(api.askStream).toHaveBeenCalledTimes(1);
+    expect(api.askStream.mock.calls[0][0]).toEqual({
+      question: 'how to roll back',
+    });
+    // The stock results are still rendered next to the answer.
+    expect(await screen.findByText('Rollback checklist')).toBeInTheDocument();
+  });
+
+  it('asks nothing while there is no search term', async () => {
+    const api = renderStockSearchPage('/search');
+    expect(await screen.findByText('Result Type')).toBeInTheDocument();
+    await new Promise(resolve => setTimeout(resolve, 1000));
+    expect(api.askStream).not.toHaveBeenCalled();
+    expect(screen.queryByTestId('ask-docs-search-answer')).toBeNull();
+  });
+});

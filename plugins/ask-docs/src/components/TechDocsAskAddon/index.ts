@@ -1,0 +1,1 @@
+export { TechDocsAskAddon } from './TechDocsAskAddon';
