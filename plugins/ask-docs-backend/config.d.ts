@@ -41,6 +41,13 @@ export interface Config {
       /** Candidates taken from each of vector and keyword search before fusion. */
       candidates?: number;
       rrfK?: number;
+      /**
+       * How retrieval decides that the documents answer a question: 'thresholds' (default,
+       * per-chunk similarity and coverage bars below) or 'fitted' (the logistic evidence model
+       * fitted for the embedder's kind, decision record 0009; thresholds configured for the
+       * running model still win).
+       */
+      evidenceDecision?: 'thresholds' | 'fitted';
       /** Evidence thresholds per embedding model id, with a default. */
       thresholds?: {
         [modelId: string]: { minSimilarity?: number; minCoverage?: number };

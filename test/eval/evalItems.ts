@@ -1,4 +1,7 @@
-/* The shared evaluation questions (shared/eval/*.jsonl; format in its README.md). */
+/*
+ * Evaluation questions: the shared dev questions (shared/eval/*.jsonl; format in its README.md)
+ * and the issue-16 set with a fixed train/dev/test split (test/eval/items, README there).
+ */
 import fs from 'fs';
 import path from 'path';
 import { corporaDir } from '../../plugins/ask-docs-backend/src/ingestion/parsing/testUtils';
@@ -15,6 +18,26 @@ export interface EvalItem {
   note?: string;
   /** File it came from. */
   file: string;
+  /**
+   * Reporting group: 'shared-dev' for shared/eval, 'items-<split>' for test/eval/items. Tune on
+   * shared-dev, items-train and items-dev only; items-test is for the final report.
+   */
+  set: string;
+}
+
+/** The issue-16 question set with its fixed split. */
+export const ITEMS_DIR = path.join(__dirname, 'items');
+export const EVAL_SETS = ['shared-dev', 'items-train', 'items-dev', 'items-test'] as const;
+
+/** Both sources: shared/eval (set 'shared-dev') and test/eval/items (set 'items-<split>'). */
+export function loadAllEvalItems(): EvalItem[] {
+  const items = [...loadEvalItems(), ...loadEvalItems({ dir: ITEMS_DIR })];
+  const ids = new Set<string>();
+  for (const i of items) {
+    if (ids.has(i.id)) throw new Error(`duplicate id ${i.id} across evaluation sources`);
+    ids.add(i.id);
+  }
+  return items;
 }
 
 /** $ASK_DOCS_EVAL_DIR, else the eval/ folder beside the shared corpora. */
@@ -40,6 +63,9 @@ export function loadEvalItems(options: { dir?: string; files?: string[] } = {}):
       ids.add(raw.id);
       const gold = Array.isArray(raw.gold) ? raw.gold : [];
       if (raw.answerable && gold.length === 0) throw new Error(`${where}: answerable item without gold pages`);
+      if (raw.split !== undefined && !['train', 'dev', 'test'].includes(raw.split)) {
+        throw new Error(`${where}: split must be train, dev or test`);
+      }
       items.push({
         id: raw.id,
         corpus: raw.corpus,
@@ -51,6 +77,7 @@ export function loadEvalItems(options: { dir?: string; files?: string[] } = {}):
         kind: raw.kind ?? 'unknown',
         note: raw.note,
         file,
+        set: raw.split === undefined ? 'shared-dev' : `items-${raw.split}`,
       });
     });
   }

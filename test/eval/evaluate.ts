@@ -14,6 +14,7 @@ import { resolveVisibility, Visibility } from '../../plugins/ask-docs-backend/sr
 import {
   reciprocalRankFusion,
   RelevanceThresholds,
+  RetrievalResult,
   RetrievalMode,
   vectorSearch,
 } from '../../plugins/ask-docs-backend/src/retrieval';
@@ -30,10 +31,17 @@ export const EXACT_VECTOR = 'vector (exact kNN)';
 export const METHODS: string[] = [...RETRIEVER_MODES, EXACT_VECTOR, ...FULL_TEXT_VARIANTS.map(v => v.name)];
 
 
-/** The product's retrieval settings, as the plugin reads them from a config without overrides. */
+/**
+ * The product's retrieval settings, as the plugin reads them from a config without overrides
+ * (or with the opt-in fitted evidence decision of decision record 0009).
+ */
 export type ProductSettings = RetrievalSettings;
-export function productSettings(embedder: Pick<Embedder, 'modelId' | 'kind'>): ProductSettings {
-  return readRetrievalSettings(new ConfigReader({}), embedder);
+export function productSettings(
+  embedder: Pick<Embedder, 'modelId' | 'kind'>,
+  evidenceDecision: 'thresholds' | 'fitted' = 'thresholds',
+): ProductSettings {
+  const config = new ConfigReader({ askDocs: { retrieval: { evidenceDecision } } });
+  return readRetrievalSettings(config, embedder);
 }
 
 /** Evidence the filter passes nothing on: any chunk meets a threshold. */
@@ -42,7 +50,12 @@ const NO_FILTER: RelevanceThresholds = { minSimilarity: -1, minCoverage: 0 };
 /** Chunks per ranking call: with the product's 40 candidates per retriever, the top 40 fused. */
 const RANKING_CHUNKS = 40;
 /** Ranking calls: the product's fusion, wider and without the evidence filter. */
-const RANKING: Partial<RetrievalSettings> = { k: RANKING_CHUNKS, candidates: 40, thresholds: NO_FILTER };
+const RANKING: Partial<RetrievalSettings> = {
+  k: RANKING_CHUNKS,
+  candidates: 40,
+  thresholds: NO_FILTER,
+  evidenceModel: undefined,
+};
 
 /** Key of a fusion what-if in ItemResult.fusionWhatIf. */
 export const whatIfKey = (w: number) => `w_vector=${w}`;
@@ -62,6 +75,8 @@ export interface ItemResult {
   corpus: string;
   lang: string;
   kind: string;
+  /** Reporting group (evalItems.ts): shared-dev, items-train, items-dev, items-test. */
+  set: string;
   answerable: boolean;
   question: string;
   gold: string[];
@@ -73,6 +88,8 @@ export interface ItemResult {
     firstGoldRank?: number;
     corrections: Array<{ from: string; to: string }>;
     ms: number;
+    /** The evidence decision's features and probability (fitEvidenceModel.ts reads them). */
+    evidence?: RetrievalResult['evidence'];
   };
   /**
    * Diagnostics, not product behaviour: first gold rank when the vector and keyword lists above
@@ -98,6 +115,8 @@ export interface EvaluateOptions {
   model?: ChatModel;
   answerOptions?: AnswerOptions;
   onItem?: (result: ItemResult, index: number) => void;
+  /** Only the hybrid ranking and the product path (no single retrievers, baselines, what-ifs). */
+  quick?: boolean;
 }
 
 async function pageKeys(knex: Knex) {
@@ -143,7 +162,7 @@ export async function evaluate(options: EvaluateOptions): Promise<ItemResult[]> 
     const methods: Record<string, MethodResult> = {};
     const lists: Partial<Record<RetrievalMode, string[]>> = {};
     let evidence: ItemResult['evidence'] = { maxSimilarity: null, maxCoverage: null, candidates: 0 };
-    for (const mode of RETRIEVER_MODES) {
+    for (const mode of options.quick ? (['hybrid'] as const) : RETRIEVER_MODES) {
       const t0 = performance.now();
       const r = await pipeline.retrieve(question, visibility, { mode, settings: RANKING });
       const ms = performance.now() - t0;
@@ -160,7 +179,7 @@ export async function evaluate(options: EvaluateOptions): Promise<ItemResult[]> 
         };
       }
     }
-    {
+    if (!options.quick) {
       const t0 = performance.now();
       const hits = await vectorSearch({
         knex,
@@ -174,7 +193,7 @@ export async function evaluate(options: EvaluateOptions): Promise<ItemResult[]> 
       const pages = pagesOf(hits.map(h => h.chunkId));
       methods[EXACT_VECTOR] = { firstGoldRank: firstGoldRank(pages, goldSet), pages: pages.slice(0, MRR_DEPTH), ms };
     }
-    for (const variant of FULL_TEXT_VARIANTS) {
+    for (const variant of options.quick ? [] : FULL_TEXT_VARIANTS) {
       const t0 = performance.now();
       const ids = await fullTextSearch(knex, item.question, variant, RANKING_CHUNKS);
       const ms = performance.now() - t0;
@@ -183,7 +202,7 @@ export async function evaluate(options: EvaluateOptions): Promise<ItemResult[]> 
     }
 
     const fusionWhatIf: Record<string, number | undefined> = {};
-    for (const w of whatIfWeights) {
+    for (const w of options.quick ? [] : whatIfWeights) {
       const fused = reciprocalRankFusion([lists.vector!, lists.keyword!], {
         k: product.rrfK,
         weights: [w, product.weights?.keyword ?? 1],
@@ -218,6 +237,7 @@ export async function evaluate(options: EvaluateOptions): Promise<ItemResult[]> 
       corpus: item.corpus,
       lang: item.lang,
       kind: item.kind,
+      set: item.set,
       answerable: item.answerable,
       question: item.question,
       gold,
@@ -228,6 +248,7 @@ export async function evaluate(options: EvaluateOptions): Promise<ItemResult[]> 
         firstGoldRank: firstGoldRank(productPages, goldSet),
         corrections: p.corrections,
         ms: productMs,
+        evidence: p.evidence,
       },
       fusionWhatIf,
       evidence,

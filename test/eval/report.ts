@@ -11,6 +11,17 @@ export interface RefusalSummary {
   byKind: Record<string, { n: number; refused: number }>;
 }
 
+/** Hybrid ranking and product-path refusal of one group of items (a set, or a set and language). */
+export interface GroupSummary {
+  ranking: RankingSummary;
+  unanswerable: { n: number; refused: number; refusalRate: number };
+  answerable: { n: number; refused: number; falseRefusalRate: number };
+}
+
+export interface SetSummary extends GroupSummary {
+  byLang: Record<string, GroupSummary>;
+}
+
 export interface SweepPoint {
   minSimilarity: number;
   minCoverage: number;
@@ -34,6 +45,8 @@ export interface EvalReport {
     }
   >;
   refusal: RefusalSummary;
+  /** Per evaluation set (shared-dev, items-train, items-dev, items-test) and language. */
+  bySet: Record<string, SetSummary>;
   /** Diagnostics: weighted-RRF fusions of the same vector and keyword lists (see evaluate.ts). */
   fusionWhatIf: Record<string, { overall: RankingSummary; byLang: Record<string, RankingSummary> }>;
   /** Items where the what-if at the product's vector weight differs from 'hybrid' (0 = the harness fuses what retrieve() fuses). */
@@ -48,6 +61,20 @@ export interface EvalReport {
 const record = <T>(m: Map<string, ItemResult[]>, f: (items: ItemResult[]) => T) =>
   Object.fromEntries([...m.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([k, v]) => [k, f(v)]));
 
+function groupSummary(items: ItemResult[]): GroupSummary {
+  const a = items.filter(r => r.answerable);
+  const u = items.filter(r => !r.answerable);
+  const refused = (xs: ItemResult[]) => xs.filter(r => r.product.refused).length;
+  return {
+    ranking: summarizeRanks(a.map(i => i.methods.hybrid.firstGoldRank)),
+    unanswerable: { n: u.length, refused: refused(u), refusalRate: u.length ? refused(u) / u.length : 0 },
+    answerable: { n: a.length, refused: refused(a), falseRefusalRate: a.length ? refused(a) / a.length : 0 },
+  };
+}
+
+/** Methods the run measured (run.ts --quick measures hybrid only). */
+export const methodsIn = (report: Pick<EvalReport, 'methods'>) => METHODS.filter(m => report.methods[m]);
+
 export function buildReport(
   results: ItemResult[],
   context: Pick<EvalReport, 'embedder' | 'corpora' | 'product' | 'timings'>,
@@ -55,7 +82,7 @@ export function buildReport(
   const answerable = results.filter(r => r.answerable);
   const unanswerable = results.filter(r => !r.answerable);
   const methods: EvalReport['methods'] = {};
-  for (const m of METHODS) {
+  for (const m of METHODS.filter(x => results.every(r => r.methods[x]))) {
     const summarize = (items: ItemResult[]) => summarizeRanks(items.map(i => i.methods[m].firstGoldRank));
     const ms = results.map(r => r.methods[m].ms);
     methods[m] = {
@@ -91,6 +118,7 @@ export function buildReport(
   // The what-if at the product's own weight must reproduce 'hybrid' item by item.
   const productKey = whatIfKey(context.product.weights?.vector ?? 1);
   const fusionReproductionMismatches = results
+    .filter(r => productKey in r.fusionWhatIf)
     .filter(r => r.fusionWhatIf[productKey] !== r.methods.hybrid.firstGoldRank)
     .map(r => r.id);
   const sweep: SweepPoint[] = [];
@@ -114,11 +142,16 @@ export function buildReport(
         latencyMs: { p50: percentile(judged.map(r => r.answer!.ms), 50), p95: percentile(judged.map(r => r.answer!.ms), 95) },
       }
     : undefined;
+  const bySet = record(groupBy(results, r => r.set ?? 'unknown'), items => ({
+    ...groupSummary(items),
+    byLang: record(groupBy(items, r => r.lang), groupSummary),
+  }));
   return {
     ...context,
     items: { answerable: answerable.length, unanswerable: unanswerable.length },
     methods,
     refusal,
+    bySet,
     fusionWhatIf,
     fusionReproductionMismatches,
     sweep,
@@ -153,6 +186,11 @@ function renderAnswers(a: NonNullable<EvalReport['answers']>): string[] {
   ];
 }
 
+const evidenceRule = (p: ProductSettings) =>
+  p.evidenceModel
+    ? `fitted evidence model, cutoff ${p.evidenceModel.cutoff.toFixed(3)} (${p.evidenceModel.fittedOn})`
+    : `minSimilarity ${p.thresholds.minSimilarity}, minCoverage ${p.thresholds.minCoverage}`;
+
 const pct = (x: number) => `${(100 * x).toFixed(1)}`;
 const f3 = (x: number) => x.toFixed(3);
 
@@ -174,7 +212,7 @@ export function renderMarkdown(report: EvalReport): string {
   out.push(
     table(
       ['method', 'n', 'R@1', 'R@5', 'R@10', 'MRR', 'p50 ms', 'p95 ms'],
-      METHODS.map(m => {
+      methodsIn(report).map(m => {
         const s = report.methods[m];
         return [m, String(s.overall.n), pct(s.overall.recall['@1']), pct(s.overall.recall['@5']), pct(s.overall.recall['@10']), f3(s.overall.mrr), s.latencyMs.p50.toFixed(0), s.latencyMs.p95.toFixed(0)];
       }),
@@ -186,16 +224,17 @@ export function renderMarkdown(report: EvalReport): string {
     ['corpus', 'byCorpus'],
   ] as const) {
     const groups = Object.keys(report.methods[METHODS[0]][key]);
+    const measured = methodsIn(report);
     out.push('');
     out.push(`Recall@5 / MRR by ${title}:`);
     out.push('');
     out.push(
       table(
-        [title, 'n', ...METHODS],
+        [title, 'n', ...measured],
         groups.map(g => [
           g,
           String(report.methods[METHODS[0]][key][g].n),
-          ...METHODS.map(m => {
+          ...measured.map(m => {
             const s = report.methods[m][key][g];
             return `${pct(s.recall['@5'])} / ${f3(s.mrr)}`;
           }),
@@ -203,10 +242,32 @@ export function renderMarkdown(report: EvalReport): string {
       ),
     );
   }
+  out.push('');
+  out.push('By evaluation set and language (hybrid ranking; refusal on the product path):');
+  out.push('');
+  const setRow = (name: string, g: GroupSummary) => [
+    name,
+    `${g.answerable.n} / ${g.unanswerable.n}`,
+    pct(g.ranking.recall['@1']),
+    pct(g.ranking.recall['@5']),
+    pct(g.ranking.recall['@10']),
+    f3(g.ranking.mrr),
+    `${g.unanswerable.refused}/${g.unanswerable.n} = ${pct(g.unanswerable.refusalRate)}`,
+    `${g.answerable.refused}/${g.answerable.n} = ${pct(g.answerable.falseRefusalRate)}`,
+  ];
+  out.push(
+    table(
+      ['set', 'answerable / unanswerable', 'R@1', 'R@5', 'R@10', 'MRR', 'refused unanswerable %', 'false refusal %'],
+      Object.entries(report.bySet).flatMap(([name, s]) => [
+        setRow(`**${name}**`, s),
+        ...Object.entries(s.byLang).map(([lang, g]) => setRow(`${name} ${lang}`, g)),
+      ]),
+    ),
+  );
   const r = report.refusal;
   out.push('');
   out.push(
-    `Refusal on the product path (hybrid, k=${report.product.k}, RRF weights vector ${report.product.weights?.vector ?? 1} / keyword ${report.product.weights?.keyword ?? 1}, minSimilarity ${report.product.thresholds.minSimilarity}, minCoverage ${report.product.thresholds.minCoverage}):`,
+    `Refusal on the product path (hybrid, k=${report.product.k}, RRF weights vector ${report.product.weights?.vector ?? 1} / keyword ${report.product.weights?.keyword ?? 1}, ${evidenceRule(report.product)}):`,
   );
   out.push('');
   out.push(

@@ -20,7 +20,7 @@ import path from 'path';
 import { Embedder, embedderInfo, HashingEmbedder } from '../../plugins/ask-docs-backend/src/embedding';
 import { SentenceEncoderEmbedder } from './sentenceEncoderEmbedder';
 import { buildEvalIndex, evalAnalyzers } from './buildIndex';
-import { loadEvalItems } from './evalItems';
+import { EVAL_SETS, loadAllEvalItems } from './evalItems';
 import { evaluate, productSettings } from './evaluate';
 import { buildReport, renderMarkdown } from './report';
 import { extractiveModel } from './extractiveModel';
@@ -39,10 +39,20 @@ function llmFromEnvironment() {
   return model;
 }
 
-const ALL_CORPORA = ['postgresql-docs', 'gimp-help-cs', 'pyvec-docs-cs', 'mkdocs-docs-en'];
+const ALL_CORPORA = ['postgresql-docs', 'gimp-help-en', 'gimp-help-cs', 'pyvec-docs-cs', 'mkdocs-docs-en'];
 
 function parseArgs(argv: string[]) {
-  const args = { corpora: undefined as string[] | undefined, embedder: 'hashing-v2', answers: '', cache: true, out: path.resolve(__dirname, '../../test-results/eval'), name: '' };
+  const args = {
+    corpora: undefined as string[] | undefined,
+    sets: undefined as string[] | undefined,
+    quick: false,
+    evidence: 'thresholds' as 'thresholds' | 'fitted',
+    embedder: 'hashing-v2',
+    answers: '',
+    cache: true,
+    out: path.resolve(__dirname, '../../test-results/eval'),
+    name: '',
+  };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const value = () => {
@@ -52,6 +62,17 @@ function parseArgs(argv: string[]) {
     };
     if (a === '--corpora') args.corpora = value().split(',').map(s => s.trim()).filter(Boolean);
     else if (a === '--no-cache') args.cache = false;
+    else if (a === '--quick') args.quick = true;
+    else if (a === '--evidence') {
+      const v = value();
+      if (v !== 'thresholds' && v !== 'fitted') throw new Error(`unknown evidence decision ${v}`);
+      args.evidence = v;
+    }
+    else if (a === '--sets') {
+      args.sets = value().split(',').map(s => s.trim()).filter(Boolean);
+      const bad = args.sets.filter(s => !(EVAL_SETS as readonly string[]).includes(s));
+      if (bad.length) throw new Error(`unknown set ${bad.join(', ')} (sets: ${EVAL_SETS.join(', ')})`);
+    }
     else if (a === '--answers') {
       args.answers = value();
       if (!['extractive', 'llm'].includes(args.answers)) throw new Error(`unknown answer model ${args.answers}`);
@@ -62,7 +83,13 @@ function parseArgs(argv: string[]) {
     else if (a === '--out') args.out = path.resolve(value());
     else if (a === '--name') args.name = value();
     else if (a === '--help' || a === '-h') {
-      process.stdout.write('usage: run.ts [--corpora a,b] [--no-cache] [--embedder hashing-v2|hashing-v1|sentence-encoder] [--out dir] [--name report-name]\n');
+      process.stdout.write(
+        'usage: run.ts [--corpora a,b] [--sets shared-dev,items-train,items-dev,items-test] [--quick]\n' +
+          '  [--evidence thresholds|fitted]\n' +
+          '  [--no-cache] [--embedder hashing-v2|hashing-v1|sentence-encoder] [--answers extractive|llm]\n' +
+          '  [--out dir] [--name report-name]\n' +
+          '--quick: hybrid ranking and the product path only (no single retrievers, baselines, what-ifs)\n',
+      );
       process.exit(0);
     } else throw new Error(`unknown argument ${a}`);
   }
@@ -73,12 +100,13 @@ async function main() {
   const args = parseArgs(process.argv.slice(2));
   const started = Date.now();
   const log = (m: string) => process.stderr.write(`[eval ${((Date.now() - started) / 1000).toFixed(0)}s] ${m}\n`);
-  const allItems = loadEvalItems();
+  const allItems = loadAllEvalItems().filter(i => !args.sets || args.sets.includes(i.set));
   const named = [...new Set(allItems.map(i => i.corpus))];
   const corpora = args.corpora ?? ALL_CORPORA.filter(c => named.includes(c));
   const unknown = corpora.filter(c => !named.includes(c));
   if (unknown.length) throw new Error(`no evaluation items name ${unknown.join(', ')}`);
   const items = allItems.filter(i => corpora.includes(i.corpus));
+  log(`${items.length} questions (${[...new Set(items.map(i => i.set))].join(', ')})`);
 
   const analyzers = await evalAnalyzers();
   const embedder: Embedder =
@@ -101,6 +129,7 @@ async function main() {
       analyzers: index.analyzers,
       sites: index.sites,
       items,
+      quick: args.quick,
       onItem: (_, i) => {
         if ((i + 1) % 10 === 0 || i + 1 === items.length) log(`evaluated ${i + 1}/${items.length}`);
       },
@@ -108,7 +137,7 @@ async function main() {
     const report = buildReport(results, {
       embedder: { modelId: embedder.modelId, kind: embedder.kind, dimension: embedder.dimension, note: info.note ?? '' },
       corpora,
-      product: productSettings(embedder),
+      product: productSettings(embedder, args.evidence),
       timings: {
         ingest: index.ingestSeconds,
         evaluate: (Date.now() - evalStarted) / 1000,

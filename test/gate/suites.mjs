@@ -43,6 +43,7 @@ export const suites = [
       'plugins/ask-docs-backend/src/settings.test.ts',
       'plugins/ask-docs-backend/src/retrieval/retriever.test.ts',
       'plugins/ask-docs-backend/src/retrieval/fusion.test.ts',
+      'plugins/ask-docs-backend/src/retrieval/evidence.test.ts',
       'plugins/ask-docs-backend/src/service/prepareQuestion.test.ts',
       'plugins/ask-docs-backend/src/service/QuestionPipeline.test.ts',
       // answers
@@ -55,6 +56,8 @@ export const suites = [
       'test/integration/askStreamSafety.test.ts',
       'test/integration/askApi.test.ts',
       'test/integration/mcpActions.test.ts',
+      'test/integration/askThread.test.ts',
+      'test/integration/sampleDocsAnswerability.test.ts',
       'plugins/ask-docs-backend/src/service/openapiDrift.test.ts',
       'plugins/ask-docs-node/src/DefaultAskDocsService.test.ts',
       // evaluation and reliability

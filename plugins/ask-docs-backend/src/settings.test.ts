@@ -78,6 +78,7 @@ describe('readAskDocsConfig', () => {
         thresholds: {},
         fusionWeights: {},
         hnswBuildMemory: undefined,
+        evidenceDecision: 'thresholds',
       },
       visibilitySync: { enabled: true, frequency: { seconds: 30 }, maxStalenessSeconds: 90 },
       retention: { chunkVersionsDays: 90 },

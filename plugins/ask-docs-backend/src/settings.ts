@@ -19,6 +19,7 @@ import { DEFAULT_HASHING_DIMENSION } from './embedding/HashingEmbedder';
 import { DEFAULT_EMBEDDING_MODEL } from './embedding/TransformersEmbedder';
 import { FusionWeights, readFusionWeights } from './retrieval/fusion';
 import { readRelevanceThresholds, RelevanceThresholds } from './retrieval/relevance';
+import { FITTED_EVIDENCE_MODELS } from './retrieval/evidenceModel.fitted';
 import { HNSW_BUILD_MEMORY_PATTERN } from './retrieval/vectorIndex';
 import type { RetrievalSettings } from './service/AskService';
 import { ADMINISTRATIVE_PERMISSION_NAMES, ServiceGrants } from './service/authorization';
@@ -63,6 +64,11 @@ export interface RetrievalConfig {
   fusionWeights: PerModel<FusionWeights>;
   /** maintenance_work_mem for HNSW builds; ensureVectorIndex's default when unset. */
   hnswBuildMemory?: string;
+  /**
+   * 'thresholds' (default) or 'fitted': the logistic evidence model of decision record 0009,
+   * opt-in while it refuses more answerable questions than the thresholds do.
+   */
+  evidenceDecision: 'thresholds' | 'fitted';
 }
 
 export interface VisibilitySyncSettings {
@@ -254,7 +260,16 @@ function readRetrieval(config: Config): RetrievalConfig {
     thresholds: readPerModel(config, 'retrieval.thresholds', thresholdsEntry),
     fusionWeights: readPerModel(config, 'retrieval.fusionWeights', weightsEntry),
     hnswBuildMemory,
+    evidenceDecision: readEvidenceDecision(config),
   };
+}
+
+function readEvidenceDecision(config: Config): RetrievalConfig['evidenceDecision'] {
+  const value = config.getOptionalString(key('retrieval.evidenceDecision')) ?? 'thresholds';
+  if (value !== 'thresholds' && value !== 'fitted') {
+    throw invalid('retrieval.evidenceDecision', '"thresholds" or "fitted"', value);
+  }
+  return value;
 }
 
 function readVisibilitySync(config: Config): VisibilitySyncSettings {
@@ -364,6 +379,14 @@ export function resolveRetrievalSettings(
     rrfK: retrieval.rrfK,
     thresholds: readRelevanceThresholds(retrieval.thresholds, embedder.modelId),
     weights: readFusionWeights(retrieval.fusionWeights, embedder),
+    // The fitted evidence model (decision record 0009) only when chosen, and never over an
+    // operator's explicit thresholds for this model.
+    evidenceModel:
+      retrieval.evidenceDecision !== 'fitted' ||
+      retrieval.thresholds[embedder.modelId] ||
+      retrieval.thresholds.default
+        ? undefined
+        : FITTED_EVIDENCE_MODELS[embedder.kind],
   };
 }
 

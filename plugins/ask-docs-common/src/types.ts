@@ -17,6 +17,12 @@ export interface AskScope {
 export interface AskRequest {
   question: string;
   scope?: AskScope;
+  /**
+   * Follow-up: the id of the PREVIOUS answer in the thread (the last AskResponse.id). The
+   * backend reads up to three earlier turns of the asker's own answers from there, each as the
+   * asker may see it now; an unknown id or another principal's answer is ignored.
+   */
+  threadId?: string;
 }
 
 /**
@@ -106,6 +112,8 @@ export interface AnswerRecord extends AskResponse {
   /** Cited documents that have been re-ingested with a newer revision since. */
   outdatedSources: Array<{ documentId: string; title: string; answeredRevision: string; currentRevision: string | null }>;
   feedback?: AnswerFeedback;
+  /** The previous answer this one followed up on (AskRequest.threadId, when it was used). */
+  threadId?: string;
   /**
    * Present when the reader can no longer see some of the documents this answer used; `notice`
    * is then REDACTED_NOTICE.

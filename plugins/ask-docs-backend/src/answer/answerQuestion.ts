@@ -14,7 +14,7 @@ import {
   NOT_IN_DOCUMENTS_REPLY,
 } from './prompt';
 import { contentTerms, makeSnippet, overlap } from './snippet';
-import type { ChatModel, RetrievedChunk } from './types';
+import type { ChatModel, ConversationTurn, RetrievedChunk } from './types';
 
 /** Shown (as answer and notice) when the model answered without citing any sent document. */
 export const UNCITED_ANSWER_NOTICE =
@@ -60,6 +60,8 @@ export interface AnswerInput {
   /** Undefined when no model is configured. */
   model: ChatModel | undefined;
   options?: AnswerOptions;
+  /** Earlier turns of the asker's thread (context for the model, never citable). */
+  conversation?: ConversationTurn[];
 }
 
 export interface AnswerResult {
@@ -131,10 +133,15 @@ export async function answerQuestion(
 
   if (!model) return evidenceOnly(EVIDENCE_ONLY_NOTICE);
 
-  const prompt = buildPrompt(question, chunks, {
-    maxContextChars: options.maxContextChars ?? DEFAULT_MAX_CONTEXT_CHARS,
-    maxBlocks: options.maxBlocks ?? DEFAULT_MAX_BLOCKS,
-  });
+  const prompt = buildPrompt(
+    question,
+    chunks,
+    {
+      maxContextChars: options.maxContextChars ?? DEFAULT_MAX_CONTEXT_CHARS,
+      maxBlocks: options.maxBlocks ?? DEFAULT_MAX_BLOCKS,
+    },
+    input.conversation,
+  );
   if (!prompt.sent.length) return evidenceOnly(CONTEXT_TOO_LARGE_NOTICE);
   const sent = prompt.sent.map(c => c.chunkId);
 

@@ -4,6 +4,7 @@ export type {
   ChatMessage,
   ChatModel,
   ChatCompleteOptions,
+  ConversationTurn,
 } from './types';
 export {
   createChatModel,

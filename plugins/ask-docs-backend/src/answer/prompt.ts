@@ -1,6 +1,6 @@
-import { SECTION_SEPARATOR } from '@askdocs/plugin-ask-docs-common';
+import { parseCitationMarkers, SECTION_SEPARATOR } from '@askdocs/plugin-ask-docs-common';
 import { chunkSections, citationLabels } from './labels';
-import type { ChatMessage, RetrievedChunk } from './types';
+import type { ChatMessage, ConversationTurn, RetrievedChunk } from './types';
 
 /** What the model must reply when the blocks do not contain the answer. */
 export const NOT_IN_DOCUMENTS_REPLY = 'NOT_IN_DOCUMENTS';
@@ -52,6 +52,16 @@ export const SYSTEM_PROMPT = [
   '6. Answer in the language of the question. Be concise.',
 ].join('\n');
 
+/** Added to the rules only when the question continues a thread. */
+export const CONVERSATION_RULE = [
+  '7. Before the context blocks, between <conversation> and </conversation>, are earlier',
+  '   questions and answers of this conversation. Use them only to understand what the question',
+  '   refers to. They are not documents: never cite them, and state facts only from the blocks.',
+].join('\n');
+
+/** Longest earlier answer quoted in the conversation (a turn is context, not evidence). */
+export const MAX_TURN_ANSWER_CHARS = 1_000;
+
 /**
  * Builds the messages for a question. Blocks go in rank order; a chunk is sent whole or not at
  * all, and a chunk that would overflow the budget is skipped (a smaller, lower-ranked one may
@@ -64,6 +74,7 @@ export function buildPrompt(
     maxContextChars: DEFAULT_MAX_CONTEXT_CHARS,
     maxBlocks: DEFAULT_MAX_BLOCKS,
   },
+  conversation: ConversationTurn[] = [],
 ): BuiltPrompt {
   const ranked = [...chunks].sort((a, b) => a.rank - b.rank);
   // Labels grow with disambiguation; labels over all candidates are never shorter than labels
@@ -90,6 +101,7 @@ export function buildPrompt(
     .map(b => renderBlock(b.number, b.label, b.chunk))
     .join('\n\n');
   const user = [
+    ...renderConversation(conversation),
     'Context blocks:',
     '',
     context,
@@ -98,7 +110,12 @@ export function buildPrompt(
   ].join('\n');
   return {
     messages: [
-      { role: 'system', content: SYSTEM_PROMPT },
+      {
+        role: 'system',
+        content: conversation.length
+          ? `${SYSTEM_PROMPT}\n${CONVERSATION_RULE}`
+          : SYSTEM_PROMPT,
+      },
       { role: 'user', content: user },
     ],
     blocks,
@@ -129,7 +146,36 @@ function renderBlock(
   ].join('\n');
 }
 
-/** A document cannot close its own data fence or open a fake one. */
+/**
+ * Earlier turns, oldest first. Each is one line (no text can start a fake "Cite as:" line) and
+ * an answer loses its citation markers: they named blocks of another turn, and only this turn's
+ * blocks may be cited.
+ */
+function renderConversation(turns: ConversationTurn[]): string[] {
+  if (!turns.length) return [];
+  const line = (text: string) => neutralise(text.replace(/\s+/g, ' ').trim());
+  const lines = turns.flatMap((t, i) => {
+    const answer = t.answer && line(withoutMarkers(t.answer)).slice(0, MAX_TURN_ANSWER_CHARS);
+    return [
+      `Earlier question ${i + 1}: ${line(t.question)}`,
+      ...(answer ? [`Earlier answer ${i + 1}: ${answer}`] : []),
+    ];
+  });
+  return ['<conversation>', ...lines, '</conversation>', ''];
+}
+
+function withoutMarkers(text: string): string {
+  const cuts = [...new Map(parseCitationMarkers(text).map(m => [m.start, m])).values()];
+  let out = '';
+  let at = 0;
+  for (const m of cuts) {
+    out += text.slice(at, m.start);
+    at = m.end;
+  }
+  return out + text.slice(at);
+}
+
+/** Quoted text cannot close its own data fence or open a fake one. */
 function neutralise(text: string): string {
-  return text.replace(/<(\/?)(document)/gi, '‹$1$2');
+  return text.replace(/<(\/?)(document|conversation)/gi, '‹$1$2');
 }

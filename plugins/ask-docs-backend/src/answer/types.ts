@@ -8,6 +8,16 @@ export interface RetrievedChunk extends ChunkPassage {
   score: number;
 }
 
+/**
+ * An earlier turn of the asker's thread, as the asker may see it now. Conversation context
+ * only: never a context block, never citable.
+ */
+export interface ConversationTurn {
+  question: string;
+  /** The model's answer; absent when the turn had none (or it was redacted). */
+  answer?: string;
+}
+
 /** A message to the chat model. */
 export interface ChatMessage {
   role: 'system' | 'user' | 'assistant';

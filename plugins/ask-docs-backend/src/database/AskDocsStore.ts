@@ -100,6 +100,8 @@ export interface AnswerWrite {
   evidence: EvidenceChunk[];
   notice?: string;
   corrections?: Array<{ from: string; to: string }>;
+  /** The previous answer of the same asker this one followed up on. */
+  threadId?: string;
 }
 
 export interface StoredAnswer extends AnswerWrite {

@@ -356,7 +356,14 @@ export class DatabaseAskDocsStore implements AskDocsStore {
       llm_model: a.llmModel ?? null,
       raw_output: a.rawOutput ?? null,
       answer: a.answer,
-      sources: JSON.stringify({ sources: a.sources, evidence: a.evidence, notice: a.notice ?? null, corrections: a.corrections ?? [] }),
+      // The thread link lives with the other replay fields: no column, no migration.
+      sources: JSON.stringify({
+        sources: a.sources,
+        evidence: a.evidence,
+        notice: a.notice ?? null,
+        corrections: a.corrections ?? [],
+        threadId: a.threadId ?? null,
+      }),
     });
     return a.id;
   }
@@ -458,6 +465,7 @@ function answerFromRow(r: any): StoredAnswer {
     evidence: extra.evidence ?? [],
     notice: extra.notice ?? undefined,
     corrections: extra.corrections ?? [],
+    threadId: extra.threadId ?? undefined,
     feedback: r.feedback ?? undefined,
   };
 }

@@ -33,6 +33,14 @@ export {
 } from './relevance';
 export type { RelevanceThresholds, Evidence } from './relevance';
 export {
+  evidenceFeatures,
+  evidenceProbability,
+  EVIDENCE_FEATURES,
+  CHUNK_COVERAGE_SHARE,
+} from './evidence';
+export type { EvidenceFeatures, EvidenceModel, EvidenceInput } from './evidence';
+export { FITTED_EVIDENCE_MODELS } from './evidenceModel.fitted';
+export {
   visibleChunks,
   visibleChunkDetails,
   visibleTerms,

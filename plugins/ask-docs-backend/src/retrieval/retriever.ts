@@ -16,6 +16,13 @@ import {
   RelevanceThresholds,
 } from './relevance';
 import { Correction, suggestCorrections } from './typo';
+import {
+  CHUNK_COVERAGE_SHARE,
+  EvidenceFeatures,
+  evidenceFeatures,
+  EvidenceModel,
+  evidenceProbability,
+} from './evidence';
 import { vectorSearch, VectorHit } from './vectorSearch';
 import { fetchVisibleChunks } from './fetchChunks';
 import { RetrievalScope } from './visibleChunks';
@@ -60,6 +67,14 @@ export interface RetrieveOptions {
   k: number;
   /** The evidence filter; see relevance.ts. */
   thresholds?: RelevanceThresholds;
+  /**
+   * The fitted question-level evidence decision (evidence.ts). When set it decides whether the
+   * question is answered; chunks then need a fair share of the best coverage (or the
+   * thresholds). Unset: the per-chunk thresholds alone decide, as configured.
+   */
+  evidenceModel?: EvidenceModel;
+  /** The question as asked (its form is one of the evidence features). */
+  question?: string;
   /** Candidates taken from each retriever before fusion; default max(4k, 40). */
   candidates?: number;
   rrfK?: number;
@@ -77,6 +92,8 @@ export interface RetrievalResult {
   /** Candidates dropped by the relevance filter. */
   filteredOut: number;
   keywordStatistics?: KeywordStatistics;
+  /** The evidence decision's inputs and, with a model, its probability (audit, evaluation). */
+  evidence?: { features: EvidenceFeatures; probability?: number; answered: boolean };
 }
 
 /**
@@ -117,12 +134,14 @@ export async function retrieve(
   // ("kube" → "kubernetes") is better evidence than a one-letter neighbour ("cube").
   let corrections: Correction[] = [];
   let statistics: KeywordStatistics | undefined;
+  let asTyped: KeywordStatistics | undefined;
   if (tokens.length > 0) {
     statistics = await keywordStatistics({
       knex,
       visibility,
       queryTokens: tokens,
     });
+    asTyped = statistics;
     // Corrections serve both sides: keyword matching, and re-embedding the question.
     if (useKeyword || (useVector && options.reembed)) {
       const unmatched = statistics.tokens
@@ -240,8 +259,27 @@ export async function retrieve(
     keywordScore: tokens.length > 0 ? keyword.get(f.id)?.score ?? 0 : null,
     coverage: tokens.length > 0 ? keyword.get(f.id)?.coverage ?? 0 : null,
   }));
-  const relevant = scored.filter(s => isRelevant(s, thresholds));
+  const features = evidenceFeatures({
+    fused: scored,
+    vectorIds: vectorHits.map(h => h.chunkId),
+    keywordHits,
+    statistics: asTyped,
+    searched: statistics,
+    matchedTokens: new Map([...keyword.values()].map(h => [h.chunkId, h.matchedTokens])),
+    corrections: corrections.length,
+    tokens: tokens.length,
+    maxFused: lists.reduce((sum, l) => sum + l.weight, 0) / ((options.rrfK ?? DEFAULT_RRF_K) + 1),
+    question: options.question,
+  });
+  const model = options.evidenceModel;
+  const probability = model ? evidenceProbability(model, features) : undefined;
+  const answered = probability === undefined || probability >= model!.cutoff;
+  const enough = CHUNK_COVERAGE_SHARE * features.coverageMax;
+  const relevant = !answered
+    ? []
+    : scored.filter(s => isRelevant(s, thresholds) || (!!model && (s.coverage ?? 0) >= enough));
   const selected = relevant.slice(0, k);
+  const evidence = { features, probability, answered: answered && selected.length > 0 };
   if (selected.length === 0) {
     return {
       chunks: [],
@@ -249,6 +287,7 @@ export async function retrieve(
       candidatesConsidered: fused.length,
       filteredOut: scored.length,
       keywordStatistics: statistics,
+      evidence,
     };
   }
 
@@ -279,5 +318,6 @@ export async function retrieve(
     candidatesConsidered: fused.length,
     filteredOut: scored.length - relevant.length,
     keywordStatistics: statistics,
+    evidence,
   };
 }

@@ -1,5 +1,5 @@
 import { BackstageCredentials, LoggerService, PermissionsService } from '@backstage/backend-plugin-api';
-import { NotFoundError } from '@backstage/errors';
+import { InputError, NotFoundError } from '@backstage/errors';
 import {
   AnswerFeedback,
   AnswerRecord,
@@ -12,7 +12,7 @@ import {
 } from '@askdocs/plugin-ask-docs-common';
 import { randomUUID } from 'crypto';
 import { Knex } from 'knex';
-import { AnswerOptions, ChatModel } from '../answer';
+import { AnswerOptions, ChatModel, ConversationTurn } from '../answer';
 import { AskDocsStore, RetrievedChunkAudit, StoredAnswer } from '../database/AskDocsStore';
 import { Embedder } from '../embedding';
 import { Analyzers } from '../language';
@@ -50,6 +50,27 @@ export interface AnswerCallOptions {
   onPhase?: (phase: 'retrieving' | 'generating') => void;
   /** Aborts retrieval between steps and the model request (e.g. the client went away). */
   signal?: AbortSignal;
+}
+
+/** Earlier turns a follow-up reads: the previous answer and up to two before it. */
+export const MAX_THREAD_TURNS = 3;
+
+/**
+ * A follow-up with at most this many distinct content words is taken as elliptic ("and how do I
+ * roll that back?") and searched together with the thread's earlier questions. A longer one
+ * names its own topic and is searched alone, so an old topic cannot drown a new one.
+ */
+export const ELLIPTIC_MAX_TERMS = 3;
+
+/** What the thread of a follow-up contributes to this turn. */
+interface ThreadContext {
+  /** The previous answer, when it exists and is the asker's own; otherwise no thread. */
+  threadId?: string;
+  /** Earlier turns as the asker may see them now, oldest first; redacted turns left out. */
+  turns: ConversationTurn[];
+  redactedTurns: number;
+  /** The retrieval question of an elliptic follow-up. */
+  searchAs?: AnalysedQuestion;
 }
 
 /** A question that passed the ask permission and the input bounds; only prepare() makes one. */
@@ -98,11 +119,14 @@ export class AskService {
     const { request, credentials } = handle;
     const visibility = await resolveVisibility({ permissions: this.o.permissions, credentials });
 
+    const thread = await this.threadContext(request, prepared, credentials, visibility);
     const { retrieval, result } = await this.pipeline.run(prepared, visibility, {
       scope: request.scope,
       signal: call.signal,
       onDelta: call.onDelta,
       onPhase: call.onPhase,
+      searchAs: thread.searchAs,
+      conversation: thread.turns,
     });
     if (result.modelError) {
       this.o.logger.warn(`ask-docs: model unavailable (${result.modelError.reason}): ${result.modelError.message}`);
@@ -139,6 +163,15 @@ export class AskService {
         unmatchedCitations: result.unmatchedCitations,
         droppedSources: result.droppedSources,
         modelError: result.modelError ?? null,
+        ...(thread.threadId
+          ? {
+              thread: {
+                turns: thread.turns.length,
+                redactedTurns: thread.redactedTurns,
+                searchedWithThread: thread.searchAs !== undefined,
+              },
+            }
+          : {}),
       },
       retrieved,
       embeddingModel: this.o.embedder.modelId,
@@ -149,6 +182,7 @@ export class AskService {
       evidence: result.evidence,
       notice: result.notice,
       corrections: retrieval.corrections,
+      threadId: thread.threadId,
     });
 
     return {
@@ -200,8 +234,14 @@ export class AskService {
    * and model text is replaced when any document it cited or was sent is hidden, because the text
    * may repeat it. The asker is no exception: their access may have changed since.
    */
-  private async toRecord(a: StoredAnswer, reader: BackstageCredentials): Promise<AnswerRecord> {
-    const visibility = await resolveVisibility({ permissions: this.o.permissions, credentials: reader });
+  private async toRecord(
+    a: StoredAnswer,
+    reader: BackstageCredentials,
+    readerVisibility?: Visibility,
+  ): Promise<AnswerRecord> {
+    const visibility =
+      readerVisibility ??
+      (await resolveVisibility({ permissions: this.o.permissions, credentials: reader }));
     const sent = a.retrieved.filter(c => c.sent).map(c => c.documentId);
     const documentIds = new Set([...a.sources, ...a.evidence].map(s => s.documentId).concat(sent));
     const current = await this.o.store.currentRevisions([...documentIds], visibility);
@@ -245,8 +285,85 @@ export class AskService {
       scope: a.scope,
       outdatedSources,
       feedback: a.feedback,
+      ...(a.threadId ? { threadId: a.threadId } : {}),
       ...(anyRedacted ? { redacted } : {}),
     };
+  }
+
+  /**
+   * The earlier turns of a follow-up, read from the audit log: the asker's own answers only
+   * (anyone else's id ends the thread as an unknown one would, so ids are no oracle), each
+   * through toRecord like a replay, so a turn that drew on a document the asker can no longer
+   * see is left out whole.
+   */
+  private async threadContext(
+    request: AskRequest,
+    question: AnalysedQuestion,
+    credentials: BackstageCredentials,
+    visibility: Visibility,
+  ): Promise<ThreadContext> {
+    const asker = principalRef(credentials);
+    const records: AnswerRecord[] = [];
+    for (let id = request.threadId; id && records.length < MAX_THREAD_TURNS; ) {
+      const stored = await this.o.store.getAnswer(id);
+      if (!stored || stored.userRef !== asker) break;
+      records.unshift(await this.toRecord(stored, credentials, visibility));
+      id = stored.threadId;
+    }
+    if (!records.length) return { turns: [], redactedTurns: 0 };
+    const turns = records
+      .filter(r => !r.redacted)
+      .map(r => ({
+        question: r.question,
+        // Only a model answer is context worth sending; fixed notices are not.
+        ...(r.status === 'answered' && r.grounded ? { answer: r.answer } : {}),
+      }));
+    return {
+      threadId: records[records.length - 1].id,
+      turns,
+      redactedTurns: records.length - turns.length,
+      searchAs: this.followUpSearch(question, turns),
+    };
+  }
+
+  /**
+   * An elliptic follow-up is searched with the earlier questions it leans on: the newest ones
+   * back to the first that names its own topic (is not elliptic itself), oldest dropped while
+   * together they exceed the query term bound. They go to the vector side only: the embedding
+   * of "deploy zebrafoo … and how do I roll that back?" steers the ranking towards the topic,
+   * while keyword matching and coverage stay on the follow-up's own words, so earlier words
+   * can never make a passage count as evidence on their own (coverage is the share of ALL
+   * query words a passage has; the thread's words would dilute it).
+   */
+  private followUpSearch(
+    question: AnalysedQuestion,
+    turns: ConversationTurn[],
+  ): AnalysedQuestion | undefined {
+    const elliptic = (q: AnalysedQuestion | undefined) =>
+      q !== undefined &&
+      new Set(q.queryTokens.map(t => t.token.toLowerCase())).size <= ELLIPTIC_MAX_TERMS;
+    if (!elliptic(question)) return undefined;
+    const earlier: string[] = [];
+    for (const turn of [...turns].reverse()) {
+      earlier.unshift(turn.question);
+      if (!elliptic(this.analyseIfBounded(turn.question))) break;
+    }
+    for (let first = 0; first < earlier.length; first++) {
+      const text = [...earlier.slice(first), question.question].join('\n');
+      const searched = this.analyseIfBounded(text);
+      if (searched) return Object.freeze({ ...question, vectorText: searched.vectorText });
+    }
+    return undefined;
+  }
+
+  /** The analysed text, or undefined when it has more content words than the bound. */
+  private analyseIfBounded(text: string): AnalysedQuestion | undefined {
+    try {
+      return this.pipeline.analyse(text);
+    } catch (e) {
+      if (e instanceof InputError) return undefined;
+      throw e;
+    }
   }
 
   /** Corrections whose suggested word is still in the reader's visible vocabulary. */

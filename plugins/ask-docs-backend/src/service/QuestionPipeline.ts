@@ -1,9 +1,11 @@
 import { Knex } from 'knex';
 import { AnswerOptions, AnswerResult, ChatModel, RetrievedChunk, answerQuestion } from '../answer';
+import type { ConversationTurn } from '../answer';
 import { Embedder } from '../embedding';
 import { Analyzers } from '../language';
 import { Visibility } from '../permissions';
 import {
+  EvidenceModel,
   FusionWeights,
   RelevanceThresholds,
   RetrievalMode,
@@ -20,6 +22,11 @@ export interface RetrievalSettings {
   candidates?: number;
   rrfK?: number;
   thresholds: RelevanceThresholds;
+  /**
+   * The fitted question-level evidence decision for the embedding model's kind (decision record
+   * 0009); undefined when thresholds are configured or no model is fitted for the kind.
+   */
+  evidenceModel?: EvidenceModel;
   /** RRF weights for the vector and keyword lists (per embedding model). */
   weights?: FusionWeights;
 }
@@ -60,6 +67,10 @@ export interface PipelineRunOptions {
   onPhase?: (phase: 'generating') => void;
   /** Aborts between steps and the model request (e.g. the client went away). */
   signal?: AbortSignal;
+  /** What a follow-up searches for instead of `question` (AskService.threadContext). */
+  searchAs?: AnalysedQuestion;
+  /** Earlier turns of the asker's thread: context for the model, never citable. */
+  conversation?: ConversationTurn[];
 }
 
 export interface PipelineAnswer {
@@ -115,6 +126,8 @@ export class QuestionPipeline {
       reembed: corrections => embedder.embedQuery(corrected(corrections)),
       modelId: embedder.modelId,
       queryTokens: question.queryTokens,
+      // With restored diacritics: the question's language is one of the evidence features.
+      question: vectorText,
       mode: options.mode ?? 'hybrid',
       ...this.o.retrieval,
       ...options.settings,
@@ -125,7 +138,7 @@ export class QuestionPipeline {
   async answer(
     question: AnalysedQuestion,
     retrieval: RetrievalResult,
-    call: Pick<PipelineRunOptions, 'onDelta' | 'signal'> = {},
+    call: Pick<PipelineRunOptions, 'onDelta' | 'signal' | 'conversation'> = {},
   ): Promise<Omit<PipelineAnswer, 'retrieval'>> {
     const chunks: RetrievedChunk[] = retrieval.chunks.map(c => ({ ...c, score: c.rrf }));
     const result = await answerQuestion({
@@ -133,6 +146,7 @@ export class QuestionPipeline {
       chunks,
       model: this.o.model,
       options: { ...this.o.answer, onDelta: call.onDelta, signal: call.signal },
+      conversation: call.conversation,
     });
     return { chunks, result };
   }
@@ -145,7 +159,7 @@ export class QuestionPipeline {
   ): Promise<PipelineAnswer> {
     const { signal } = call;
     signal?.throwIfAborted();
-    const embedded = await this.embed(question);
+    const embedded = await this.embed(call.searchAs ?? question);
     signal?.throwIfAborted();
     const retrieval = await this.retrieve(embedded, visibility, { scope: call.scope });
     signal?.throwIfAborted();

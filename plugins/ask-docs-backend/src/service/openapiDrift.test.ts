@@ -197,6 +197,7 @@ const record: AnswerRecord = {
     },
   ],
   feedback: { rating: 'up', comment: 'thanks' },
+  threadId: '9b2f3c4d-1111-4222-8333-444455556666',
   redacted: { sources: 1, evidence: 0, corrections: 0, answerText: false },
 };
 const progress: IngestionProgress = {

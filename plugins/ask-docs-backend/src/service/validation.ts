@@ -19,7 +19,11 @@ export function parseAskRequest(
       `The question is too long (${question.length} characters, at most ${maxQuestionChars})`,
     );
   }
-  return { question, scope: body.scope };
+  return {
+    question,
+    scope: body.scope,
+    ...(body.threadId ? { threadId: body.threadId } : {}),
+  };
 }
 
 /** The spec's default; the validator has already refused anything but an integer 1..100. */

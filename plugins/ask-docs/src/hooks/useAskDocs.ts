@@ -29,7 +29,8 @@ export type AskState =
 
 export interface UseAskDocs {
   state: AskState;
-  ask(question: string, scope?: AskScope): Promise<void>;
+  /** `threadId`: the previous answer's id, to ask a follow-up in its thread. */
+  ask(question: string, scope?: AskScope, threadId?: string): Promise<void>;
   /** Shows a stored answer (from the history) as if just asked. */
   show(record: AnswerRecord): void;
   reset(): void;
@@ -47,7 +48,7 @@ export function useAskDocs(): UseAskDocs {
   useEffect(() => () => current.current?.abort(), []);
 
   const ask = useCallback(
-    async (question: string, scope?: AskScope) => {
+    async (question: string, scope?: AskScope, threadId?: string) => {
       current.current?.abort();
       const controller = new AbortController();
       current.current = controller;
@@ -56,7 +57,11 @@ export function useAskDocs(): UseAskDocs {
 
       setState({ phase: 'streaming', question, step: 'retrieving', text: '' });
       try {
-        const request = scope ? { question, scope } : { question };
+        const request = {
+          question,
+          ...(scope ? { scope } : {}),
+          ...(threadId ? { threadId } : {}),
+        };
         for await (const event of api.askStream(request, {
           signal: controller.signal,
         })) {

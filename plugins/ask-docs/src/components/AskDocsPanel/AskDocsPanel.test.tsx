@@ -90,6 +90,40 @@ describe('AskDocsPanel', () => {
     });
   });
 
+  it('asks follow-ups in the thread of the last answer until "New question"', async () => {
+    const second = { ...groundedResponse, id: 'answer-2' };
+    const api = mockAskDocsApi({
+      askStream: jest
+        .fn()
+        .mockImplementationOnce(() => streamOf(groundedResponse))
+        .mockImplementationOnce(() => streamOf(second))
+        .mockImplementationOnce(() => streamOf(notInKbResponse)),
+    });
+    await renderPanel(api);
+    expect(screen.queryByTestId('ask-docs-new-question')).toBeNull();
+    await askQuestion('How do I deploy?');
+    await screen.findByTestId('ask-docs-state-grounded');
+    expect(screen.queryByTestId('ask-docs-thread')).toBeNull();
+
+    await userEvent.clear(screen.getByTestId('ask-docs-question'));
+    await askQuestion('And how do I roll that back?');
+    await waitFor(() => expect(api.askStream).toHaveBeenCalledTimes(2));
+    expect(api.askStream.mock.calls[1][0]).toEqual({
+      question: 'And how do I roll that back?',
+      threadId: groundedResponse.id,
+    });
+    // The thread's earlier question is shown above the current answer.
+    expect(await screen.findByTestId('ask-docs-thread')).toHaveTextContent('How do I deploy?');
+
+    await userEvent.click(screen.getByTestId('ask-docs-new-question'));
+    expect(screen.queryByTestId('ask-docs-thread')).toBeNull();
+    expect(screen.queryByTestId('ask-docs-new-question')).toBeNull();
+    await askQuestion('Who owns payments?');
+    await waitFor(() => expect(api.askStream).toHaveBeenCalledTimes(3));
+    // A new question carries no thread id.
+    expect(api.askStream.mock.calls[2][0]).toEqual({ question: 'Who owns payments?' });
+  });
+
   it('shows the evidence-only state from the stream', async () => {
     const api = mockAskDocsApi({
       askStream: jest.fn(() => streamOf(evidenceOnlyResponse)),

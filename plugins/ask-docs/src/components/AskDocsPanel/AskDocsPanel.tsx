@@ -26,9 +26,13 @@ export interface AskDocsPanelProps {
 /** Question box, streaming answer and (optionally) the asker's history. */
 export function AskDocsPanel(props: AskDocsPanelProps) {
   const { scope, showHistory, initialQuestion } = props;
-  const { state, ask, show } = useAskDocs();
+  const { state, ask, show, reset } = useAskDocs();
   const [question, setQuestion] = useState(initialQuestion ?? '');
   const [answeredCount, setAnsweredCount] = useState(0);
+  // The answered turns of the current thread, oldest first; the last one's id is the next
+  // question's threadId (the backend reads the earlier turns itself).
+  const [thread, setThread] = useState<Array<{ id: string; question: string }>>([]);
+  const [asked, setAsked] = useState<string>();
 
   useEffect(() => {
     if (initialQuestion?.trim()) ask(initialQuestion.trim(), scope);
@@ -37,14 +41,33 @@ export function AskDocsPanel(props: AskDocsPanelProps) {
   }, []);
 
   useEffect(() => {
-    if (state.phase === 'done' && state.origin === 'ask')
+    if (state.phase !== 'done') return;
+    const turn = { id: state.response.id, question: state.question };
+    if (state.origin === 'ask') {
       setAnsweredCount(n => n + 1);
+      setThread(t => (t.some(x => x.id === turn.id) ? t : [...t, turn]));
+    }
   }, [state]);
+
+  /** Asks in the current thread: a follow-up of its last answer, if there is one. */
+  const askInThread = (text: string) => {
+    setAsked(thread[thread.length - 1]?.id);
+    ask(text, scope, thread[thread.length - 1]?.id);
+  };
+  const newQuestion = () => {
+    setThread([]);
+    setAsked(undefined);
+    setQuestion('');
+    reset();
+  };
+  // Questions of the thread before the one shown (up to the id the shown one followed).
+  const upTo = thread.findIndex(t => t.id === asked);
+  const previous = state.phase === 'idle' ? [] : thread.slice(0, upTo + 1);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const trimmed = question.trim();
-    if (trimmed) ask(trimmed, scope);
+    if (trimmed) askInThread(trimmed);
   };
 
   const content = (
@@ -71,13 +94,27 @@ export function AskDocsPanel(props: AskDocsPanelProps) {
           >
             Ask
           </Button>
+          {thread.length > 0 && (
+            <Button variant="outlined" onClick={newQuestion} data-testid="ask-docs-new-question">
+              New question
+            </Button>
+          )}
         </Box>
       </form>
+      {previous.length > 0 && (
+        <Box mt={2} data-testid="ask-docs-thread">
+          {previous.map((t, i) => (
+            <Typography key={t.id} variant="caption" color="textSecondary" display="block">
+              {i + 1}. {t.question}
+            </Typography>
+          ))}
+        </Box>
+      )}
       <Box mt={2}>
         <AskStateView
           state={state}
           onRetry={() =>
-            ask(state.phase === 'error' ? state.question : question, scope)
+            ask(state.phase === 'error' ? state.question : question, scope, asked)
           }
         />
       </Box>
@@ -95,6 +132,9 @@ export function AskDocsPanel(props: AskDocsPanelProps) {
           refreshKey={answeredCount}
           onSelect={record => {
             setQuestion(record.question);
+            // A replayed answer starts a thread of its own: follow-ups continue from it.
+            setThread([{ id: record.id, question: record.question }]);
+            setAsked(record.threadId);
             show(record);
           }}
         />

@@ -392,6 +392,13 @@ export const spec = {
           scope: {
             $ref: '#/components/schemas/AskScope',
           },
+          threadId: {
+            type: 'string',
+            minLength: 1,
+            maxLength: 100,
+            description:
+              "Follow-up question: the id of the previous answer in the thread (the last response's id). The server reads up to three earlier turns from the asker's own stored answers, re-checked against the asker's current access like GET /v1/answers/{id}; an unknown id or another principal's answer is ignored, not an error.\n",
+          },
         },
       },
       AskScope: {
@@ -688,6 +695,11 @@ export const spec = {
           },
           feedback: {
             $ref: '#/components/schemas/AnswerFeedback',
+          },
+          threadId: {
+            type: 'string',
+            description:
+              "The previous answer this one followed up on (its request's threadId)",
           },
           redacted: {
             type: 'object',

@@ -1,0 +1,162 @@
+import { ConfigReader } from '@backstage/config';
+import {
+  EVIDENCE_FEATURES,
+  EvidenceFeatures,
+  evidenceFeatures,
+  EvidenceModel,
+  evidenceProbability,
+} from './evidence';
+import { FITTED_EVIDENCE_MODELS } from './evidenceModel.fitted';
+import { readRetrievalSettings } from '../settings';
+
+const stat = (token: string, idf: number, match: 'exact' | 'prefix' | 'none' = 'exact') => ({
+  token,
+  idf,
+  match,
+  df: 1,
+  weight: match === 'none' ? 0 : 1,
+});
+
+describe('evidenceFeatures', () => {
+  const base = {
+    fused: [
+      { id: 'a', rrf: 1.1 / 61, similarity: 0.4, coverage: 0.6 },
+      { id: 'b', rrf: 0.5 / 62, similarity: 0.5, coverage: 1 },
+    ],
+    vectorIds: ['b', 'x', 'a'],
+    keywordHits: [
+      { chunkId: 'a', score: 10 },
+      { chunkId: 'b', score: 6 },
+    ],
+    corrections: 0,
+    tokens: 3,
+    maxFused: 1.1 / 61,
+  };
+
+  it('measures coverage, agreement and margins of the fused candidates', () => {
+    const f = evidenceFeatures({
+      ...base,
+      statistics: { tokens: [stat('vacuum', 2), stat('parallel', 1), stat('pg_stat_io', 4, 'none')] },
+      question: 'How do I vacuum in parallel?',
+    });
+    expect(f.coverageTop).toBe(0.6);
+    expect(f.coverageMax5).toBe(1);
+    expect(f.similarityMax).toBe(0.5);
+    expect(f.keywordMargin).toBeCloseTo(0.4);
+    // The keyword list's best chunk is third in the vector list.
+    expect(f.keywordTopInVector).toBeCloseTo(1 / 3);
+    expect(f.overlap10).toBeCloseTo(0.2);
+    expect(f.fusedTop).toBeCloseTo(1);
+    expect(f.missingShare).toBeCloseTo(4 / 7);
+    expect(f.howQuestion).toBe(1);
+    expect(f.yesNoQuestion).toBe(0);
+    expect(f.czech).toBe(0);
+  });
+
+  it('finds the most specific word the best-covering chunk lacks', () => {
+    const searched = { tokens: [stat('pokladna', 1), stat('licence', 3)] };
+    const lacking = evidenceFeatures({
+      ...base,
+      searched,
+      matchedTokens: new Map([['b', ['pokladna']]]),
+      question: 'Kolik stojí licence pokladny?',
+    });
+    expect(lacking.uncoveredMaxIdf).toBe(1);
+    expect(lacking.uncoveredShare).toBe(0.5);
+    expect(lacking.czech).toBe(1);
+    const covered = evidenceFeatures({
+      ...base,
+      searched,
+      matchedTokens: new Map([['b', ['pokladna', 'licence']]]),
+    });
+    expect(covered.uncoveredMaxIdf).toBe(0);
+    expect(covered.uncoveredShare).toBe(0);
+  });
+
+  it('tells yes/no questions from wh-questions in both languages', () => {
+    const form = (question: string) => evidenceFeatures({ ...base, question });
+    expect(form('Does VACUUM return space to the OS?').yesNoQuestion).toBe(1);
+    expect(form('Lze vrátit nasazení?').yesNoQuestion).toBe(1);
+    expect(form('Co dělá pokladna v noci?').yesNoQuestion).toBe(0);
+    expect(form('Jak nasadit pokladnu?')).toMatchObject({ howQuestion: 1, yesNoQuestion: 0 });
+  });
+
+  it('has neutral values without candidates, lists or question', () => {
+    const f = evidenceFeatures({ fused: [], vectorIds: [], keywordHits: [], corrections: 0, tokens: 0, maxFused: 0 });
+    for (const name of EVIDENCE_FEATURES) expect(Number.isFinite(f[name])).toBe(true);
+    expect(f.coverageMax).toBe(0);
+  });
+});
+
+describe('evidenceProbability', () => {
+  const model: EvidenceModel = {
+    features: ['coverageMax', 'missingShare'],
+    mean: [0.5, 0],
+    scale: [0.25, 1],
+    weights: [2, -3],
+    bias: 0,
+    cutoff: 0.5,
+    fittedOn: 'unit test',
+  };
+  const x = (coverageMax: number, missingShare: number) =>
+    ({ ...Object.fromEntries(EVIDENCE_FEATURES.map(n => [n, 0])), coverageMax, missingShare }) as EvidenceFeatures;
+
+  it('is the logistic function of the standardised, weighted features', () => {
+    expect(evidenceProbability(model, x(0.5, 0))).toBeCloseTo(0.5);
+    expect(evidenceProbability(model, x(0.75, 0))).toBeCloseTo(1 / (1 + Math.exp(-2)));
+    // A missing distinctive word pulls a well-covered question below the cutoff.
+    expect(evidenceProbability(model, x(0.75, 1))).toBeLessThan(model.cutoff);
+  });
+
+  it('ships a fitted model for the hashing fallback with consistent dimensions', () => {
+    const fitted = FITTED_EVIDENCE_MODELS['hashing-fallback']!;
+    expect(fitted).toBeDefined();
+    const n = fitted.features.length;
+    expect([fitted.mean.length, fitted.scale.length, fitted.weights.length]).toEqual([n, n, n]);
+    for (const f of fitted.features) expect(EVIDENCE_FEATURES).toContain(f);
+    expect(fitted.cutoff).toBeGreaterThan(0);
+    expect(fitted.cutoff).toBeLessThan(1);
+  });
+});
+
+describe('retrieval settings: fitted model or configured thresholds', () => {
+  const hashing = { modelId: 'hashing-fallback-v2-en+cs-384', kind: 'hashing-fallback' as const };
+  const fitted = (retrieval: object = {}) => ({
+    askDocs: { retrieval: { evidenceDecision: 'fitted', ...retrieval } },
+  });
+
+  it('keeps the thresholds by default: the fitted model is opt-in', () => {
+    expect(readRetrievalSettings(new ConfigReader({}), hashing).evidenceModel).toBeUndefined();
+  });
+
+  it('uses the fitted model for the embedder kind when chosen and no thresholds are configured', () => {
+    const s = readRetrievalSettings(new ConfigReader(fitted()), hashing);
+    expect(s.evidenceModel).toBe(FITTED_EVIDENCE_MODELS['hashing-fallback']);
+  });
+
+  it('refuses an unknown evidence decision', () => {
+    const bad = { askDocs: { retrieval: { evidenceDecision: 'magic' } } };
+    expect(() => readRetrievalSettings(new ConfigReader(bad), hashing)).toThrow(
+      /askDocs.retrieval.evidenceDecision/,
+    );
+  });
+
+  it('lets configured thresholds (for the model or as default) replace the fitted model', () => {
+    const own = fitted({ thresholds: { [hashing.modelId]: { minCoverage: 0.6 } } });
+    const def = fitted({ thresholds: { default: { minSimilarity: 0.7 } } });
+    expect(readRetrievalSettings(new ConfigReader(own), hashing)).toMatchObject({
+      evidenceModel: undefined,
+      thresholds: { minCoverage: 0.6 },
+    });
+    expect(readRetrievalSettings(new ConfigReader(def), hashing).evidenceModel).toBeUndefined();
+    // Another model's entry does not switch this one off.
+    const other = fitted({ thresholds: { 'other-model': { minCoverage: 0.9 } } });
+    expect(readRetrievalSettings(new ConfigReader(other), hashing).evidenceModel).toBeDefined();
+  });
+
+  it('keeps thresholds for a kind without a fitted model (transformers: not measured here)', () => {
+    const s = readRetrievalSettings(new ConfigReader(fitted()), { modelId: 'Xenova/x', kind: 'transformers' });
+    expect(s.evidenceModel).toBe(FITTED_EVIDENCE_MODELS.transformers);
+    expect(FITTED_EVIDENCE_MODELS.transformers).toBeUndefined();
+  });
+});

@@ -1,0 +1,176 @@
+/*
+ * Fits the question-level evidence model (decision record 0009) on the TRAINING split only,
+ * from an evaluation run's recorded features. From the repository root:
+ *
+ *   node -r @backstage/cli/config/nodeTransform.cjs test/eval/run.ts --quick --name features
+ *   node -r @backstage/cli/config/nodeTransform.cjs test/eval/fitEvidenceModel.ts \
+ *     [--run test-results/eval/features.json] [--l2 0.01] [--cost 2] [--write]
+ *
+ * Logistic regression on standardised features (full-batch gradient descent, L2 penalty, classes
+ * weighted to equal total weight), then the cutoff that maximises refusal rate − cost × false
+ * refusal rate on train. Prints coefficients and train / dev / shared-dev results; `--write`
+ * stores the model for the run's embedder kind in evidenceModel.fitted.ts.
+ */
+import fs from 'fs';
+import path from 'path';
+import {
+  EVIDENCE_FEATURES,
+  EvidenceFeatureName,
+  EvidenceFeatures,
+  EvidenceModel,
+  evidenceProbability,
+} from '../../plugins/ask-docs-backend/src/retrieval/evidence';
+import type { ItemResult } from './evaluate';
+
+const FITTED = path.resolve(
+  __dirname,
+  '../../plugins/ask-docs-backend/src/retrieval/evidenceModel.fitted.ts',
+);
+
+interface Sample {
+  x: EvidenceFeatures;
+  answerable: boolean;
+  set: string;
+  lang: string;
+}
+
+function parseArgs(argv: string[]) {
+  const a = { run: 'test-results/eval/features.json', l2: 0.01, cost: 2, write: false, drop: [] as string[] };
+  for (let i = 0; i < argv.length; i++) {
+    const v = () => {
+      if (argv[i + 1] === undefined) throw new Error(`${argv[i]} needs a value`);
+      return argv[++i];
+    };
+    if (argv[i] === '--run') a.run = v();
+    else if (argv[i] === '--l2') a.l2 = Number(v());
+    else if (argv[i] === '--cost') a.cost = Number(v());
+    else if (argv[i] === '--write') a.write = true;
+    else if (argv[i] === '--drop') a.drop = v().split(',').filter(Boolean);
+    else throw new Error(`unknown argument ${argv[i]}`);
+  }
+  if (!(a.l2 >= 0) || !(a.cost > 0)) throw new Error('--l2 must be >= 0 and --cost > 0');
+  const unknown = a.drop.filter(d => !(EVIDENCE_FEATURES as readonly string[]).includes(d));
+  if (unknown.length) throw new Error(`unknown feature ${unknown.join(', ')}`);
+  return a;
+}
+
+/** Logistic regression by gradient descent on standardised inputs; returns a model (cutoff 0.5). */
+export function fitLogistic(
+  samples: Sample[],
+  l2: number,
+  fittedOn: string,
+  names: EvidenceFeatureName[] = [...EVIDENCE_FEATURES],
+): EvidenceModel {
+  const cols = names.map(n => samples.map(s => s.x[n]));
+  const mean = cols.map(c => c.reduce((s, v) => s + v, 0) / c.length);
+  const scale = cols.map((c, j) => {
+    const sd = Math.sqrt(c.reduce((s, v) => s + (v - mean[j]) ** 2, 0) / c.length);
+    return sd > 1e-9 ? sd : 1;
+  });
+  const X = samples.map(s => names.map((n, j) => (s.x[n] - mean[j]) / scale[j]));
+  const y = samples.map(s => (s.answerable ? 1 : 0));
+  const pos = y.filter(v => v === 1).length;
+  // Equal total weight per class: the training set has ~3 answerable per unanswerable question.
+  const w = y.map(v => (v === 1 ? samples.length / (2 * pos) : samples.length / (2 * (samples.length - pos))));
+  const weights = names.map(() => 0);
+  let bias = 0;
+  for (let iter = 0; iter < 5000; iter++) {
+    const gw = names.map(() => 0);
+    let gb = 0;
+    X.forEach((row, i) => {
+      const z = bias + row.reduce((s, v, j) => s + v * weights[j], 0);
+      const err = (1 / (1 + Math.exp(-z)) - y[i]) * w[i];
+      row.forEach((v, j) => (gw[j] += err * v));
+      gb += err;
+    });
+    const rate = 0.5;
+    weights.forEach((_, j) => (weights[j] -= rate * (gw[j] / X.length + l2 * weights[j])));
+    bias -= (rate * gb) / X.length;
+  }
+  return { features: names, mean, scale, weights, bias, cutoff: 0.5, fittedOn };
+}
+
+function rates(model: EvidenceModel, samples: Sample[]) {
+  const u = samples.filter(s => !s.answerable);
+  const a = samples.filter(s => s.answerable);
+  const refused = (s: Sample) => evidenceProbability(model, s.x) < model.cutoff;
+  return {
+    refusal: u.length ? u.filter(refused).length / u.length : NaN,
+    falseRefusal: a.length ? a.filter(refused).length / a.length : NaN,
+    n: `${a.length}/${u.length}`,
+  };
+}
+
+/** The cutoff maximising refusal − cost × false refusal on the given (training) samples. */
+export function chooseCutoff(model: EvidenceModel, samples: Sample[], cost: number): number {
+  const probs = [...new Set(samples.map(s => evidenceProbability(model, s.x)))].sort((p, q) => p - q);
+  let best = { cutoff: 0.5, score: -Infinity };
+  for (let i = 0; i < probs.length; i++) {
+    // Midpoints between neighbouring probabilities, so the cutoff is not on a training item.
+    const cutoff = i + 1 < probs.length ? (probs[i] + probs[i + 1]) / 2 : probs[i] + 1e-6;
+    const r = rates({ ...model, cutoff }, samples);
+    const score = r.refusal - cost * r.falseRefusal;
+    if (score > best.score) best = { cutoff, score };
+  }
+  return best.cutoff;
+}
+
+const pct = (x: number) => (Number.isNaN(x) ? '-' : (100 * x).toFixed(1));
+
+function main() {
+  const args = parseArgs(process.argv.slice(2));
+  const run = JSON.parse(fs.readFileSync(path.resolve(args.run), 'utf8'));
+  const results: ItemResult[] = run.results;
+  const kind: string = run.report.embedder.kind;
+  // Items with no candidate at all are refused before any decision: nothing to learn from them.
+  const samples: Sample[] = results
+    .filter(r => r.product.evidence)
+    .map(r => ({ x: r.product.evidence!.features, answerable: r.answerable, set: r.set, lang: r.lang }));
+  const train = samples.filter(s => s.set === 'items-train');
+  if (train.length < 50) throw new Error(`only ${train.length} training items with features in ${args.run}`);
+  const fittedOn = `items-train, ${train.length} questions, ${run.report.embedder.modelId}, ${new Date().toISOString().slice(0, 10)}`;
+  const names = EVIDENCE_FEATURES.filter(f => !args.drop.includes(f));
+  const model = fitLogistic(train, args.l2, fittedOn, names);
+  model.cutoff = chooseCutoff(model, train, args.cost);
+  process.stdout.write(`embedder kind ${kind}; l2 ${args.l2}; cost ${args.cost}; cutoff ${model.cutoff.toFixed(4)}\n\n`);
+  process.stdout.write('| feature | mean | scale | weight (standardised) |\n| --- | --- | --- | --- |\n');
+  model.features.forEach((f, j) =>
+    process.stdout.write(`| ${f} | ${model.mean[j].toFixed(3)} | ${model.scale[j].toFixed(3)} | ${model.weights[j].toFixed(3)} |\n`),
+  );
+  process.stdout.write(`| (bias) | | | ${model.bias.toFixed(3)} |\n\n`);
+  process.stdout.write('| set | lang | answerable/unanswerable | refused unanswerable % | false refusal % |\n');
+  process.stdout.write('| --- | --- | --- | --- | --- |\n');
+  // Test items are deliberately not printed here: the final report comes from run.ts.
+  for (const set of ['items-train', 'items-dev', 'shared-dev']) {
+    for (const lang of ['all', 'en', 'cs']) {
+      const group = samples.filter(s => s.set === set && (lang === 'all' || s.lang === lang));
+      const r = rates(model, group);
+      process.stdout.write(`| ${set} | ${lang} | ${r.n} | ${pct(r.refusal)} | ${pct(r.falseRefusal)} |\n`);
+    }
+  }
+  if (args.write) {
+    const round = (xs: number[]) => xs.map(v => Number(v.toPrecision(6)));
+    const fitted = {
+      ...model,
+      mean: round(model.mean),
+      scale: round(model.scale),
+      weights: round(model.weights),
+      bias: Number(model.bias.toPrecision(6)),
+      cutoff: Number(model.cutoff.toPrecision(6)),
+    };
+    const text = fs.readFileSync(FITTED, 'utf8');
+    const head = text.slice(0, text.indexOf('export const FITTED_EVIDENCE_MODELS'));
+    const existing: Record<string, EvidenceModel> = {};
+    // Keep other kinds' models: each kind is fitted from a run with its own embedder.
+    const m = text.match(/= (\{[\s\S]*\});\s*$/);
+    if (m) Object.assign(existing, JSON.parse(m[1]));
+    existing[kind] = fitted;
+    fs.writeFileSync(
+      FITTED,
+      `${head}export const FITTED_EVIDENCE_MODELS: Partial<Record<EmbedderKind, EvidenceModel>> = ${JSON.stringify(existing, null, 2)};\n`,
+    );
+    process.stdout.write(`\nwrote ${FITTED}\n`);
+  }
+}
+
+if (require.main === module) main();

@@ -1,0 +1,247 @@
+/*
+ * Follow-up questions in a thread, over HTTP against the real backend: the earlier turns come
+ * from the asker's own audit records, re-checked against the asker's current access, and help
+ * retrieval and the model understand the question; citations still name only the documents
+ * sent in the follow-up's own prompt.
+ */
+import { mockCredentials } from '@backstage/backend-test-utils';
+import request from 'supertest';
+import { FakeBehaviour, FakeChatRequest, FakeOpenAI, startFakeOpenAI } from '../fake-openai';
+import {
+  AskBackend,
+  citeAsLabels,
+  HandWrittenSite,
+  citeFirstBlock,
+  docsComponent,
+  htmlPage,
+  startAskBackend,
+} from '../src';
+
+const alice = 'user:default/alice';
+const bob = 'user:default/bob'; // team-security: reads the restricted vault handbook
+
+const claims: Record<string, string[]> = {
+  [alice]: [alice],
+  [bob]: [bob, 'group:default/team-security'],
+};
+
+const DEPLOY = 'How do I deploy the zebrafoo service?';
+const ROLLBACK = 'And how do I roll that back?';
+const VAULT = 'How is the narwhalvault sealed?';
+const VAULT_TEXT = /tangerine|custodians/i;
+
+const sites: HandWrittenSite[] = [
+  {
+    entity: docsComponent('zebrafoo', { title: 'Zebrafoo runbook' }),
+    pages: {
+      'index.html': htmlPage('Deploying zebrafoo', [
+        [
+          'Deploy',
+          'Deploy the zebrafoo service with shipctl push zebrafoo from the release branch.',
+        ],
+      ]),
+      'rollback/index.html': htmlPage('Reverting zebrafoo', [
+        [
+          'Rollback',
+          'To roll back a zebrafoo release, run shipctl revert zebrafoo and watch the canary.',
+        ],
+      ]),
+    },
+  },
+  {
+    entity: docsComponent('quokkabar', { title: 'Quokkabar operations' }),
+    pages: {
+      'index.html': htmlPage('Quokkabar rollback', [
+        [
+          'Rollback',
+          'Roll back quokkabar: to roll back, run quokkactl restore. Rolling back takes a minute.',
+        ],
+      ]),
+    },
+  },
+  {
+    entity: docsComponent('vault-handbook', {
+      owner: 'group:default/team-security',
+      tags: ['restricted'],
+      title: 'Vault handbook',
+    }),
+    pages: {
+      'index.html': htmlPage('Vault sealing', [
+        [
+          'Sealing',
+          'The narwhalvault is sealed with the tangerine passphrase split among three custodians.',
+        ],
+      ]),
+    },
+  },
+];
+
+/** The whole prompt of one model request. */
+const promptOf = (r: FakeChatRequest) => r.messages.map(m => m.content).join('\n');
+
+/** Answers with the first block's text, citing it as told (so the answer repeats the document). */
+const echoFirstBlock: FakeBehaviour = r => {
+  const [label] = citeAsLabels(r);
+  // The block's last line: its paragraph, after the section heading.
+  const text = /<document>\n[\s\S]*?([^\n]+)\n<\/document>/.exec(promptOf(r))?.[1];
+  return label && text ? `${text} ${label}` : 'NOT_IN_DOCUMENTS';
+};
+
+/**
+ * A model that resolves "that" from the conversation: it answers from the first block sharing a
+ * longer word with the earlier questions, or from the first block when there is no conversation.
+ */
+const resolveFromConversation: FakeBehaviour = r => {
+  const prompt = promptOf(r);
+  const topic = [...prompt.matchAll(/^Earlier question \d+: (.*)$/gm)]
+    .flatMap(m => m[1].toLowerCase().match(/[a-z]{6,}/g) ?? []);
+  const blocks = [...prompt.matchAll(/^Cite as: (\[.*\])\n<document>\n([\s\S]*?)\n<\/document>/gm)];
+  const chosen = blocks.find(b => topic.some(w => b[2].toLowerCase().includes(w))) ?? blocks[0];
+  if (!chosen) return 'NOT_IN_DOCUMENTS';
+  return `${chosen[2].split('\n').pop()} ${chosen[1]}`;
+};
+
+describe('follow-up questions in a thread', () => {
+  let fake: FakeOpenAI;
+  let backend: AskBackend;
+  const ask = (question: string, who: string, threadId?: string) =>
+    request(backend.server)
+      .post('/api/ask-docs/v1/ask')
+      .set('Authorization', mockCredentials.user.header(who))
+      .send(threadId ? { question, threadId } : { question });
+  const replay = (id: string, who: string) =>
+    request(backend.server)
+      .get(`/api/ask-docs/v1/answers/${id}`)
+      .set('Authorization', mockCredentials.user.header(who));
+
+  beforeAll(async () => {
+    fake = await startFakeOpenAI({ behaviour: citeFirstBlock });
+    backend = await startAskBackend({ sites, claims, llmBaseUrl: fake.baseUrl });
+    expect((await backend.ingest()).status).toBe('succeeded');
+  });
+
+  afterAll(async () => {
+    await backend?.stop();
+    await fake?.stop();
+  });
+
+  beforeEach(() => {
+    fake.setBehaviour(echoFirstBlock);
+    claims[bob] = [bob, 'group:default/team-security'];
+  });
+
+  it('answers an elliptic follow-up from the thread and records the thread', async () => {
+    fake.setBehaviour(resolveFromConversation);
+    // Alone, the follow-up is about any rollback: nothing says which service "that" is.
+    await ask(ROLLBACK, alice);
+    expect(promptOf(fake.lastRequest!)).not.toContain('<conversation>');
+
+    const first = await ask(DEPLOY, alice);
+    expect(first.body.status).toBe('answered');
+    const followUp = await ask(ROLLBACK, alice, first.body.id);
+    expect(followUp.status).toBe(200);
+    const prompt = promptOf(fake.lastRequest!);
+    expect(prompt).toContain(`Earlier question 1: ${DEPLOY}`);
+    expect(prompt).toContain('Earlier answer 1: Deploy the zebrafoo service');
+    // The page that answers it was retrieved and sent in this turn, and is what is cited.
+    expect(citeAsLabels(fake.lastRequest!)).toContain('[Reverting zebrafoo › Rollback]');
+    expect(followUp.body.answer).toMatch(/shipctl revert zebrafoo/);
+    expect(followUp.body.sources.map((s: any) => s.title)).toEqual(['Reverting zebrafoo']);
+    // The earlier answer is conversation, not a document: its markers are not repeated.
+    const conversation = prompt.slice(
+      prompt.indexOf('<conversation>'),
+      prompt.indexOf('</conversation>'),
+    );
+    expect(conversation).not.toMatch(/\[Deploying zebrafoo/);
+
+    const record = await replay(followUp.body.id, alice);
+    expect(record.body.threadId).toBe(first.body.id);
+    expect((await replay(first.body.id, alice)).body.threadId).toBeUndefined();
+    const stored = await backend.db.knex('ask_docs_answers').where('id', followUp.body.id).first();
+    expect(stored.policy.thread).toEqual({ turns: 1, redactedTurns: 0, searchedWithThread: true });
+  });
+
+  it('reads at most three earlier turns, newest last', async () => {
+    let threadId: string | undefined;
+    const questions = ['How do I deploy zebrafoo?', 'What about quokkabar rollback?', DEPLOY, VAULT];
+    for (const q of questions) {
+      threadId = (await ask(q, alice, threadId)).body.id;
+    }
+    // A follow-up that names its topic is searched alone, but still sees the conversation.
+    fake.reset();
+    await ask('How do I push the zebrafoo service from the release branch?', alice, threadId);
+    const prompt = promptOf(fake.lastRequest!);
+    expect(prompt).not.toContain('How do I deploy zebrafoo?');
+    expect(prompt).toContain('Earlier question 1: What about quokkabar rollback?');
+    expect(prompt).toContain(`Earlier question 3: ${VAULT}`);
+    expect(prompt).not.toContain('Earlier question 4');
+  });
+
+  it("ignores another user's answer as a thread id: no text of it reaches the prompt", async () => {
+    const bobs = await ask(VAULT, bob);
+    expect(bobs.body.status).toBe('answered');
+    expect(bobs.body.answer).toMatch(VAULT_TEXT);
+
+    fake.reset();
+    const followUp = await ask('And who keeps it?', alice, bobs.body.id);
+    expect(followUp.status).toBe(200);
+    const prompts = fake.requests.map(promptOf).join('\n');
+    expect(prompts).not.toMatch(/narwhalvault|<conversation>/i);
+    expect(prompts).not.toMatch(VAULT_TEXT);
+    expect(JSON.stringify(followUp.body)).not.toMatch(VAULT_TEXT);
+    // Not an oracle: the same reply shape as for an id that does not exist.
+    const unknown = await ask('And who keeps it?', alice, '00000000-0000-4000-8000-000000000000');
+    expect(unknown.status).toBe(followUp.status);
+    expect(unknown.body.status).toBe(followUp.body.status);
+    expect((await replay(followUp.body.id, alice)).body.threadId).toBeUndefined();
+  });
+
+  it('leaves out a turn whose document the asker can no longer see', async () => {
+    const first = await ask(VAULT, bob);
+    expect(first.body.answer).toMatch(VAULT_TEXT);
+    const before = await ask('Who are the custodians?', bob, first.body.id);
+    expect(promptOf(fake.lastRequest!)).toMatch(/Earlier answer 1: The narwhalvault is sealed/);
+
+    claims[bob] = [bob]; // Bob left team-security
+    fake.reset();
+    // A follow-up the public pages answer, so the model is asked and its prompt can be read.
+    const after = await ask(ROLLBACK, bob, before.body.id);
+    expect(after.status).toBe(200);
+    expect(fake.requests.length).toBe(1);
+    const prompts = fake.requests.map(promptOf).join('\n');
+    expect(prompts).not.toMatch(VAULT_TEXT);
+    expect(prompts).not.toMatch(/narwhalvault|<conversation>/i);
+    expect(JSON.stringify(after.body)).not.toMatch(VAULT_TEXT);
+    const stored = await backend.db.knex('ask_docs_answers').where('id', after.body.id).first();
+    expect(stored.policy.thread).toMatchObject({ turns: 0, redactedTurns: 2 });
+  });
+
+  it('cites only documents sent in the follow-up itself', async () => {
+    const first = await ask('How do I roll back quokkabar?', alice);
+    const earlierLabels = citeAsLabels(fake.lastRequest!);
+    expect(earlierLabels.some(l => /Quokkabar/.test(l))).toBe(true);
+
+    // The model tries to cite the earlier turn's documents as well as this turn's.
+    let sentNow: string[] = [];
+    fake.setBehaviour(r => {
+      sentNow = citeAsLabels(r);
+      return `Push it with shipctl. ${sentNow[0]} Restore it too. ${earlierLabels.join(' ')}`;
+    });
+    const followUp = await ask(
+      'How do I push the zebrafoo service from the release branch?',
+      alice,
+      first.body.id,
+    );
+    expect(followUp.body.status).toBe('answered');
+    const stale = earlierLabels.filter(l => !sentNow.includes(l));
+    expect(stale.length).toBeGreaterThan(0);
+    const sentTitles = sentNow.map(l => l.slice(1, -1).split(' › ')[0]);
+    for (const source of followUp.body.sources) {
+      expect(sentTitles).toContain(source.title);
+    }
+    expect(followUp.body.sources.map((s: any) => s.title)).not.toContain('Quokkabar rollback');
+    const stored = await backend.db.knex('ask_docs_answers').where('id', followUp.body.id).first();
+    expect(stored.policy.unmatchedCitations.length).toBeGreaterThan(0);
+    expect(stored.policy.thread).toMatchObject({ turns: 1, searchedWithThread: false });
+  });
+});
