@@ -11,13 +11,11 @@ import {
   REDACTED_NOTICE,
 } from '@askdocs/plugin-ask-docs-common';
 import request from 'supertest';
-import { FakeOpenAI, startFakeOpenAI } from '../fake-openai';
 import {
-  AskBackend,
   citeFirstBlock,
   docsComponent,
   htmlPage,
-  startAskBackend,
+  useFakeModelBackend,
 } from '../src';
 
 const alice = 'user:default/alice';
@@ -86,15 +84,13 @@ async function pluginHeader(
 }
 
 describe('access to answers and ingestion', () => {
-  let fake: FakeOpenAI;
-  let backend: AskBackend;
   const api = (path: string, authorization: string) =>
-    request(backend.server)
+    request(env.backend.server)
       .get(`/api/ask-docs/v1${path}`)
       .set('Authorization', authorization);
   const user = (ref: string) => mockCredentials.user.header(ref);
   const ask = (question: string, authorization: string) =>
-    request(backend.server)
+    request(env.backend.server)
       .post('/api/ask-docs/v1/ask')
       .set('Authorization', authorization)
       .send({ question });
@@ -102,12 +98,9 @@ describe('access to answers and ingestion', () => {
   const withoutQuestion = (body: any) =>
     JSON.stringify({ ...body, question: undefined });
 
-  beforeAll(async () => {
-    fake = await startFakeOpenAI({ behaviour: citeFirstBlock });
-    backend = await startAskBackend({
+  const env = useFakeModelBackend(() => ({
       sites,
       claims,
-      llmBaseUrl: fake.baseUrl,
       authorize: (permission, credentials) => {
         const ref = (credentials.principal as { userEntityRef: string })
           .userEntityRef;
@@ -134,17 +127,10 @@ describe('access to answers and ingestion', () => {
           ],
         },
       },
-    });
-    expect((await backend.ingest()).status).toBe('succeeded');
-  });
-
-  afterAll(async () => {
-    await backend?.stop();
-    await fake?.stop();
-  });
+    }));
 
   beforeEach(() => {
-    fake.setBehaviour(citeFirstBlock);
+    env.fake.setBehaviour(citeFirstBlock);
     claims[bob] = [bob, 'group:default/team-security'];
   });
 
@@ -160,7 +146,7 @@ describe('access to answers and ingestion', () => {
         404,
       );
       expect((await api('/ingestion', service)).status).toBe(403);
-      const run = await request(backend.server)
+      const run = await request(env.backend.server)
         .post('/api/ask-docs/v1/ingestion/runs')
         .set('Authorization', service);
       expect(run.status).toBe(403);
@@ -195,7 +181,7 @@ describe('access to answers and ingestion', () => {
     expect(viaPlugin.body.sources.map((s: any) => s.entityRef)).toEqual([
       'component:default/security-handbook',
     ]);
-    const stored = await backend.db
+    const stored = await env.backend.db
       .knex('ask_docs_answers')
       .where('id', viaPlugin.body.id)
       .first();
@@ -274,7 +260,7 @@ describe('access to answers and ingestion', () => {
   });
 
   it('re-checks evidence passages and spelling corrections as well', async () => {
-    fake.setBehaviour(() => ({ status: 503 }));
+    env.fake.setBehaviour(() => ({ status: 503 }));
     const evidence = await ask(
       'narwhalkeys ceremony witnesses vault',
       user(bob),
@@ -284,7 +270,7 @@ describe('access to answers and ingestion', () => {
       (e: any) => e.entityRef === 'component:default/security-handbook',
     );
     expect(hidden.length).toBeGreaterThan(0);
-    fake.setBehaviour(citeFirstBlock);
+    env.fake.setBehaviour(citeFirstBlock);
     const corrected = await ask('narwhalkyes', user(bob));
     expect(corrected.body.corrections).toEqual([
       { from: 'narwhalkyes', to: 'narwhalkeys' },

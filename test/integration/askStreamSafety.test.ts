@@ -9,14 +9,12 @@ import { AuthorizeResult } from '@backstage/plugin-permission-common';
 import http from 'http';
 import { AddressInfo } from 'net';
 import request from 'supertest';
-import { FakeOpenAI, startFakeOpenAI } from '../fake-openai';
 import {
-  AskBackend,
   citeAsLabels,
   citeFirstBlock,
   docsComponent,
   htmlPage,
-  startAskBackend,
+  useFakeModelBackend,
 } from '../src';
 
 const alice = 'user:default/alice';
@@ -41,10 +39,8 @@ function parseEvents(text: string): any[] {
 }
 
 describe('ask endpoints under refusal, bounds, failures and disconnects', () => {
-  let fake: FakeOpenAI;
-  let backend: AskBackend;
   const post = (path: string, user: string, body: unknown) =>
-    request(backend.server)
+    request(env.backend.server)
       .post(`/api/ask-docs/v1${path}`)
       .set('Authorization', mockCredentials.user.header(user))
       .send(body as object)
@@ -56,12 +52,10 @@ describe('ask endpoints under refusal, bounds, failures and disconnects', () => 
       });
   const answerCount = async () =>
     Number(
-      (await backend.db.knex('ask_docs_answers').count('* as n').first())!.n,
+      (await env.backend.db.knex('ask_docs_answers').count('* as n').first())!.n,
     );
 
-  beforeAll(async () => {
-    fake = await startFakeOpenAI({ behaviour: citeFirstBlock });
-    backend = await startAskBackend({
+  const env = useFakeModelBackend(() => ({
       sites: [
         {
           entity: docsComponent('engineering-handbook', {
@@ -79,7 +73,6 @@ describe('ask endpoints under refusal, bounds, failures and disconnects', () => 
         },
       ],
       claims: {},
-      llmBaseUrl: fake.baseUrl,
       authorize: (permission, credentials) => {
         const ref = (credentials.principal as { userEntityRef: string })
           .userEntityRef;
@@ -87,18 +80,11 @@ describe('ask endpoints under refusal, bounds, failures and disconnects', () => 
           ? AuthorizeResult.DENY
           : AuthorizeResult.ALLOW;
       },
-    });
-    expect((await backend.ingest()).status).toBe('succeeded');
-  });
-
-  afterAll(async () => {
-    await backend?.stop();
-    await fake?.stop();
-  });
+    }));
 
   beforeEach(() => {
-    fake.setBehaviour(citeFirstBlock);
-    fake.reset();
+    env.fake.setBehaviour(citeFirstBlock);
+    env.fake.reset();
   });
 
   it('refuses the stream with the JSON endpoint’s 403 before the first byte', async () => {
@@ -109,7 +95,7 @@ describe('ask endpoints under refusal, bounds, failures and disconnects', () => 
     expect(JSON.parse(streamed.body).error).toEqual(
       JSON.parse(plain.body).error,
     );
-    expect(fake.calls).toBe(0);
+    expect(env.fake.calls).toBe(0);
   });
 
   it('bounds the distinct terms of a question with a 400 that states the limit', async () => {
@@ -134,11 +120,11 @@ describe('ask endpoints under refusal, bounds, failures and disconnects', () => 
     });
     expect(atLimit.status).toBe(200);
     expect(JSON.parse(atLimit.body).status).toEqual(expect.any(String));
-    expect(fake.calls).toBe(0);
+    expect(env.fake.calls).toBe(0);
   });
 
   it('aborts the model request when the client leaves mid-stream', async () => {
-    fake.setBehaviour(req => {
+    env.fake.setBehaviour(req => {
       const [label] = citeAsLabels(req);
       return {
         text: `${'Reviews matter. '.repeat(100)}${label}`,
@@ -146,7 +132,7 @@ describe('ask endpoints under refusal, bounds, failures and disconnects', () => 
       };
     });
     const before = await answerCount();
-    const server = backend.server as unknown as http.Server;
+    const server = env.backend.server as unknown as http.Server;
     const { port } = server.address() as AddressInfo;
     await new Promise<void>((resolve, reject) => {
       const req = http.request(
@@ -177,15 +163,15 @@ describe('ask endpoints under refusal, bounds, failures and disconnects', () => 
       req.end(JSON.stringify({ question: QUESTION }));
     });
     // The full reply would take 10 s; the backend must give up on it at once.
-    for (let i = 0; i < 60 && !fake.lastRequest?.aborted; i++)
+    for (let i = 0; i < 60 && !env.fake.lastRequest?.aborted; i++)
       await new Promise(r => setTimeout(r, 50));
-    expect(fake.calls).toBe(1);
-    expect(fake.lastRequest?.aborted).toBe(true);
+    expect(env.fake.calls).toBe(1);
+    expect(env.fake.lastRequest?.aborted).toBe(true);
     expect(await answerCount()).toBe(before);
   });
 
   it('reports a store failure as a generic error with a request id on both endpoints', async () => {
-    await backend.db.knex.schema.renameTable(
+    await env.backend.db.knex.schema.renameTable(
       'ask_docs_answers',
       'ask_docs_answers_away',
     );
@@ -209,13 +195,13 @@ describe('ask endpoints under refusal, bounds, failures and disconnects', () => 
       });
       expect(streamed.body).not.toMatch(LEAK);
 
-      const history = await request(backend.server)
+      const history = await request(env.backend.server)
         .get('/api/ask-docs/v1/answers')
         .set('Authorization', mockCredentials.user.header(alice));
       expect(history.status).toBe(500);
       expect(JSON.stringify(history.body)).not.toMatch(LEAK);
     } finally {
-      await backend.db.knex.schema.renameTable(
+      await env.backend.db.knex.schema.renameTable(
         'ask_docs_answers_away',
         'ask_docs_answers',
       );

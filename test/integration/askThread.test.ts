@@ -6,15 +6,13 @@
  */
 import { mockCredentials } from '@backstage/backend-test-utils';
 import request from 'supertest';
-import { FakeBehaviour, FakeChatRequest, FakeOpenAI, startFakeOpenAI } from '../fake-openai';
+import { FakeBehaviour, FakeChatRequest } from '../fake-openai';
 import {
-  AskBackend,
   citeAsLabels,
   HandWrittenSite,
-  citeFirstBlock,
   docsComponent,
   htmlPage,
-  startAskBackend,
+  useFakeModelBackend,
 } from '../src';
 
 const alice = 'user:default/alice';
@@ -102,49 +100,38 @@ const resolveFromConversation: FakeBehaviour = r => {
 };
 
 describe('follow-up questions in a thread', () => {
-  let fake: FakeOpenAI;
-  let backend: AskBackend;
   const ask = (question: string, who: string, threadId?: string) =>
-    request(backend.server)
+    request(env.backend.server)
       .post('/api/ask-docs/v1/ask')
       .set('Authorization', mockCredentials.user.header(who))
       .send(threadId ? { question, threadId } : { question });
   const replay = (id: string, who: string) =>
-    request(backend.server)
+    request(env.backend.server)
       .get(`/api/ask-docs/v1/answers/${id}`)
       .set('Authorization', mockCredentials.user.header(who));
 
-  beforeAll(async () => {
-    fake = await startFakeOpenAI({ behaviour: citeFirstBlock });
-    backend = await startAskBackend({ sites, claims, llmBaseUrl: fake.baseUrl });
-    expect((await backend.ingest()).status).toBe('succeeded');
-  });
-
-  afterAll(async () => {
-    await backend?.stop();
-    await fake?.stop();
-  });
+  const env = useFakeModelBackend(() => ({ sites, claims }));
 
   beforeEach(() => {
-    fake.setBehaviour(echoFirstBlock);
+    env.fake.setBehaviour(echoFirstBlock);
     claims[bob] = [bob, 'group:default/team-security'];
   });
 
   it('answers an elliptic follow-up from the thread and records the thread', async () => {
-    fake.setBehaviour(resolveFromConversation);
+    env.fake.setBehaviour(resolveFromConversation);
     // Alone, the follow-up is about any rollback: nothing says which service "that" is.
     await ask(ROLLBACK, alice);
-    expect(promptOf(fake.lastRequest!)).not.toContain('<conversation>');
+    expect(promptOf(env.fake.lastRequest!)).not.toContain('<conversation>');
 
     const first = await ask(DEPLOY, alice);
     expect(first.body.status).toBe('answered');
     const followUp = await ask(ROLLBACK, alice, first.body.id);
     expect(followUp.status).toBe(200);
-    const prompt = promptOf(fake.lastRequest!);
+    const prompt = promptOf(env.fake.lastRequest!);
     expect(prompt).toContain(`Earlier question 1: ${DEPLOY}`);
     expect(prompt).toContain('Earlier answer 1: Deploy the zebrafoo service');
     // The page that answers it was retrieved and sent in this turn, and is what is cited.
-    expect(citeAsLabels(fake.lastRequest!)).toContain('[Reverting zebrafoo › Rollback]');
+    expect(citeAsLabels(env.fake.lastRequest!)).toContain('[Reverting zebrafoo › Rollback]');
     expect(followUp.body.answer).toMatch(/shipctl revert zebrafoo/);
     expect(followUp.body.sources.map((s: any) => s.title)).toEqual(['Reverting zebrafoo']);
     // The earlier answer is conversation, not a document: its markers are not repeated.
@@ -157,7 +144,7 @@ describe('follow-up questions in a thread', () => {
     const record = await replay(followUp.body.id, alice);
     expect(record.body.threadId).toBe(first.body.id);
     expect((await replay(first.body.id, alice)).body.threadId).toBeUndefined();
-    const stored = await backend.db.knex('ask_docs_answers').where('id', followUp.body.id).first();
+    const stored = await env.backend.db.knex('ask_docs_answers').where('id', followUp.body.id).first();
     expect(stored.policy.thread).toEqual({ turns: 1, redactedTurns: 0, searchedWithThread: true });
   });
 
@@ -168,9 +155,9 @@ describe('follow-up questions in a thread', () => {
       threadId = (await ask(q, alice, threadId)).body.id;
     }
     // A follow-up that names its topic is searched alone, but still sees the conversation.
-    fake.reset();
+    env.fake.reset();
     await ask('How do I push the zebrafoo service from the release branch?', alice, threadId);
-    const prompt = promptOf(fake.lastRequest!);
+    const prompt = promptOf(env.fake.lastRequest!);
     expect(prompt).not.toContain('How do I deploy zebrafoo?');
     expect(prompt).toContain('Earlier question 1: What about quokkabar rollback?');
     expect(prompt).toContain(`Earlier question 3: ${VAULT}`);
@@ -182,10 +169,10 @@ describe('follow-up questions in a thread', () => {
     expect(bobs.body.status).toBe('answered');
     expect(bobs.body.answer).toMatch(VAULT_TEXT);
 
-    fake.reset();
+    env.fake.reset();
     const followUp = await ask('And who keeps it?', alice, bobs.body.id);
     expect(followUp.status).toBe(200);
-    const prompts = fake.requests.map(promptOf).join('\n');
+    const prompts = env.fake.requests.map(promptOf).join('\n');
     expect(prompts).not.toMatch(/narwhalvault|<conversation>/i);
     expect(prompts).not.toMatch(VAULT_TEXT);
     expect(JSON.stringify(followUp.body)).not.toMatch(VAULT_TEXT);
@@ -200,30 +187,30 @@ describe('follow-up questions in a thread', () => {
     const first = await ask(VAULT, bob);
     expect(first.body.answer).toMatch(VAULT_TEXT);
     const before = await ask('Who are the custodians?', bob, first.body.id);
-    expect(promptOf(fake.lastRequest!)).toMatch(/Earlier answer 1: The narwhalvault is sealed/);
+    expect(promptOf(env.fake.lastRequest!)).toMatch(/Earlier answer 1: The narwhalvault is sealed/);
 
     claims[bob] = [bob]; // Bob left team-security
-    fake.reset();
+    env.fake.reset();
     // A follow-up the public pages answer, so the model is asked and its prompt can be read.
     const after = await ask(ROLLBACK, bob, before.body.id);
     expect(after.status).toBe(200);
-    expect(fake.requests.length).toBe(1);
-    const prompts = fake.requests.map(promptOf).join('\n');
+    expect(env.fake.requests.length).toBe(1);
+    const prompts = env.fake.requests.map(promptOf).join('\n');
     expect(prompts).not.toMatch(VAULT_TEXT);
     expect(prompts).not.toMatch(/narwhalvault|<conversation>/i);
     expect(JSON.stringify(after.body)).not.toMatch(VAULT_TEXT);
-    const stored = await backend.db.knex('ask_docs_answers').where('id', after.body.id).first();
+    const stored = await env.backend.db.knex('ask_docs_answers').where('id', after.body.id).first();
     expect(stored.policy.thread).toMatchObject({ turns: 0, redactedTurns: 2 });
   });
 
   it('cites only documents sent in the follow-up itself', async () => {
     const first = await ask('How do I roll back quokkabar?', alice);
-    const earlierLabels = citeAsLabels(fake.lastRequest!);
+    const earlierLabels = citeAsLabels(env.fake.lastRequest!);
     expect(earlierLabels.some(l => /Quokkabar/.test(l))).toBe(true);
 
     // The model tries to cite the earlier turn's documents as well as this turn's.
     let sentNow: string[] = [];
-    fake.setBehaviour(r => {
+    env.fake.setBehaviour(r => {
       sentNow = citeAsLabels(r);
       return `Push it with shipctl. ${sentNow[0]} Restore it too. ${earlierLabels.join(' ')}`;
     });
@@ -240,7 +227,7 @@ describe('follow-up questions in a thread', () => {
       expect(sentTitles).toContain(source.title);
     }
     expect(followUp.body.sources.map((s: any) => s.title)).not.toContain('Quokkabar rollback');
-    const stored = await backend.db.knex('ask_docs_answers').where('id', followUp.body.id).first();
+    const stored = await env.backend.db.knex('ask_docs_answers').where('id', followUp.body.id).first();
     expect(stored.policy.unmatchedCitations.length).toBeGreaterThan(0);
     expect(stored.policy.thread).toMatchObject({ turns: 1, searchedWithThread: false });
   });

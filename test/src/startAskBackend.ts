@@ -19,6 +19,8 @@ import os from 'os';
 import path from 'path';
 import request from 'supertest';
 import { startTestDatabase, TestDatabase } from '../../plugins/ask-docs-backend/src/testUtils/testDatabase';
+import { FakeOpenAI, startFakeOpenAI } from '../fake-openai';
+import { citeFirstBlock } from './fakeModelBehaviours';
 import { writeMetadata } from './techdocsSite';
 
 export interface HandWrittenSite {
@@ -163,4 +165,24 @@ export function htmlPage(title: string, sections: Array<[heading: string, text: 
     .map(([heading, text]) => `<h2 id="${heading.toLowerCase().replace(/\W+/g, '-')}">${heading}</h2><p>${text}</p>`)
     .join('');
   return `<!doctype html><html><head><title>${title}</title></head><body><article><h1>${title}</h1>${body}</article></body></html>`;
+}
+
+/**
+ * For one describe block: a fake OpenAI-compatible model (citing the first block) and an ask-docs
+ * backend answering through it, ingested once before the tests and stopped after them.
+ */
+export function useFakeModelBackend(
+  options: () => Omit<Parameters<typeof startAskBackend>[0], 'llmBaseUrl'>,
+): { readonly fake: FakeOpenAI; readonly backend: AskBackend } {
+  const env = {} as { fake: FakeOpenAI; backend: AskBackend };
+  beforeAll(async () => {
+    env.fake = await startFakeOpenAI({ behaviour: citeFirstBlock });
+    env.backend = await startAskBackend({ ...options(), llmBaseUrl: env.fake.baseUrl });
+    expect((await env.backend.ingest()).status).toBe('succeeded');
+  });
+  afterAll(async () => {
+    await env.backend?.stop();
+    await env.fake?.stop();
+  });
+  return env;
 }
