@@ -330,7 +330,7 @@ async function main() {
     return `${yes.status} / ${no.status}`;
   });
 
-  await check('the Ask page loads in headless Chromium and answers', async () => {
+  await check('the Ask page and the stock search page answer in headless Chromium', async () => {
     const { chromium } = await import('playwright-core');
     const browser = await chromium.launch({
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
@@ -340,21 +340,35 @@ async function main() {
       const page = await browser.newPage();
       await waitFor('the app dev server', async () => ((await fetch(FRONTEND)).ok ? true : undefined), 10 * 60_000);
       await page.goto(`${FRONTEND}/ask-docs`, { waitUntil: 'domcontentloaded' });
-      const question = page.getByTestId('ask-docs-question');
+      const input = page.getByTestId('ask-docs-question');
       const guest = page.getByRole('button', { name: /^enter$/i });
-      await Promise.race([question.waitFor({ timeout: 180_000 }), guest.waitFor({ timeout: 180_000 })]);
+      await Promise.race([input.waitFor({ timeout: 180_000 }), guest.waitFor({ timeout: 180_000 })]);
       if (await guest.isVisible()) {
         await guest.click();
-        await question.waitFor({ timeout: 120_000 });
+        await input.waitFor({ timeout: 120_000 });
       }
-      await question.fill('How is a payments-service release rolled back?');
+      const question = 'How is a payments-service release rolled back?';
+      await input.fill(question);
       await page.getByTestId('ask-docs-submit').click();
       const sources = page.locator('[data-testid="ask-docs-sources"] a, [data-testid="ask-docs-evidence"] a');
       await sources.first().waitFor({ timeout: 120_000 });
       const shots = path.join(repo, 'test-results/adopter');
       fs.mkdirSync(shots, { recursive: true });
       await page.screenshot({ path: path.join(shots, 'ask-page.png'), fullPage: true });
-      return `${await sources.count()} cited links`;
+      const cited = await sources.count();
+
+      // The stock search page: the plugin's answer arrives through its filter slot, no app code.
+      await page.goto(`${FRONTEND}/search?query=${encodeURIComponent(question)}`, { waitUntil: 'domcontentloaded' });
+      const card = page.getByTestId('ask-docs-search-answer');
+      await card.first().waitFor({ timeout: 120_000 });
+      const cardLinks = card.locator('[data-testid="ask-docs-sources"] a, [data-testid="ask-docs-evidence"] a');
+      await cardLinks.first().waitFor({ timeout: 120_000 });
+      const hrefs = await cardLinks.evaluateAll(links => links.map(a => (a as HTMLAnchorElement).href));
+      if (!hrefs.some(h => h.includes('/docs/default/component/payments-service/'))) {
+        throw new Error(`search answer cites ${JSON.stringify(hrefs)}`);
+      }
+      await page.screenshot({ path: path.join(shots, 'stock-search.png'), fullPage: true });
+      return `${cited} cited links on /ask-docs; the stock /search answers with ${hrefs.length}`;
     } finally {
       await browser.close();
     }
