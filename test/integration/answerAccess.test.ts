@@ -15,6 +15,7 @@ import {
   citeFirstBlock,
   docsComponent,
   htmlPage,
+  engineeringHandbookSite,
   useFakeModelBackend,
 } from '../src';
 
@@ -52,20 +53,7 @@ const sites = [
       ]),
     },
   },
-  {
-    entity: docsComponent('engineering-handbook', {
-      owner: 'group:default/platform',
-      title: 'Engineering handbook',
-    }),
-    pages: {
-      'index.html': htmlPage('Code review', [
-        [
-          'Reviews',
-          'Every change needs one approving review before it is merged into the main branch.',
-        ],
-      ]),
-    },
-  },
+  engineeringHandbookSite(),
 ];
 
 /** A header for a token another plugin would send; `as` is the user it acts for, or itself. */
@@ -99,35 +87,35 @@ describe('access to answers and ingestion', () => {
     JSON.stringify({ ...body, question: undefined });
 
   const env = useFakeModelBackend(() => ({
-      sites,
-      claims,
-      authorize: (permission, credentials) => {
-        const ref = (credentials.principal as { userEntityRef: string })
-          .userEntityRef;
-        if (permission === 'ask-docs.audit.read')
-          return ref === carol ? AuthorizeResult.ALLOW : AuthorizeResult.DENY;
-        if (permission === 'ask-docs.ingestion.run') {
-          return ref === 'user:default/admin'
-            ? AuthorizeResult.ALLOW
-            : AuthorizeResult.DENY;
-        }
-        return AuthorizeResult.ALLOW;
+    sites,
+    claims,
+    authorize: (permission, credentials) => {
+      const ref = (credentials.principal as { userEntityRef: string })
+        .userEntityRef;
+      if (permission === 'ask-docs.audit.read')
+        return ref === carol ? AuthorizeResult.ALLOW : AuthorizeResult.DENY;
+      if (permission === 'ask-docs.ingestion.run') {
+        return ref === 'user:default/admin'
+          ? AuthorizeResult.ALLOW
+          : AuthorizeResult.DENY;
+      }
+      return AuthorizeResult.ALLOW;
+    },
+    askDocsConfig: {
+      permissions: {
+        services: [
+          {
+            subject: 'external:ci-bot',
+            permissions: ['ask-docs.ingestion.run'],
+          },
+          {
+            subject: 'external:audit-bot',
+            permissions: ['ask-docs.audit.read'],
+          },
+        ],
       },
-      askDocsConfig: {
-        permissions: {
-          services: [
-            {
-              subject: 'external:ci-bot',
-              permissions: ['ask-docs.ingestion.run'],
-            },
-            {
-              subject: 'external:audit-bot',
-              permissions: ['ask-docs.audit.read'],
-            },
-          ],
-        },
-      },
-    }));
+    },
+  }));
 
   beforeEach(() => {
     env.fake.setBehaviour(citeFirstBlock);

@@ -12,8 +12,7 @@ import request from 'supertest';
 import {
   citeAsLabels,
   citeFirstBlock,
-  docsComponent,
-  htmlPage,
+  engineeringHandbookSite,
   useFakeModelBackend,
 } from '../src';
 
@@ -52,35 +51,21 @@ describe('ask endpoints under refusal, bounds, failures and disconnects', () => 
       });
   const answerCount = async () =>
     Number(
-      (await env.backend.db.knex('ask_docs_answers').count('* as n').first())!.n,
+      (await env.backend.db.knex('ask_docs_answers').count('* as n').first())!
+        .n,
     );
 
   const env = useFakeModelBackend(() => ({
-      sites: [
-        {
-          entity: docsComponent('engineering-handbook', {
-            owner: 'group:default/platform',
-            title: 'Engineering handbook',
-          }),
-          pages: {
-            'index.html': htmlPage('Code review', [
-              [
-                'Reviews',
-                'Every change needs one approving review before it is merged into the main branch.',
-              ],
-            ]),
-          },
-        },
-      ],
-      claims: {},
-      authorize: (permission, credentials) => {
-        const ref = (credentials.principal as { userEntityRef: string })
-          .userEntityRef;
-        return permission === 'ask-docs.ask' && ref === mallory
-          ? AuthorizeResult.DENY
-          : AuthorizeResult.ALLOW;
-      },
-    }));
+    sites: [engineeringHandbookSite()],
+    claims: {},
+    authorize: (permission, credentials) => {
+      const ref = (credentials.principal as { userEntityRef: string })
+        .userEntityRef;
+      return permission === 'ask-docs.ask' && ref === mallory
+        ? AuthorizeResult.DENY
+        : AuthorizeResult.ALLOW;
+    },
+  }));
 
   beforeEach(() => {
     env.fake.setBehaviour(citeFirstBlock);

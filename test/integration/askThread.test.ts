@@ -75,13 +75,16 @@ const sites: HandWrittenSite[] = [
 ];
 
 /** The whole prompt of one model request. */
-const promptOf = (r: FakeChatRequest) => r.messages.map(m => m.content).join('\n');
+const promptOf = (r: FakeChatRequest) =>
+  r.messages.map(m => m.content).join('\n');
 
 /** Answers with the first block's text, citing it as told (so the answer repeats the document). */
 const echoFirstBlock: FakeBehaviour = r => {
   const [label] = citeAsLabels(r);
   // The block's last line: its paragraph, after the section heading.
-  const text = /<document>\n[\s\S]*?([^\n]+)\n<\/document>/.exec(promptOf(r))?.[1];
+  const text = /<document>\n[\s\S]*?([^\n]+)\n<\/document>/.exec(
+    promptOf(r),
+  )?.[1];
   return label && text ? `${text} ${label}` : 'NOT_IN_DOCUMENTS';
 };
 
@@ -91,10 +94,17 @@ const echoFirstBlock: FakeBehaviour = r => {
  */
 const resolveFromConversation: FakeBehaviour = r => {
   const prompt = promptOf(r);
-  const topic = [...prompt.matchAll(/^Earlier question \d+: (.*)$/gm)]
-    .flatMap(m => m[1].toLowerCase().match(/[a-z]{6,}/g) ?? []);
-  const blocks = [...prompt.matchAll(/^Cite as: (\[.*\])\n<document>\n([\s\S]*?)\n<\/document>/gm)];
-  const chosen = blocks.find(b => topic.some(w => b[2].toLowerCase().includes(w))) ?? blocks[0];
+  const topic = [...prompt.matchAll(/^Earlier question \d+: (.*)$/gm)].flatMap(
+    m => m[1].toLowerCase().match(/[a-z]{6,}/g) ?? [],
+  );
+  const blocks = [
+    ...prompt.matchAll(
+      /^Cite as: (\[.*\])\n<document>\n([\s\S]*?)\n<\/document>/gm,
+    ),
+  ];
+  const chosen =
+    blocks.find(b => topic.some(w => b[2].toLowerCase().includes(w))) ??
+    blocks[0];
   if (!chosen) return 'NOT_IN_DOCUMENTS';
   return `${chosen[2].split('\n').pop()} ${chosen[1]}`;
 };
@@ -131,9 +141,13 @@ describe('follow-up questions in a thread', () => {
     expect(prompt).toContain(`Earlier question 1: ${DEPLOY}`);
     expect(prompt).toContain('Earlier answer 1: Deploy the zebrafoo service');
     // The page that answers it was retrieved and sent in this turn, and is what is cited.
-    expect(citeAsLabels(env.fake.lastRequest!)).toContain('[Reverting zebrafoo › Rollback]');
+    expect(citeAsLabels(env.fake.lastRequest!)).toContain(
+      '[Reverting zebrafoo › Rollback]',
+    );
     expect(followUp.body.answer).toMatch(/shipctl revert zebrafoo/);
-    expect(followUp.body.sources.map((s: any) => s.title)).toEqual(['Reverting zebrafoo']);
+    expect(followUp.body.sources.map((s: any) => s.title)).toEqual([
+      'Reverting zebrafoo',
+    ]);
     // The earlier answer is conversation, not a document: its markers are not repeated.
     const conversation = prompt.slice(
       prompt.indexOf('<conversation>'),
@@ -144,22 +158,40 @@ describe('follow-up questions in a thread', () => {
     const record = await replay(followUp.body.id, alice);
     expect(record.body.threadId).toBe(first.body.id);
     expect((await replay(first.body.id, alice)).body.threadId).toBeUndefined();
-    const stored = await env.backend.db.knex('ask_docs_answers').where('id', followUp.body.id).first();
-    expect(stored.policy.thread).toEqual({ turns: 1, redactedTurns: 0, searchedWithThread: true });
+    const stored = await env.backend.db
+      .knex('ask_docs_answers')
+      .where('id', followUp.body.id)
+      .first();
+    expect(stored.policy.thread).toEqual({
+      turns: 1,
+      redactedTurns: 0,
+      searchedWithThread: true,
+    });
   });
 
   it('reads at most three earlier turns, newest last', async () => {
     let threadId: string | undefined;
-    const questions = ['How do I deploy zebrafoo?', 'What about quokkabar rollback?', DEPLOY, VAULT];
+    const questions = [
+      'How do I deploy zebrafoo?',
+      'What about quokkabar rollback?',
+      DEPLOY,
+      VAULT,
+    ];
     for (const q of questions) {
       threadId = (await ask(q, alice, threadId)).body.id;
     }
     // A follow-up that names its topic is searched alone, but still sees the conversation.
     env.fake.reset();
-    await ask('How do I push the zebrafoo service from the release branch?', alice, threadId);
+    await ask(
+      'How do I push the zebrafoo service from the release branch?',
+      alice,
+      threadId,
+    );
     const prompt = promptOf(env.fake.lastRequest!);
     expect(prompt).not.toContain('How do I deploy zebrafoo?');
-    expect(prompt).toContain('Earlier question 1: What about quokkabar rollback?');
+    expect(prompt).toContain(
+      'Earlier question 1: What about quokkabar rollback?',
+    );
     expect(prompt).toContain(`Earlier question 3: ${VAULT}`);
     expect(prompt).not.toContain('Earlier question 4');
   });
@@ -177,17 +209,25 @@ describe('follow-up questions in a thread', () => {
     expect(prompts).not.toMatch(VAULT_TEXT);
     expect(JSON.stringify(followUp.body)).not.toMatch(VAULT_TEXT);
     // Not an oracle: the same reply shape as for an id that does not exist.
-    const unknown = await ask('And who keeps it?', alice, '00000000-0000-4000-8000-000000000000');
+    const unknown = await ask(
+      'And who keeps it?',
+      alice,
+      '00000000-0000-4000-8000-000000000000',
+    );
     expect(unknown.status).toBe(followUp.status);
     expect(unknown.body.status).toBe(followUp.body.status);
-    expect((await replay(followUp.body.id, alice)).body.threadId).toBeUndefined();
+    expect(
+      (await replay(followUp.body.id, alice)).body.threadId,
+    ).toBeUndefined();
   });
 
   it('leaves out a turn whose document the asker can no longer see', async () => {
     const first = await ask(VAULT, bob);
     expect(first.body.answer).toMatch(VAULT_TEXT);
     const before = await ask('Who are the custodians?', bob, first.body.id);
-    expect(promptOf(env.fake.lastRequest!)).toMatch(/Earlier answer 1: The narwhalvault is sealed/);
+    expect(promptOf(env.fake.lastRequest!)).toMatch(
+      /Earlier answer 1: The narwhalvault is sealed/,
+    );
 
     claims[bob] = [bob]; // Bob left team-security
     env.fake.reset();
@@ -199,7 +239,10 @@ describe('follow-up questions in a thread', () => {
     expect(prompts).not.toMatch(VAULT_TEXT);
     expect(prompts).not.toMatch(/narwhalvault|<conversation>/i);
     expect(JSON.stringify(after.body)).not.toMatch(VAULT_TEXT);
-    const stored = await env.backend.db.knex('ask_docs_answers').where('id', after.body.id).first();
+    const stored = await env.backend.db
+      .knex('ask_docs_answers')
+      .where('id', after.body.id)
+      .first();
     expect(stored.policy.thread).toMatchObject({ turns: 0, redactedTurns: 2 });
   });
 
@@ -212,7 +255,9 @@ describe('follow-up questions in a thread', () => {
     let sentNow: string[] = [];
     env.fake.setBehaviour(r => {
       sentNow = citeAsLabels(r);
-      return `Push it with shipctl. ${sentNow[0]} Restore it too. ${earlierLabels.join(' ')}`;
+      return `Push it with shipctl. ${
+        sentNow[0]
+      } Restore it too. ${earlierLabels.join(' ')}`;
     });
     const followUp = await ask(
       'How do I push the zebrafoo service from the release branch?',
@@ -226,9 +271,17 @@ describe('follow-up questions in a thread', () => {
     for (const source of followUp.body.sources) {
       expect(sentTitles).toContain(source.title);
     }
-    expect(followUp.body.sources.map((s: any) => s.title)).not.toContain('Quokkabar rollback');
-    const stored = await env.backend.db.knex('ask_docs_answers').where('id', followUp.body.id).first();
+    expect(followUp.body.sources.map((s: any) => s.title)).not.toContain(
+      'Quokkabar rollback',
+    );
+    const stored = await env.backend.db
+      .knex('ask_docs_answers')
+      .where('id', followUp.body.id)
+      .first();
     expect(stored.policy.unmatchedCitations.length).toBeGreaterThan(0);
-    expect(stored.policy.thread).toMatchObject({ turns: 1, searchedWithThread: false });
+    expect(stored.policy.thread).toMatchObject({
+      turns: 1,
+      searchedWithThread: false,
+    });
   });
 });

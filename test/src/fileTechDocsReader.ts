@@ -2,17 +2,27 @@
  * TechDocs and catalog stand-ins over folders of built HTML, so the evaluation and benchmark
  * scripts can run the real Ingester on the shared corpora without a TechDocs backend.
  */
-import { Entity, parseEntityRef, stringifyEntityRef } from '@backstage/catalog-model';
+import { Entity, stringifyEntityRef } from '@backstage/catalog-model';
 import crypto from 'crypto';
 import fs from 'fs';
 import path from 'path';
-import { EntitySource, TechDocsReader, TechDocsSiteMetadata } from '../../plugins/ask-docs-backend/src/ingestion/sources';
+import {
+  EntitySource,
+  TechDocsReader,
+  TechDocsSiteMetadata,
+} from '../../plugins/ask-docs-backend/src/ingestion/sources';
 import { pageListFromMetadata } from '../../plugins/ask-docs-backend/src/ingestion/parsing';
 import {
   RefusedPagePathError,
   resolveSitePagePath,
 } from '../../plugins/ask-docs-backend/src/ingestion/sitePagePath';
 import { unpackCorpus } from '../../plugins/ask-docs-backend/src/ingestion/parsing/testUtils';
+import {
+  catalogComponent,
+  ownedByRelations,
+} from '../../plugins/ask-docs-backend/src/testUtils/catalogComponent';
+
+export { ownedByRelations };
 import { listFiles } from './techdocsSite';
 
 /** One published site: a folder of HTML, optionally only some of its pages. */
@@ -30,18 +40,26 @@ export function sitePages(dir: string): string[] {
 
 /** Reads sites from disk, keyed by entity ref. The etag is a hash of the served pages' content. */
 export class FileTechDocsReader implements TechDocsReader {
-  private readonly sites = new Map<string, FileSite & { pages: string[]; etag?: string }>();
+  private readonly sites = new Map<
+    string,
+    FileSite & { pages: string[]; etag?: string }
+  >();
 
   constructor(sites: Record<string, FileSite> = {}) {
     for (const [ref, site] of Object.entries(sites)) this.add(ref, site);
   }
 
   add(entityRef: string, site: FileSite): void {
-    this.sites.set(entityRef.toLocaleLowerCase('en-US'), { ...site, pages: site.pages ?? sitePages(site.dir) });
+    this.sites.set(entityRef.toLocaleLowerCase('en-US'), {
+      ...site,
+      pages: site.pages ?? sitePages(site.dir),
+    });
   }
 
   async getSite(entity: Entity): Promise<TechDocsSiteMetadata | undefined> {
-    const site = this.sites.get(stringifyEntityRef(entity).toLocaleLowerCase('en-US'));
+    const site = this.sites.get(
+      stringifyEntityRef(entity).toLocaleLowerCase('en-US'),
+    );
     if (!site) return undefined;
     if (!site.etag) {
       const hash = crypto.createHash('sha256');
@@ -57,8 +75,11 @@ export class FileTechDocsReader implements TechDocsReader {
   }
 
   async getPage(entity: Entity, pagePath: string): Promise<string> {
-    const site = this.sites.get(stringifyEntityRef(entity).toLocaleLowerCase('en-US'));
-    if (!site || !site.pages.includes(pagePath)) throw new Error(`No page ${pagePath} for ${stringifyEntityRef(entity)}`);
+    const site = this.sites.get(
+      stringifyEntityRef(entity).toLocaleLowerCase('en-US'),
+    );
+    if (!site || !site.pages.includes(pagePath))
+      throw new Error(`No page ${pagePath} for ${stringifyEntityRef(entity)}`);
     return fs.promises.readFile(await siteFile(site.dir, pagePath), 'utf8');
   }
 }
@@ -70,10 +91,19 @@ export class FileTechDocsReader implements TechDocsReader {
  */
 export async function siteFile(dir: string, pagePath: string): Promise<string> {
   const root = await fs.promises.realpath(dir);
-  const file = await fs.promises.realpath(path.join(root, resolveSitePagePath(pagePath)));
+  const file = await fs.promises.realpath(
+    path.join(root, resolveSitePagePath(pagePath)),
+  );
   const relative = path.relative(root, file);
-  if (relative === '' || relative.split(path.sep)[0] === '..' || path.isAbsolute(relative)) {
-    throw new RefusedPagePathError(pagePath, 'symbolic link resolves outside the site');
+  if (
+    relative === '' ||
+    relative.split(path.sep)[0] === '..' ||
+    path.isAbsolute(relative)
+  ) {
+    throw new RefusedPagePathError(
+      pagePath,
+      'symbolic link resolves outside the site',
+    );
   }
   return file;
 }
@@ -87,40 +117,36 @@ export class StaticEntitySource implements EntitySource {
   }
 }
 
-/** The ownedBy relation the catalog resolves from spec.owner: the only owner visibility reads. */
-export function ownedByRelations(owner: unknown, namespace: string) {
-  if (typeof owner !== 'string' || !owner) return [];
-  const targetRef = stringifyEntityRef(parseEntityRef(owner, { defaultKind: 'group', defaultNamespace: namespace }));
-  return [{ type: 'ownedBy', targetRef }];
-}
-
 /** An entity as the catalog serves it after processing: spec.owner resolved to a relation. */
 export function withOwnerRelations(entity: Entity): Entity {
   const namespace = entity.metadata.namespace ?? 'default';
-  return { ...entity, relations: [...(entity.relations ?? []), ...ownedByRelations(entity.spec?.owner, namespace)] };
+  return {
+    ...entity,
+    relations: [
+      ...(entity.relations ?? []),
+      ...ownedByRelations(entity.spec?.owner, namespace),
+    ],
+  };
 }
 
 /** A documentation Component as the catalog would hold it. */
 export function docsComponent(
   name: string,
-  options: { title?: string; owner?: string; description?: string; tags?: string[] } = {},
+  options: {
+    title?: string;
+    owner?: string;
+    description?: string;
+    tags?: string[];
+  } = {},
 ): Entity {
-  const owner = options.owner ?? 'group:default/docs';
-  return {
-    apiVersion: 'backstage.io/v1alpha1',
-    kind: 'Component',
-    metadata: {
-      name,
-      namespace: 'default',
-      title: options.title ?? name,
-      description: options.description,
-      tags: options.tags ?? [],
-      etag: `etag-${name}`,
-      annotations: { 'backstage.io/techdocs-ref': 'dir:.' },
-    },
-    spec: { type: 'documentation', lifecycle: 'production', owner },
-    relations: ownedByRelations(owner, 'default'),
-  };
+  return catalogComponent(name, {
+    owner: options.owner ?? 'group:default/docs',
+    type: 'documentation',
+    title: options.title ?? name,
+    description: options.description,
+    tags: options.tags ?? [],
+    annotations: { 'backstage.io/techdocs-ref': 'dir:.' },
+  });
 }
 
 export interface CorpusSite {
@@ -136,9 +162,17 @@ export interface CorpusSite {
 /** Unpacks a shared corpus (cached under os.tmpdir()) and finds its built HTML. */
 export async function corpusSite(name: string): Promise<CorpusSite> {
   const root = await unpackCorpus(name);
-  const mkdocs = fs.existsSync(path.join(root, 'mkdocs.yml')) && fs.existsSync(path.join(root, 'site'));
+  const mkdocs =
+    fs.existsSync(path.join(root, 'mkdocs.yml')) &&
+    fs.existsSync(path.join(root, 'site'));
   const siteDir = mkdocs ? path.join(root, 'site') : root;
-  return { name, root, siteDir, form: mkdocs ? 'mkdocs' : 'html', pages: sitePages(siteDir) };
+  return {
+    name,
+    root,
+    siteDir,
+    form: mkdocs ? 'mkdocs' : 'html',
+    pages: sitePages(siteDir),
+  };
 }
 
 /**
@@ -167,16 +201,27 @@ export function splitSiteAcrossEntities(
   site: CorpusSite,
   count: number,
   options: { prefix?: string } = {},
-): { entities: Entity[]; reader: FileTechDocsReader; ownerOf: (i: number) => string } {
+): {
+  entities: Entity[];
+  reader: FileTechDocsReader;
+  ownerOf: (i: number) => string;
+} {
   const prefix = options.prefix ?? `${site.name}-part`;
   const ownerOf = (i: number) => `group:default/${prefix}-owner-${i}`;
   const reader = new FileTechDocsReader();
   const entities: Entity[] = [];
   for (let i = 0; i < count; i++) {
     const pages = site.pages.filter((_, j) => j % count === i);
-    const entity = docsComponent(`${prefix}-${i}`, { title: `${site.name} part ${i}`, owner: ownerOf(i) });
+    const entity = docsComponent(`${prefix}-${i}`, {
+      title: `${site.name} part ${i}`,
+      owner: ownerOf(i),
+    });
     entities.push(entity);
-    reader.add(stringifyEntityRef(entity), { dir: site.siteDir, siteName: `${site.name} part ${i}`, pages });
+    reader.add(stringifyEntityRef(entity), {
+      dir: site.siteDir,
+      siteName: `${site.name} part ${i}`,
+      pages,
+    });
   }
   return { entities, reader, ownerOf };
 }

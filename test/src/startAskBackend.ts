@@ -21,6 +21,7 @@ import request from 'supertest';
 import { startTestDatabase, TestDatabase } from '../../plugins/ask-docs-backend/src/testUtils/testDatabase';
 import { FakeOpenAI, startFakeOpenAI } from '../fake-openai';
 import { citeFirstBlock } from './fakeModelBehaviours';
+import { docsComponent } from './fileTechDocsReader';
 import { writeMetadata } from './techdocsSite';
 
 export interface HandWrittenSite {
@@ -185,4 +186,22 @@ export function useFakeModelBackend(
     await env.fake?.stop();
   });
   return env;
+}
+
+/** A public handbook page anyone may read: the control document of several suites. */
+export function engineeringHandbookSite(): HandWrittenSite {
+  return {
+    entity: docsComponent('engineering-handbook', {
+      owner: 'group:default/platform',
+      title: 'Engineering handbook',
+    }),
+    pages: {
+      'index.html': htmlPage('Code review', [
+        [
+          'Reviews',
+          'Every change needs one approving review before it is merged into the main branch.',
+        ],
+      ]),
+    },
+  };
 }

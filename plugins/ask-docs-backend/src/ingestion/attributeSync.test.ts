@@ -8,32 +8,38 @@ import { Entity } from '@backstage/catalog-model';
 import { DatabaseAskDocsStore } from '../database/DatabaseAskDocsStore';
 import { HashingEmbedder } from '../embedding';
 import { createLanguageAnalyzers } from '../language';
-import { createAskDocsChunkResourceLoader, resolveVisibility } from '../permissions';
-import { cond, fakePermissions, FakeDecision } from '../retrieval/testUtils/fakePermissions';
+import {
+  createAskDocsChunkResourceLoader,
+  resolveVisibility,
+} from '../permissions';
+import {
+  cond,
+  fakePermissions,
+  FakeDecision,
+} from '../retrieval/testUtils/fakePermissions';
 import { visibleChunks } from '../retrieval/visibleChunks';
 import { startTestDatabase, TestDatabase } from '../testUtils/testDatabase';
 import { EntityAttributeSync } from './attributeSync';
 import { entityRow } from './entityRow';
 import { Ingester } from './Ingester';
+import { catalogComponent } from '../testUtils/catalogComponent';
 import { EntitySource, TechDocsReader } from './sources';
 
 const PAY = 'component:default/payments';
 const SEARCH = 'component:default/search';
 
-function component(name: string, owner: string, labels: Record<string, string> = {}): Entity {
-  return {
-    apiVersion: 'backstage.io/v1alpha1',
-    kind: 'Component',
-    metadata: {
-      name,
-      namespace: 'default',
-      etag: `etag-${name}`,
-      labels,
-      description: `The ${name} service handles ${name}.`,
-    },
-    spec: { type: 'service', lifecycle: 'production', owner },
-    relations: [{ type: 'ownedBy', targetRef: owner }],
-  };
+function component(
+  name: string,
+  owner: string,
+  labels: Record<string, string> = {},
+): Entity {
+  const description = `The ${name} service handles ${name}.`;
+  return catalogComponent(name, {
+    owner,
+    type: 'service',
+    labels,
+    description,
+  });
 }
 
 /** A catalog that can change between ticks, or fail part-way through a listing. */
@@ -64,17 +70,29 @@ describe('entity-attribute sync', () => {
   const logger = mockServices.logger.mock();
   let sync: EntityAttributeSync;
 
-  const seen = async (decision: FakeDecision, catalogDecision: FakeDecision = 'ALLOW') => {
+  const seen = async (
+    decision: FakeDecision,
+    catalogDecision: FakeDecision = 'ALLOW',
+  ) => {
     const visibility = await resolveVisibility({
-      permissions: fakePermissions({ chunk: decision, catalog: catalogDecision }),
+      permissions: fakePermissions({
+        chunk: decision,
+        catalog: catalogDecision,
+      }),
       credentials: mockCredentials.user('user:default/someone'),
     });
-    const rows = await visibleChunks(db.knex, visibility).distinct('c.entity_ref');
+    const rows = await visibleChunks(db.knex, visibility).distinct(
+      'c.entity_ref',
+    );
     return rows.map((r: { entity_ref: string }) => r.entity_ref).sort();
   };
   // The catalog's own rule, as the catalog's permission policy would send it.
   const ownedBy = (claim: string) =>
-    seen('ALLOW', { conditions: cond('catalog-entity', 'IS_ENTITY_OWNER', { claims: [claim] }) });
+    seen('ALLOW', {
+      conditions: cond('catalog-entity', 'IS_ENTITY_OWNER', {
+        claims: [claim],
+      }),
+    });
   const labelled = (label: string, value: string) =>
     seen({ conditions: cond('ask-docs-chunk', 'HAS_LABEL', { label, value }) });
   const indexState = async () => ({
@@ -136,7 +154,9 @@ describe('entity-attribute sync', () => {
     expect(await ownedBy('group:default/team-pay')).toEqual([PAY]);
     const before = await indexState();
 
-    catalog.entities[0] = component('payments', 'group:default/team-ledger', { tier: 'gold' });
+    catalog.entities[0] = component('payments', 'group:default/team-ledger', {
+      tier: 'gold',
+    });
     expect(await ownedBy('group:default/team-pay')).toEqual([PAY]); // not before the tick
     expect(await sync.run()).toEqual({ listed: 2, updated: 1, hidden: 0 });
 
@@ -147,7 +167,9 @@ describe('entity-attribute sync', () => {
 
   it('a label change applies after one tick; an unchanged catalog rewrites nothing', async () => {
     expect(await labelled('tier', 'gold')).toEqual([PAY]);
-    catalog.entities[0] = component('payments', 'group:default/team-pay', { tier: 'silver' });
+    catalog.entities[0] = component('payments', 'group:default/team-pay', {
+      tier: 'silver',
+    });
     expect(await sync.run()).toMatchObject({ updated: 1 });
     expect(await labelled('tier', 'gold')).toEqual([]);
     expect(await labelled('tier', 'silver')).toEqual([PAY]);
@@ -156,14 +178,15 @@ describe('entity-attribute sync', () => {
 
   it('a deleted entity is hidden after one tick, keeps its chunks, returns when re-added', async () => {
     const before = await indexState();
-    catalog.entities = catalog.entities.filter(e => e.metadata.name !== 'search');
+    catalog.entities = catalog.entities.filter(
+      e => e.metadata.name !== 'search',
+    );
     expect(await sync.run()).toEqual({ listed: 1, updated: 0, hidden: 1 });
     expect(await seen('ALLOW')).toEqual([PAY]);
     expect(await ownedBy('group:default/team-search')).toEqual([]);
-    expect(await createAskDocsChunkResourceLoader(db.knex)([SEARCH, PAY])).toEqual([
-      undefined,
-      expect.objectContaining({ entityRef: PAY }),
-    ]);
+    expect(
+      await createAskDocsChunkResourceLoader(db.knex)([SEARCH, PAY]),
+    ).toEqual([undefined, expect.objectContaining({ entityRef: PAY })]);
     expect(await indexState()).toEqual(before);
 
     catalog.entities.push(component('search', 'group:default/team-search'));
@@ -190,14 +213,15 @@ describe('entity-attribute sync', () => {
     expect((await store.visibilitySyncState()).stale).toBe(true);
     expect(await seen('ALLOW')).toEqual([]);
     expect(await ownedBy('group:default/team-pay')).toEqual([]);
-    expect(await createAskDocsChunkResourceLoader(db.knex)([PAY, SEARCH])).toEqual([
-      undefined,
-      undefined,
-    ]);
+    expect(
+      await createAskDocsChunkResourceLoader(db.knex)([PAY, SEARCH]),
+    ).toEqual([undefined, undefined]);
     logger.warn.mockClear();
     expect(await sync.run()).toBeUndefined();
     expect(logger.warn).toHaveBeenCalledWith(
-      expect.stringMatching(/stale since .*; nothing is visible until a sync succeeds/),
+      expect.stringMatching(
+        /stale since .*; nothing is visible until a sync succeeds/,
+      ),
     );
 
     // The next complete listing brings everything back, with the new attributes.
@@ -212,9 +236,12 @@ describe('entity-attribute sync', () => {
     catalog.entities[0] = component('payments', 'group:default/team-ledger');
     expect(await sync.run()).toMatchObject({ updated: 1 });
     // e.g. an ingestion run that listed before the sync writes its (older) copy afterwards
-    await store.upsertEntity(entityRow(component('payments', 'group:default/team-pay')), {
-      asOf: old,
-    });
+    await store.upsertEntity(
+      entityRow(component('payments', 'group:default/team-pay')),
+      {
+        asOf: old,
+      },
+    );
     expect(await ownedBy('group:default/team-pay')).toEqual([]);
     expect(await ownedBy('group:default/team-ledger')).toEqual([PAY]);
   });
@@ -225,7 +252,11 @@ describe('entity-attribute sync', () => {
     catalog.entities[0] = entity;
     await sync.run();
     const chunkOwner = (claim: string) =>
-      seen({ conditions: cond('ask-docs-chunk', 'IS_ENTITY_OWNER', { claims: [claim] }) });
+      seen({
+        conditions: cond('ask-docs-chunk', 'IS_ENTITY_OWNER', {
+          claims: [claim],
+        }),
+      });
     expect(await ownedBy('group:default/a')).toEqual([]);
     expect(await chunkOwner('group:default/a')).toEqual([]);
     expect(await ownedBy('group:default/b')).toEqual([PAY]);

@@ -16,6 +16,7 @@ import path from 'path';
 import { DatabaseAskDocsStore } from '../database/DatabaseAskDocsStore';
 import { HashingEmbedder } from '../embedding';
 import { Analyzers, createLanguageAnalyzers } from '../language';
+import { catalogComponent } from '../testUtils/catalogComponent';
 import { startTestDatabase, TestDatabase } from '../testUtils/testDatabase';
 import { entityRow } from './entityRow';
 import { Ingester } from './Ingester';
@@ -32,17 +33,12 @@ const page = (title: string, body: string) =>
   `<article class="md-content__inner md-typeset"><h1 id="top">${title}</h1>${body}</article>` +
   '</div></body></html>';
 
-const component = (name: string, owner: string): Entity => ({
-  apiVersion: 'backstage.io/v1alpha1',
-  kind: 'Component',
-  metadata: {
-    name,
-    namespace: 'default',
-    etag: `etag-${name}`,
+const component = (name: string, owner: string): Entity =>
+  catalogComponent(name, {
+    owner,
+    type: 'documentation',
     annotations: { 'backstage.io/techdocs-ref': 'dir:.' },
-  },
-  spec: { type: 'documentation', lifecycle: 'production', owner },
-});
+  });
 
 const restricted = component('restricted', 'group:default/secops');
 // Lists its pages in techdocs_metadata.json `files`.
@@ -51,7 +47,11 @@ const handbook = component('handbook', 'group:default/everyone');
 const wiki = component('wiki', 'group:default/everyone');
 const ref = (e: Entity) => stringifyEntityRef(e);
 
-const HANDBOOK_PAGES = ['index.html', 'guides/setup/index.html', 'návody/úvod/index.html'];
+const HANDBOOK_PAGES = [
+  'index.html',
+  'guides/setup/index.html',
+  'návody/úvod/index.html',
+];
 const HANDBOOK_HOSTILE = [
   '../restricted/runbook/index.html',
   'guides/../../restricted/runbook/index.html',
@@ -96,7 +96,9 @@ function startStaticServer(root: string) {
     requests.push(req.url ?? '');
     let file: string;
     try {
-      const decoded = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
+      const decoded = decodeURIComponent(
+        new URL(req.url ?? '/', 'http://x').pathname,
+      );
       file = path.posix.normalize(decoded.replace(/\\/g, '/'));
     } catch {
       res.writeHead(400).end();
@@ -118,7 +120,9 @@ function startStaticServer(root: string) {
       return;
     }
     served.set(relative, (served.get(relative) ?? 0) + 1);
-    const type = full.endsWith('.json') ? 'application/json' : 'text/html; charset=utf-8';
+    const type = full.endsWith('.json')
+      ? 'application/json'
+      : 'text/html; charset=utf-8';
     res.writeHead(200, { 'content-type': type }).end(fs.readFileSync(full));
   });
   return { server, served, requests };
@@ -140,7 +144,10 @@ describe('TechDocs page paths stay inside their entity site', () => {
         etag: 'r1',
         files: ['index.html', 'runbook/index.html'],
       }),
-      'index.html': page('Security operations', '<p>Internal security operations.</p>'),
+      'index.html': page(
+        'Security operations',
+        '<p>Internal security operations.</p>',
+      ),
       'runbook/index.html': page(
         'Break-glass runbook',
         `<p>The break-glass administrator password is ${SECRET}; rotate it after use.</p>`,
@@ -153,20 +160,39 @@ describe('TechDocs page paths stay inside their entity site', () => {
         files: [...HANDBOOK_PAGES, ...HANDBOOK_HOSTILE],
       }),
       'index.html': page('Handbook', '<p>Welcome to the public handbook.</p>'),
-      'guides/setup/index.html': page('Setup guide', '<p>Install the command line tools.</p>'),
-      'návody/úvod/index.html': page('Úvod', '<p>Úvodní stránka návodů pro kolegy.</p>'),
+      'guides/setup/index.html': page(
+        'Setup guide',
+        '<p>Install the command line tools.</p>',
+      ),
+      'návody/úvod/index.html': page(
+        'Úvod',
+        '<p>Úvodní stránka návodů pro kolegy.</p>',
+      ),
     });
     writeSite(root, 'wiki', {
-      'techdocs_metadata.json': JSON.stringify({ site_name: 'Wiki', etag: 'w1' }),
+      'techdocs_metadata.json': JSON.stringify({
+        site_name: 'Wiki',
+        etag: 'w1',
+      }),
       'search/search_index.json': JSON.stringify({
-        docs: [...WIKI_LOCATIONS, ...WIKI_HOSTILE_LOCATIONS].map(location => ({ location })),
+        docs: [...WIKI_LOCATIONS, ...WIKI_HOSTILE_LOCATIONS].map(location => ({
+          location,
+        })),
       }),
       'index.html': page('Wiki', '<p>The public wiki home page.</p>'),
-      'faq/index.html': page('FAQ', '<p>Frequently asked questions about billing.</p>'),
-      'návod/index.html': page('Návod', '<p>Návod pro nové uživatele wiki.</p>'),
+      'faq/index.html': page(
+        'FAQ',
+        '<p>Frequently asked questions about billing.</p>',
+      ),
+      'návod/index.html': page(
+        'Návod',
+        '<p>Návod pro nové uživatele wiki.</p>',
+      ),
     });
     site = startStaticServer(root);
-    await new Promise<void>(resolve => site.server.listen(0, '127.0.0.1', resolve));
+    await new Promise<void>(resolve =>
+      site.server.listen(0, '127.0.0.1', resolve),
+    );
     const { port } = site.server.address() as AddressInfo;
     reader = new TechDocsBackendReader(
       mockServices.discovery.mock({
@@ -229,7 +255,9 @@ describe('TechDocs page paths stay inside their entity site', () => {
   it('refuses a path out of the site in the reader itself, without a request', async () => {
     const before = site.requests.length;
     for (const pagePath of HANDBOOK_HOSTILE.slice(0, 4)) {
-      await expect(reader.getPage(handbook, pagePath)).rejects.toBeInstanceOf(RefusedPagePathError);
+      await expect(reader.getPage(handbook, pagePath)).rejects.toBeInstanceOf(
+        RefusedPagePathError,
+      );
     }
     expect(site.requests.length).toBe(before);
     // A redirect is not followed, even to a path the server would serve.
@@ -262,10 +290,16 @@ describe('TechDocs page paths stay inside their entity site', () => {
     }).run('manual');
 
     // The secret is stored only under the restricted entity, on its own runbook page.
-    const secretChunks = await db.knex('ask_docs_chunks as c')
+    const secretChunks = await db
+      .knex('ask_docs_chunks as c')
       .join('ask_docs_documents as d', 'd.document_id', 'c.document_id')
       .where('c.text', 'like', `%${SECRET}%`)
-      .select('c.entity_ref as chunkEntity', 'd.entity_ref as docEntity', 'd.page_path', 'd.url');
+      .select(
+        'c.entity_ref as chunkEntity',
+        'd.entity_ref as docEntity',
+        'd.page_path',
+        'd.url',
+      );
     expect(secretChunks).toEqual([
       {
         chunkEntity: ref(restricted),
@@ -274,9 +308,14 @@ describe('TechDocs page paths stay inside their entity site', () => {
         url: '/docs/default/component/restricted/runbook/',
       },
     ]);
-    const publicSecrets = await db.knex('ask_docs_chunks')
+    const publicSecrets = await db
+      .knex('ask_docs_chunks')
       .whereIn('entity_ref', [ref(handbook), ref(wiki)])
-      .andWhere(q => q.where('text', 'like', `%${SECRET}%`).orWhere('text', 'ilike', '%glass%'));
+      .andWhere(q =>
+        q
+          .where('text', 'like', `%${SECRET}%`)
+          .orWhere('text', 'ilike', '%glass%'),
+      );
     expect(publicSecrets).toEqual([]);
     // It was fetched once: for its own entity.
     expect(site.served.get(RUNBOOK)).toBe(1);
@@ -284,24 +323,40 @@ describe('TechDocs page paths stay inside their entity site', () => {
     // The public sites' own pages were indexed under them; the seeded leak is gone.
     const pagesOf = async (e: Entity) =>
       (
-        await db.knex('ask_docs_documents')
+        await db
+          .knex('ask_docs_documents')
           .where({ entity_ref: ref(e), source_kind: 'techdocs' })
           .pluck('page_path')
       ).sort();
     expect(await pagesOf(handbook)).toEqual([...HANDBOOK_PAGES].sort());
     expect(await pagesOf(wiki)).toEqual([...WIKI_PAGES].sort());
-    expect(await pagesOf(restricted)).toEqual(['index.html', 'runbook/index.html']);
-    expect(await db.knex('ask_docs_chunks').where('chunk_id', 'leaked-chunk')).toEqual([]);
+    expect(await pagesOf(restricted)).toEqual([
+      'index.html',
+      'runbook/index.html',
+    ]);
+    expect(
+      await db.knex('ask_docs_chunks').where('chunk_id', 'leaked-chunk'),
+    ).toEqual([]);
 
     // Every hostile path was refused, recorded on the run for its entity and logged by name.
     const refusedOf = (e: Entity) =>
       progress.errors.filter(
-        x => x.entityRef === ref(e) && x.message.startsWith('refused page path'),
+        x =>
+          x.entityRef === ref(e) && x.message.startsWith('refused page path'),
       );
-    const pages = (e: Entity) => refusedOf(e).map(x => x.page).sort();
-    expect(pages(handbook)).toEqual(HANDBOOK_HOSTILE.map(printablePagePath).sort());
-    expect(pages(wiki)).toEqual(WIKI_HOSTILE_PAGES.map(printablePagePath).sort());
-    expect(progress.errors).toHaveLength(HANDBOOK_HOSTILE.length + WIKI_HOSTILE_PAGES.length);
+    const pages = (e: Entity) =>
+      refusedOf(e)
+        .map(x => x.page)
+        .sort();
+    expect(pages(handbook)).toEqual(
+      HANDBOOK_HOSTILE.map(printablePagePath).sort(),
+    );
+    expect(pages(wiki)).toEqual(
+      WIKI_HOSTILE_PAGES.map(printablePagePath).sort(),
+    );
+    expect(progress.errors).toHaveLength(
+      HANDBOOK_HOSTILE.length + WIKI_HOSTILE_PAGES.length,
+    );
     const warnings = logger.warn.mock.calls.map(([message]) => String(message));
     for (const e of [handbook, wiki]) {
       for (const refused of refusedOf(e)) {
@@ -309,7 +364,9 @@ describe('TechDocs page paths stay inside their entity site', () => {
         expect(warnings).toContainEqual(expect.stringContaining(named));
       }
     }
-    expect(warnings.join('\n')).toContain('..\\\\restricted\\\\runbook\\\\index.html');
+    expect(warnings.join('\n')).toContain(
+      '..\\\\restricted\\\\runbook\\\\index.html',
+    );
 
     // The run itself succeeded and its record holds the refusals.
     const run = await store.latestRun();
