@@ -233,6 +233,8 @@ describe('entity-attribute sync', () => {
 
   it('an older listing never overwrites attributes a newer one wrote', async () => {
     const old = await store.databaseNow();
+    // The sync's listing must start strictly later: the server clock may tick in milliseconds.
+    await new Promise(r => setTimeout(r, 20));
     catalog.entities[0] = component('payments', 'group:default/team-ledger');
     expect(await sync.run()).toMatchObject({ updated: 1 });
     // e.g. an ingestion run that listed before the sync writes its (older) copy afterwards
