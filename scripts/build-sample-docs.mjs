@@ -7,12 +7,19 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 
-const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
-const publishDir = path.resolve(process.argv[2] ?? path.join(root, '.data', 'techdocs'));
+const root = path.resolve(
+  path.dirname(new URL(import.meta.url).pathname),
+  '..',
+);
+const publishDir = path.resolve(
+  process.argv[2] ?? path.join(root, '.data', 'techdocs'),
+);
 
 const sites = [
   { name: 'ask-docs', dir: root },
-  ...fs.readdirSync(path.join(root, 'examples', 'docs')).map(name => ({ name, dir: path.join(root, 'examples', 'docs', name) })),
+  ...fs
+    .readdirSync(path.join(root, 'examples', 'docs'))
+    .map(name => ({ name, dir: path.join(root, 'examples', 'docs', name) })),
 ];
 
 function listFiles(dir, base = dir) {
@@ -28,19 +35,41 @@ for (const site of sites) {
   fs.mkdirSync(out, { recursive: true });
   const tmpConfig = path.join(site.dir, '.mkdocs.build.yml');
   const config = fs.readFileSync(path.join(site.dir, 'mkdocs.yml'), 'utf8');
-  fs.writeFileSync(tmpConfig, `${config}\ntheme:\n  name: material\nuse_directory_urls: true\n`);
+  fs.writeFileSync(
+    tmpConfig,
+    `${config}\ntheme:\n  name: material\nuse_directory_urls: true\n`,
+  );
   try {
-    execFileSync('mkdocs', ['build', '--quiet', '--config-file', tmpConfig, '--site-dir', out], { stdio: 'inherit' });
+    execFileSync(
+      'mkdocs',
+      ['build', '--quiet', '--config-file', tmpConfig, '--site-dir', out],
+      { stdio: 'inherit' },
+    );
   } finally {
     fs.rmSync(tmpConfig, { force: true });
   }
   const files = listFiles(out).sort();
   const hash = crypto.createHash('sha256');
-  for (const f of files.filter(f => f.endsWith('.html'))) hash.update(f).update(fs.readFileSync(path.join(out, f)));
+  for (const f of files.filter(f => f.endsWith('.html')))
+    hash.update(f).update(fs.readFileSync(path.join(out, f)));
   const siteName = /site_name:\s*(.+)/.exec(config)?.[1]?.trim() ?? site.name;
   fs.writeFileSync(
     path.join(out, 'techdocs_metadata.json'),
-    JSON.stringify({ site_name: siteName, site_description: '', etag: hash.digest('hex').slice(0, 40), build_timestamp: Date.now(), files }, null, 2),
+    JSON.stringify(
+      {
+        site_name: siteName,
+        site_description: '',
+        etag: hash.digest('hex').slice(0, 40),
+        build_timestamp: Date.now(),
+        files,
+      },
+      null,
+      2,
+    ),
   );
-  console.log(`techdocs: built ${site.name} (${files.filter(f => f.endsWith('.html')).length} pages) -> ${path.relative(root, out)}`);
+  console.log(
+    `techdocs: built ${site.name} (${
+      files.filter(f => f.endsWith('.html')).length
+    } pages) -> ${path.relative(root, out)}`,
+  );
 }

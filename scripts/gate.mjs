@@ -8,14 +8,21 @@ import os from 'node:os';
 import path from 'node:path';
 import { suites } from '../test/gate/suites.mjs';
 
-const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+const root = path.resolve(
+  path.dirname(new URL(import.meta.url).pathname),
+  '..',
+);
 const outDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ask-docs-gate-'));
 const only = process.argv.slice(2);
 
 function run(command, out) {
   const args = command.map(a => a.replace('{out}', out));
   console.log(`\n$ ${args.join(' ')}`);
-  const r = spawnSync(args[0], args.slice(1), { cwd: root, stdio: 'inherit', env: { ...process.env, CI: process.env.CI ?? 'true' } });
+  const r = spawnSync(args[0], args.slice(1), {
+    cwd: root,
+    stdio: 'inherit',
+    env: { ...process.env, CI: process.env.CI ?? 'true' },
+  });
   return r.status ?? 1;
 }
 
@@ -38,18 +45,27 @@ function judge(suite, status, result) {
   }
   const counts = {
     passed: result.numPassedTests ?? 0,
-    failed: (result.numFailedTests ?? 0) + (result.numRuntimeErrorTestSuites ?? 0),
+    failed:
+      (result.numFailedTests ?? 0) + (result.numRuntimeErrorTestSuites ?? 0),
     skipped: (result.numPendingTests ?? 0) + (result.numTodoTests ?? 0),
   };
   if (counts.failed > 0) problems.push(`${counts.failed} failed`);
-  if (counts.skipped > 0) problems.push(`${counts.skipped} skipped (a skipped check has not run)`);
+  if (counts.skipped > 0)
+    problems.push(`${counts.skipped} skipped (a skipped check has not run)`);
   if ((result.numTotalTests ?? 0) < (suite.minTests ?? 1)) {
-    problems.push(`only ${result.numTotalTests ?? 0} tests ran, expected at least ${suite.minTests ?? 1}`);
+    problems.push(
+      `only ${result.numTotalTests ?? 0} tests ran, expected at least ${
+        suite.minTests ?? 1
+      }`,
+    );
   }
   for (const required of suite.requiredFiles ?? []) {
-    const hit = (result.testResults ?? []).find(t => (t.name ?? '').endsWith(required));
+    const hit = (result.testResults ?? []).find(t =>
+      (t.name ?? '').endsWith(required),
+    );
     if (!hit) problems.push(`required test file ${required} did not run`);
-    else if (hit.status !== 'passed') problems.push(`required test file ${required}: ${hit.status}`);
+    else if (hit.status !== 'passed')
+      problems.push(`required test file ${required}: ${hit.status}`);
   }
   return { problems, counts };
 }
@@ -58,16 +74,33 @@ function judge(suite, status, result) {
 {
   const out = path.join(outDir, 'selftest.json');
   const status = run(
-    ['npx', 'jest', '--rootDir', 'test/gate', '--testRegex', 'always-fails\\.selftest\\.js$', '--json', '--outputFile={out}'],
+    [
+      'npx',
+      'jest',
+      '--rootDir',
+      'test/gate',
+      '--testRegex',
+      'always-fails\\.selftest\\.js$',
+      '--json',
+      '--outputFile={out}',
+    ],
     out,
   );
-  const verdict = judge({ name: 'selftest', minTests: 1 }, status, readJest(out));
+  const verdict = judge(
+    { name: 'selftest', minTests: 1 },
+    status,
+    readJest(out),
+  );
   if (verdict.problems.length === 0 || verdict.counts.failed < 1) {
-    console.error('\ngate: the deliberately failing self-test was judged as passing; the gate cannot be trusted');
+    console.error(
+      '\ngate: the deliberately failing self-test was judged as passing; the gate cannot be trusted',
+    );
     console.log('0 passed, 1 failed');
     process.exit(1);
   }
-  console.log(`\ngate: self-test failed as it must (${verdict.problems.join('; ')})`);
+  console.log(
+    `\ngate: self-test failed as it must (${verdict.problems.join('; ')})`,
+  );
 }
 
 // 2. Every expected suite.
@@ -77,7 +110,11 @@ const report = [];
 for (const suite of suites) {
   if (only.length && !only.includes(suite.name)) {
     // Running a subset is for local work; the full gate never skips silently.
-    report.push({ suite: suite.name, ok: false, problems: ['not selected in this run'] });
+    report.push({
+      suite: suite.name,
+      ok: false,
+      problems: ['not selected in this run'],
+    });
     failed += 1;
     continue;
   }
@@ -86,13 +123,24 @@ for (const suite of suites) {
   const { problems, counts } = judge(suite, status, readJest(out));
   passed += counts.passed;
   failed += counts.failed + (problems.length && counts.failed === 0 ? 1 : 0);
-  report.push({ suite: suite.name, ok: problems.length === 0, problems, counts });
+  report.push({
+    suite: suite.name,
+    ok: problems.length === 0,
+    problems,
+    counts,
+  });
 }
 
 console.log('\ngate summary');
 for (const r of report) {
-  const c = r.counts ? ` (${r.counts.passed} passed, ${r.counts.failed} failed, ${r.counts.skipped} skipped)` : '';
-  console.log(`  ${r.ok ? 'PASS' : 'FAIL'} ${r.suite}${c}${r.ok ? '' : `: ${r.problems.join('; ')}`}`);
+  const c = r.counts
+    ? ` (${r.counts.passed} passed, ${r.counts.failed} failed, ${r.counts.skipped} skipped)`
+    : '';
+  console.log(
+    `  ${r.ok ? 'PASS' : 'FAIL'} ${r.suite}${c}${
+      r.ok ? '' : `: ${r.problems.join('; ')}`
+    }`,
+  );
 }
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(report.every(r => r.ok) ? 0 : 1);

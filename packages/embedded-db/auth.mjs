@@ -32,7 +32,11 @@ loopback.addAddress('::1', 'ipv6'); // also matches ::ffff:127.x.y.z
 
 /** @param {string} address an IP address */
 export function isLoopbackAddress(address) {
-  const family = net.isIPv4(address) ? 'ipv4' : net.isIPv6(address) ? 'ipv6' : undefined;
+  const family = net.isIPv4(address)
+    ? 'ipv4'
+    : net.isIPv6(address)
+    ? 'ipv6'
+    : undefined;
   return family !== undefined && loopback.check(address, family);
 }
 
@@ -40,7 +44,9 @@ export function isLoopbackAddress(address) {
 export function assertLoopbackHost(host) {
   if (host === 'localhost' || isLoopbackAddress(host)) return;
   throw new Error(
-    `embedded-db: refusing to listen on ${JSON.stringify(host)}: this development server has ` +
+    `embedded-db: refusing to listen on ${JSON.stringify(
+      host,
+    )}: this development server has ` +
       'no TLS and one shared password, so it listens on loopback only (127.0.0.1, ::1 or ' +
       'localhost). Use a real Postgres server for anything else.',
   );
@@ -73,7 +79,9 @@ export function passwordFor(dataDir) {
   }
   if ((fs.statSync(file).mode & 0o077) !== 0) {
     fs.chmodSync(file, 0o600);
-    process.stderr.write(`embedded-db: ${file} was readable by others; now mode 0600\n`);
+    process.stderr.write(
+      `embedded-db: ${file} was readable by others; now mode 0600\n`,
+    );
   }
   const password = fs.readFileSync(file, 'utf8').trim();
   if (!/^[\x21-\x7e]+$/.test(password)) {
@@ -129,13 +137,23 @@ export function scramExchange(verifier, user) {
       throw new AuthError('28000', `expected SASL mechanism ${MECHANISM}`);
     }
     const length = body.length >= nul + 5 ? body.readInt32BE(nul + 1) : -1;
-    const clientFirst = body.subarray(nul + 5, nul + 5 + Math.max(length, 0)).toString('utf8');
+    const clientFirst = body
+      .subarray(nul + 5, nul + 5 + Math.max(length, 0))
+      .toString('utf8');
     // gs2 header: n (no channel binding) or y (client could, server did not offer); no authzid
-    const match = /^([ny]),,(n=[^,]*,r=([\x21-\x2b\x2d-\x7e]+)(?:,.*)?)$/.exec(clientFirst);
-    if (length < 0 || !match) throw new AuthError('28000', 'malformed SCRAM client-first-message');
+    const match = /^([ny]),,(n=[^,]*,r=([\x21-\x2b\x2d-\x7e]+)(?:,.*)?)$/.exec(
+      clientFirst,
+    );
+    if (length < 0 || !match)
+      throw new AuthError('28000', 'malformed SCRAM client-first-message');
     const nonce = match[3] + crypto.randomBytes(18).toString('base64');
     const serverFirst = `r=${nonce},s=${verifier.salt},i=${ITERATIONS}`;
-    state = { gs2: `${match[1]},,`, clientFirstBare: match[2], serverFirst, nonce };
+    state = {
+      gs2: `${match[1]},,`,
+      clientFirstBare: match[2],
+      serverFirst,
+      nonce,
+    };
     return authMessage(11, Buffer.from(serverFirst));
   }
 
@@ -144,7 +162,9 @@ export function scramExchange(verifier, user) {
     const clientFinal = body.toString('utf8');
     const at = clientFinal.lastIndexOf(',p=');
     const withoutProof = clientFinal.slice(0, Math.max(at, 0));
-    const attributes = new Map(withoutProof.split(',').map(a => [a.slice(0, 2), a.slice(2)]));
+    const attributes = new Map(
+      withoutProof.split(',').map(a => [a.slice(0, 2), a.slice(2)]),
+    );
     const proof = Buffer.from(clientFinal.slice(at + 3), 'base64');
     if (
       at < 0 ||
@@ -156,12 +176,20 @@ export function scramExchange(verifier, user) {
     }
     const message = `${started.clientFirstBare},${started.serverFirst},${withoutProof}`;
     const clientKey = xor(proof, hmac(verifier.storedKey, message));
-    const proofOk = crypto.timingSafeEqual(sha256(clientKey), verifier.storedKey);
+    const proofOk = crypto.timingSafeEqual(
+      sha256(clientKey),
+      verifier.storedKey,
+    );
     // One answer for a wrong password and an unknown user, as Postgres does.
     if (!proofOk || user !== USER) {
-      throw new AuthError('28P01', `password authentication failed for user "${user ?? ''}"`);
+      throw new AuthError(
+        '28P01',
+        `password authentication failed for user "${user ?? ''}"`,
+      );
     }
-    const serverSignature = hmac(verifier.serverKey, message).toString('base64');
+    const serverSignature = hmac(verifier.serverKey, message).toString(
+      'base64',
+    );
     return authMessage(12, Buffer.from(`v=${serverSignature}`));
   }
 
@@ -169,7 +197,8 @@ export function scramExchange(verifier, user) {
     authenticated: false,
     /** @param {Buffer} body @returns {Buffer} */
     respond(body) {
-      if (this.authenticated) throw new AuthError('28000', 'already authenticated');
+      if (this.authenticated)
+        throw new AuthError('28000', 'already authenticated');
       if (!state) return first(body);
       const reply = final(body, state);
       this.authenticated = true;

@@ -30,7 +30,9 @@ try {
   });
 } catch (e) {
   // Our own refusals (e.g. a non-loopback --host) need no stack trace.
-  process.stderr.write(`${e.message.startsWith('embedded-db:') ? e.message : e.stack}\n`);
+  process.stderr.write(
+    `${e.message.startsWith('embedded-db:') ? e.message : e.stack}\n`,
+  );
   process.exit(2);
 }
 const { host, port, user, password, passwordFile } = server;

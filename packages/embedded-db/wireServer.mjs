@@ -62,18 +62,23 @@ class Instance {
     this.busy = true;
     try {
       while (this.queue.length > 0) {
-        const index = this.owner ? this.queue.findIndex(u => u.client === this.owner || u.startup) : 0;
+        const index = this.owner
+          ? this.queue.findIndex(u => u.client === this.owner || u.startup)
+          : 0;
         if (index < 0) break; // wait for the transaction owner's next unit
         const [unit] = this.queue.splice(index, 1);
         try {
           await this.db.runExclusive(() =>
-            this.db.execProtocolRawStream(unit.bytes, { onRawData: data => unit.client.write(data) }),
+            this.db.execProtocolRawStream(unit.bytes, {
+              onRawData: data => unit.client.write(data),
+            }),
           );
           unit.resolve();
         } catch (e) {
           unit.reject(e);
         }
-        if (!unit.startup) this.owner = this.db.isInTransaction() ? unit.client : null;
+        if (!unit.startup)
+          this.owner = this.db.isInTransaction() ? unit.client : null;
       }
     } finally {
       this.busy = false;
@@ -82,7 +87,9 @@ class Instance {
 
   /** A client went away: drop its queued work and end a transaction it left open. */
   async release(client) {
-    this.queue = this.queue.filter(u => u.client !== client || (u.reject(new Error('client closed')), false));
+    this.queue = this.queue.filter(
+      u => u.client !== client || (u.reject(new Error('client closed')), false),
+    );
     if (this.owner === client) {
       this.owner = null;
       // exec takes PGlite's own lock; runExclusive around it would deadlock.
@@ -125,14 +132,18 @@ export async function startWireServer({
 
   async function instanceFor(database) {
     // No leading dot: names are directories in dataDir ('..' would escape it, '.password' is ours).
-    const name = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,62}$/.test(database) ? database : null;
-    if (!name) throw new Error(`invalid database name ${JSON.stringify(database)}`);
+    const name = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,62}$/.test(database)
+      ? database
+      : null;
+    if (!name)
+      throw new Error(`invalid database name ${JSON.stringify(database)}`);
     if (!instances.has(name)) {
       instances.set(
         name,
         (async () => {
           const dir = dataDir ? path.join(dataDir, name) : undefined;
-          const initialised = dir !== undefined && fs.existsSync(path.join(dir, 'PG_VERSION'));
+          const initialised =
+            dir !== undefined && fs.existsSync(path.join(dir, 'PG_VERSION'));
           if (dir) fs.mkdirSync(dir, { recursive: true });
           const db = await PGlite.create({
             dataDir: dir,
@@ -159,7 +170,9 @@ export async function startWireServer({
     }
     sockets.add(socket);
     socket.setNoDelay(true);
-    serveClient(socket, instanceFor, verifier).finally(() => sockets.delete(socket));
+    serveClient(socket, instanceFor, verifier).finally(() =>
+      sockets.delete(socket),
+    );
   });
   await new Promise((resolve, reject) => {
     server.once('error', reject);
@@ -169,7 +182,9 @@ export async function startWireServer({
   const address = /** @type {net.AddressInfo} */ (server.address());
   if (!isLoopbackAddress(address.address)) {
     await new Promise(resolve => server.close(resolve));
-    throw new Error(`embedded-db: ${host} resolved to ${address.address}, which is not loopback`);
+    throw new Error(
+      `embedded-db: ${host} resolved to ${address.address}, which is not loopback`,
+    );
   }
 
   return {
@@ -215,7 +230,10 @@ async function serveClient(socket, instanceFor, verifier) {
     phase = 'done';
     socket.end(code ? errorResponse(code, text) : undefined);
   };
-  const authTimer = setTimeout(() => finish('08P01', 'authentication timed out'), AUTH_TIMEOUT_MS);
+  const authTimer = setTimeout(
+    () => finish('08P01', 'authentication timed out'),
+    AUTH_TIMEOUT_MS,
+  );
 
   const closed = new Promise(resolve => {
     socket.on('close', resolve);
@@ -234,7 +252,10 @@ async function serveClient(socket, instanceFor, verifier) {
     const offset = typed ? 1 : 0;
     if (buffer.length < offset + 4) return null;
     const length = buffer.readInt32BE(offset) + offset;
-    if (phase !== 'ready' && (length > MAX_STARTUP_LENGTH || length < offset + 4)) {
+    if (
+      phase !== 'ready' &&
+      (length > MAX_STARTUP_LENGTH || length < offset + 4)
+    ) {
       finish('08P01', 'invalid message length before authentication');
       return null;
     }
@@ -283,7 +304,10 @@ async function serveClient(socket, instanceFor, verifier) {
     try {
       if (type !== 'p') {
         const user = params.user ?? '';
-        throw new AuthError('28000', `password authentication required for user "${user}"`);
+        throw new AuthError(
+          '28000',
+          `password authentication required for user "${user}"`,
+        );
       }
       socket.write(scram.respond(body));
       if (!scram.authenticated) return;
@@ -293,7 +317,9 @@ async function serveClient(socket, instanceFor, verifier) {
     }
     clearTimeout(authTimer);
     try {
-      instance = await instanceFor(params.database ?? params.user ?? 'postgres');
+      instance = await instanceFor(
+        params.database ?? params.user ?? 'postgres',
+      );
     } catch (e) {
       return finish('3D000', e.message);
     }

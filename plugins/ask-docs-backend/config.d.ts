@@ -27,7 +27,11 @@ export interface Config {
     };
     ingestion?: {
       /** Scheduler frequency, e.g. { minutes: 30 }. */
-      schedule?: { frequency: { minutes?: number; hours?: number }; timeout?: { minutes?: number }; initialDelay?: { seconds?: number } };
+      schedule?: {
+        frequency: { minutes?: number; hours?: number };
+        timeout?: { minutes?: number };
+        initialDelay?: { seconds?: number };
+      };
       /** Run the first ingestion right after start (no initial delay; not with schedule.initialDelay). */
       runOnStart?: boolean;
       maxPageChars?: number;

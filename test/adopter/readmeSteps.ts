@@ -42,7 +42,10 @@ function parseAction(text: string, where: string): StepAction {
 }
 
 /** Parses the steps of one README, in document order. */
-export function parseReadmeSteps(markdown: string, file = 'README.md'): ReadmeStep[] {
+export function parseReadmeSteps(
+  markdown: string,
+  file = 'README.md',
+): ReadmeStep[] {
   const lines = markdown.split('\n');
   const steps: ReadmeStep[] = [];
   for (let i = 0; i < lines.length; i++) {
@@ -50,12 +53,21 @@ export function parseReadmeSteps(markdown: string, file = 'README.md'): ReadmeSt
     if (!marker) continue;
     const where = `${file}:${i + 1}`;
     const fence = /^(```+)\w*\s*$/.exec(lines[i + 1] ?? '');
-    if (!fence) throw new Error(`${where}: an adopter step must be followed by a fenced block`);
+    if (!fence)
+      throw new Error(
+        `${where}: an adopter step must be followed by a fenced block`,
+      );
     const end = lines.findIndex((l, j) => j > i + 1 && l.trim() === fence[1]);
-    if (end < 0) throw new Error(`${where}: the step's fenced block is not closed`);
+    if (end < 0)
+      throw new Error(`${where}: the step's fenced block is not closed`);
     const body = lines.slice(i + 2, end).join('\n');
     if (!body.trim()) throw new Error(`${where}: the step's block is empty`);
-    steps.push({ name: marker[1], action: parseAction(marker[2], where), body, source: where });
+    steps.push({
+      name: marker[1],
+      action: parseAction(marker[2], where),
+      body,
+      source: where,
+    });
     i = end;
   }
   return steps;
@@ -66,11 +78,16 @@ export function readReadmeSteps(readmePath: string): ReadmeStep[] {
 }
 
 /** Steps by name; a missing or duplicated name is an error, so a README edit cannot skip one. */
-export function stepsByName(steps: ReadmeStep[], names: string[]): ReadmeStep[] {
+export function stepsByName(
+  steps: ReadmeStep[],
+  names: string[],
+): ReadmeStep[] {
   return names.map(name => {
     const found = steps.filter(s => s.name === name);
     if (found.length !== 1) {
-      throw new Error(`expected exactly one adopter step "${name}", found ${found.length}`);
+      throw new Error(
+        `expected exactly one adopter step "${name}", found ${found.length}`,
+      );
     }
     return found[0];
   });
@@ -84,13 +101,18 @@ export function applyFileStep(appDir: string, step: ReadmeStep): string {
   }
   const file = `${appDir}/${action.file}`;
   if (action.kind === 'write') {
-    const before = fs.existsSync(file) ? `${fs.readFileSync(file, 'utf8').trimEnd()}\n` : '';
+    const before = fs.existsSync(file)
+      ? `${fs.readFileSync(file, 'utf8').trimEnd()}\n`
+      : '';
     fs.writeFileSync(file, `${before}${step.body}\n`);
   } else {
     const text = fs.readFileSync(file, 'utf8');
     const lines = text.split('\n');
     const at = lines.findIndex(l => l.includes(action.anchor));
-    if (at < 0) throw new Error(`${step.source}: "${action.anchor}" not found in ${action.file}`);
+    if (at < 0)
+      throw new Error(
+        `${step.source}: "${action.anchor}" not found in ${action.file}`,
+      );
     lines.splice(at, 0, step.body, '');
     fs.writeFileSync(file, lines.join('\n'));
   }

@@ -11,7 +11,11 @@ export interface Latency {
 }
 
 /** Times `fn` once per input after `warmup` untimed calls; bounded by the inputs given. */
-export async function timeEach<T>(inputs: T[], fn: (input: T) => Promise<unknown>, warmup = 2): Promise<Latency> {
+export async function timeEach<T>(
+  inputs: T[],
+  fn: (input: T) => Promise<unknown>,
+  warmup = 2,
+): Promise<Latency> {
   for (const input of inputs.slice(0, warmup)) await fn(input);
   const ms: number[] = [];
   for (const input of inputs) {
@@ -19,13 +23,20 @@ export async function timeEach<T>(inputs: T[], fn: (input: T) => Promise<unknown
     await fn(input);
     ms.push(performance.now() - t0);
   }
-  return { n: ms.length, p50: percentile(ms, 50), p95: percentile(ms, 95), mean: ms.reduce((a, b) => a + b, 0) / ms.length };
+  return {
+    n: ms.length,
+    p50: percentile(ms, 50),
+    p95: percentile(ms, 95),
+    mean: ms.reduce((a, b) => a + b, 0) / ms.length,
+  };
 }
 
 /** Resident set size of a process in bytes (Linux /proc), or undefined when unreadable. */
 export function rssOf(pid: number): number | undefined {
   try {
-    const m = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+    const m = /VmRSS:\s+(\d+) kB/.exec(
+      fs.readFileSync(`/proc/${pid}/status`, 'utf8'),
+    );
     return m ? Number(m[1]) * 1024 : undefined;
   } catch {
     return undefined;
@@ -33,7 +44,12 @@ export function rssOf(pid: number): number | undefined {
 }
 
 /** Total size (with indexes and TOAST) of each knowledge-index table, and of each index, in bytes. */
-export async function relationSizes(knex: Knex): Promise<{ tables: Record<string, number>; indexes: Record<string, number> }> {
+export async function relationSizes(
+  knex: Knex,
+): Promise<{
+  tables: Record<string, number>;
+  indexes: Record<string, number>;
+}> {
   const tables = await knex.raw(
     `SELECT c.relname AS name, pg_total_relation_size(c.oid)::float8 AS bytes FROM pg_class c
       WHERE c.relkind = 'r' AND c.relname LIKE 'ask_docs_%' ORDER BY c.relname`,
@@ -42,9 +58,12 @@ export async function relationSizes(knex: Knex): Promise<{ tables: Record<string
     `SELECT c.relname AS name, pg_relation_size(c.oid)::float8 AS bytes FROM pg_class c
       WHERE c.relkind = 'i' AND c.relname LIKE 'ask_docs_%' ORDER BY c.relname`,
   );
-  const toRecord = (rows: Array<{ name: string; bytes: number }>) => Object.fromEntries(rows.map(r => [r.name, Number(r.bytes)]));
+  const toRecord = (rows: Array<{ name: string; bytes: number }>) =>
+    Object.fromEntries(rows.map(r => [r.name, Number(r.bytes)]));
   return { tables: toRecord(tables.rows), indexes: toRecord(indexes.rows) };
 }
 
-export const mb = (bytes: number | undefined) => (bytes === undefined ? 'n/a' : `${(bytes / 1024 / 1024).toFixed(1)} MB`);
-export const ratio = (a: number, b: number) => (b > 0 ? `${(a / b).toFixed(2)}×` : 'n/a');
+export const mb = (bytes: number | undefined) =>
+  bytes === undefined ? 'n/a' : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+export const ratio = (a: number, b: number) =>
+  b > 0 ? `${(a / b).toFixed(2)}×` : 'n/a';

@@ -12,9 +12,16 @@ import fs from 'fs';
 import os from 'os';
 import path from 'path';
 import { Knex } from 'knex';
-import { HashingEmbedder, TransformersEmbedder, Embedder } from '../../plugins/ask-docs-backend/src/embedding';
+import {
+  HashingEmbedder,
+  TransformersEmbedder,
+  Embedder,
+} from '../../plugins/ask-docs-backend/src/embedding';
 import { buildTinyBertModel } from '../../plugins/ask-docs-backend/src/embedding/__testUtils__/buildTinyBertModel';
-import { resolveVisibility, Visibility } from '../../plugins/ask-docs-backend/src/permissions';
+import {
+  resolveVisibility,
+  Visibility,
+} from '../../plugins/ask-docs-backend/src/permissions';
 import {
   ensureVectorIndex,
   RetrievalMode,
@@ -30,7 +37,11 @@ import {
   StaticEntitySource,
   userCredentials,
 } from '../src';
-import { evalAnalyzers, ingest, startEvalDatabase } from '../eval/buildIndex';
+import {
+  evalAnalyzers,
+  ingest,
+  startEvalDatabase as startDatabase,
+} from '../eval/buildIndex';
 import { loadEvalItems } from '../eval/evalItems';
 import { productSettings } from '../eval/evaluate';
 import {
@@ -38,8 +49,16 @@ import {
   QuestionPipeline,
 } from '../../plugins/ask-docs-backend/src/service/QuestionPipeline';
 import { Latency, mb, ratio, relationSizes, rssOf, timeEach } from './measure';
-import { documentFrequencies, misspell, postingsScanCandidates } from './replacedQueries';
+import {
+  documentFrequencies,
+  misspell,
+  postingsScanCandidates,
+} from './replacedQueries';
 import { suggestCorrections } from '../../plugins/ask-docs-backend/src/retrieval/typo';
+import {
+  keywordSearch,
+  keywordStatistics,
+} from '../../plugins/ask-docs-backend/src/retrieval/keywordSearch';
 import { DatabaseAskDocsStore } from '../../plugins/ask-docs-backend/src/database/DatabaseAskDocsStore';
 import {
   addSyntheticChunks,
@@ -51,6 +70,28 @@ import {
 } from './syntheticChunks';
 
 const ENTITIES = 100;
+
+/**
+ * A database for one phase of the run. With ASK_DOCS_TEST_PG_URL (a native PostgreSQL with
+ * pgvector, docs/evaluation.md) its public schema is emptied first, so phases do not see each
+ * other's rows; otherwise an embedded server of its own.
+ */
+async function startEvalDatabase(options: { dataDir?: string } = {}) {
+  const external = process.env.ASK_DOCS_TEST_PG_URL;
+  if (external) {
+    const admin = (await import('knex')).default({
+      client: 'pg',
+      connection: external,
+    });
+    try {
+      await admin.raw('DROP SCHEMA IF EXISTS public CASCADE');
+      await admin.raw('CREATE SCHEMA public');
+    } finally {
+      await admin.destroy();
+    }
+  }
+  return startDatabase(options);
+}
 /** The group whose entities the filtered user sees: 1 of ENTITIES, i.e. ~1% of chunks. */
 const FILTER_OWNER = 7;
 
@@ -86,16 +127,24 @@ function parseArgs(argv: string[]) {
     else if (a === '--out') args.out = path.resolve(value());
     else throw new Error(`unknown argument ${a}`);
   }
-  if (!args.sizes.every(n => Number.isInteger(n) && n > 0) || args.sizes.some((n, i) => i > 0 && n <= args.sizes[i - 1])) {
+  if (
+    !args.sizes.every(n => Number.isInteger(n) && n > 0) ||
+    args.sizes.some((n, i) => i > 0 && n <= args.sizes[i - 1])
+  ) {
     throw new Error('--sizes must be increasing positive integers');
   }
-  if (!(args.queries >= 1 && args.queries <= 200)) throw new Error('--queries must be 1..200');
-  if (!/^\d+(kB|MB|GB)$/.test(args.hnswMemory)) throw new Error('--hnsw-memory must look like 512MB');
+  if (!(args.queries >= 1 && args.queries <= 200))
+    throw new Error('--queries must be 1..200');
+  if (!/^\d+(kB|MB|GB)$/.test(args.hnswMemory))
+    throw new Error('--hnsw-memory must look like 512MB');
   return args;
 }
 
 const started = Date.now();
-const log = (m: string) => process.stderr.write(`[bench ${((Date.now() - started) / 1000).toFixed(0)}s] ${m}\n`);
+const log = (m: string) =>
+  process.stderr.write(
+    `[bench ${((Date.now() - started) / 1000).toFixed(0)}s] ${m}\n`,
+  );
 
 interface IngestionResult {
   embedder: string;
@@ -113,20 +162,37 @@ async function measureIngestion(
   embedder: Embedder,
   pagesLimit: number,
   keep: boolean,
-): Promise<{ result: IngestionResult; db?: Awaited<ReturnType<typeof startEvalDatabase>> }> {
+): Promise<{
+  result: IngestionResult;
+  db?: Awaited<ReturnType<typeof startEvalDatabase>>;
+}> {
   const site = await corpusSite('postgresql-docs');
   const limited = { ...site, pages: site.pages.slice(0, pagesLimit) };
-  const split = splitSiteAcrossEntities(limited, ENTITIES, { prefix: 'pgdocs' });
+  const split = splitSiteAcrossEntities(limited, ENTITIES, {
+    prefix: 'pgdocs',
+  });
   const analyzers = await evalAnalyzers();
   const db = await startEvalDatabase();
-  log(`ingesting ${limited.pages.length} PostgreSQL manual pages over ${ENTITIES} entities with ${embedder.modelId}`);
+  log(
+    `ingesting ${limited.pages.length} PostgreSQL manual pages over ${ENTITIES} entities with ${embedder.modelId}`,
+  );
   const t0 = performance.now();
-  const progress = await ingest({ knex: db.knex, entities: new StaticEntitySource(split.entities), techdocs: split.reader, embedder, analyzers });
+  const progress = await ingest({
+    knex: db.knex,
+    entities: new StaticEntitySource(split.entities),
+    techdocs: split.reader,
+    embedder,
+    analyzers,
+  });
   const seconds = (performance.now() - t0) / 1000;
-  const texts: Array<{ section_path: string; text: string }> = await db.knex('ask_docs_chunks').select('section_path', 'text');
+  const texts: Array<{ section_path: string; text: string }> = await db
+    .knex('ask_docs_chunks')
+    .select('section_path', 'text');
   const t1 = performance.now();
   for (let i = 0; i < texts.length; i += 64) {
-    await embedder.embedPassages(texts.slice(i, i + 64).map(t => `${t.section_path}\n${t.text}`));
+    await embedder.embedPassages(
+      texts.slice(i, i + 64).map(t => `${t.section_path}\n${t.text}`),
+    );
   }
   const embedOnlySeconds = (performance.now() - t1) / 1000;
   const techdocsPages = progress.pagesDone - split.entities.length; // one catalog document per entity
@@ -140,7 +206,11 @@ async function measureIngestion(
     embedOnlySeconds,
     errors: progress.errors.length,
   };
-  log(`  ${result.pages} pages, ${result.chunks} chunks in ${seconds.toFixed(1)}s (${result.pagesPerSecond.toFixed(1)} pages/s)`);
+  log(
+    `  ${result.pages} pages, ${result.chunks} chunks in ${seconds.toFixed(
+      1,
+    )}s (${result.pagesPerSecond.toFixed(1)} pages/s)`,
+  );
   if (!keep) {
     await db.stop();
     return { result };
@@ -155,7 +225,12 @@ interface SizePoint {
   chunks: number;
   visibleFiltered: number;
   /** Cumulative over all loads up to this size; indexSeconds rebuilds the term indexes. */
-  load: { generateSeconds: number; writeSeconds: number; indexSeconds: number; termRows: number };
+  load: {
+    generateSeconds: number;
+    writeSeconds: number;
+    indexSeconds: number;
+    termRows: number;
+  };
   /** Build with the server's maintenance_work_mem (undefined: not run at this size). */
   hnswBuildDefaultSeconds?: number;
   /** Build with --hnsw-memory; the index the measurements use. */
@@ -163,18 +238,61 @@ interface SizePoint {
   hnswMemory: string;
   hnswUsed: Record<string, boolean>;
   latency: Record<string, Latency>;
-  ann: Record<string, { k: number; recall: number; minRecall: number; hnsw: Latency; exact: Latency }>;
-  /** The product's query vs the shape migration 0002 replaced (replacedQueries.ts), same data. */
-  replaced: Record<string, { queries: number; product: Latency; replaced: Latency }>;
-  memory: { benchRss: number; serverRss?: number; tables: Record<string, number>; indexes: Record<string, number> };
+  /** recall: HNSW forced; productRecall: the product's 'auto' choice (exact when few are visible). */
+  ann: Record<
+    string,
+    {
+      k: number;
+      recall: number;
+      minRecall: number;
+      productRecall: number;
+      hnsw: Latency;
+      exact: Latency;
+    }
+  >;
+  /** The product's query vs the shape it replaced (replacedQueries.ts), same data. */
+  replaced: Record<
+    string,
+    { queries: number; product: Latency; replaced: Latency }
+  >;
+  /** How far the product's shortcuts move results, per visibility (1 = identical). */
+  agreement: Record<
+    string,
+    {
+      exactTokens: number;
+      dfEqualToPostingsCount: number;
+      keywordTop10Overlap: number;
+      exhaustiveQueries: number;
+    }
+  >;
+  /** Knowledge-index bytes (tables with indexes and TOAST) per chunk. */
+  bytesPerChunk: number;
+  memory: {
+    benchRss: number;
+    serverRss?: number;
+    tables: Record<string, number>;
+    indexes: Record<string, number>;
+  };
 }
 
-async function planUsesIndex(knex: Knex, visibility: Visibility, modelId: string, vector: number[], strategy: 'auto' | 'index') {
+async function planUsesIndex(
+  knex: Knex,
+  visibility: Visibility,
+  modelId: string,
+  vector: number[],
+  strategy: 'auto' | 'index',
+) {
   const indexName = vectorIndexName(modelId, vector.length);
   return knex.transaction(async trx => {
     if (strategy === 'index') await trx.raw('SET LOCAL enable_seqscan = off');
-    const sql = vectorQuery(trx, visibility, { modelId, queryVector: vector, k: 10 }).toString();
-    const plan = (await trx.raw(`EXPLAIN ${sql}`)).rows.map((r: Record<string, string>) => r['QUERY PLAN']).join('\n');
+    const sql = vectorQuery(trx, visibility, {
+      modelId,
+      queryVector: vector,
+      k: 10,
+    }).toString();
+    const plan = (await trx.raw(`EXPLAIN ${sql}`)).rows
+      .map((r: Record<string, string>) => r['QUERY PLAN'])
+      .join('\n');
     return plan.includes(indexName);
   });
 }
@@ -195,35 +313,62 @@ async function measureSize(options: {
 }): Promise<SizePoint> {
   const { knex, embedder, queries, visibility, modes, pipeline } = options;
   const modelId = embedder.modelId;
-  const dropIndex = () => knex.raw(`DROP INDEX IF EXISTS ${vectorIndexName(modelId, embedder.dimension)}`);
+  const dropIndex = () =>
+    knex.raw(
+      `DROP INDEX IF EXISTS ${vectorIndexName(modelId, embedder.dimension)}`,
+    );
   await dropIndex();
   // What the Ingester does after a run that changed the index.
   await new DatabaseAskDocsStore(knex).refreshIndexStatistics();
   let hnswBuildDefaultSeconds: number | undefined;
   if (options.chunks <= 20_000) {
-    log(`  building HNSW over ${options.chunks} vectors (${embedder.dimension} dimensions), Postgres' default 64MB`);
+    log(
+      `  building HNSW over ${options.chunks} vectors (${embedder.dimension} dimensions), Postgres' default 64MB`,
+    );
     const t0 = performance.now();
-    await ensureVectorIndex(knex, modelId, embedder.dimension, { buildMemory: '64MB' });
+    await ensureVectorIndex(knex, modelId, embedder.dimension, {
+      buildMemory: '64MB',
+    });
     hnswBuildDefaultSeconds = (performance.now() - t0) / 1000;
     log(`  built in ${hnswBuildDefaultSeconds.toFixed(1)}s`);
     await dropIndex();
   }
-  log(`  building HNSW over ${options.chunks} vectors with maintenance_work_mem ${options.hnswMemory}`);
+  log(
+    `  building HNSW over ${options.chunks} vectors with maintenance_work_mem ${options.hnswMemory}`,
+  );
   const t0 = performance.now();
   // The product's own index builder (its default is 512MB).
-  await ensureVectorIndex(knex, modelId, embedder.dimension, { buildMemory: options.hnswMemory });
+  await ensureVectorIndex(knex, modelId, embedder.dimension, {
+    buildMemory: options.hnswMemory,
+  });
   const hnswBuildSeconds = (performance.now() - t0) / 1000;
   log(`  built in ${hnswBuildSeconds.toFixed(1)}s`);
   await knex.raw('ANALYZE');
 
   const visibleFiltered = Number(
-    (await knex.raw('SELECT count(*)::int AS n FROM ask_docs_chunks c JOIN ask_docs_entities e USING (entity_ref) WHERE ? = ANY(e.owners)', [benchOwner(FILTER_OWNER)]))
-      .rows[0].n,
+    (
+      await knex.raw(
+        'SELECT count(*)::int AS n FROM ask_docs_chunks c JOIN ask_docs_entities e USING (entity_ref) WHERE ? = ANY(e.owners)',
+        [benchOwner(FILTER_OWNER)],
+      )
+    ).rows[0].n,
   );
   const hnswUsed: Record<string, boolean> = {};
   for (const [name, v] of Object.entries(visibility)) {
-    hnswUsed[`${name}/auto`] = await planUsesIndex(knex, v, modelId, queries[0].queryVector, 'auto');
-    hnswUsed[`${name}/index`] = await planUsesIndex(knex, v, modelId, queries[0].queryVector, 'index');
+    hnswUsed[`${name}/auto`] = await planUsesIndex(
+      knex,
+      v,
+      modelId,
+      queries[0].queryVector,
+      'auto',
+    );
+    hnswUsed[`${name}/index`] = await planUsesIndex(
+      knex,
+      v,
+      modelId,
+      queries[0].queryVector,
+      'index',
+    );
   }
 
   const latency: Record<string, Latency> = {};
@@ -237,23 +382,82 @@ async function measureSize(options: {
   }
 
   const replaced: SizePoint['replaced'] = {};
+  const agreement: SizePoint['agreement'] = {};
   const typos = queries.flatMap(q => misspell(q.queryTokens) ?? []);
   for (const [name, v] of Object.entries(visibility)) {
     log(`  replaced query shapes / ${name}`);
+    // df from per-entity key statistics (product) vs counted over the visible postings.
+    let tokens = 0;
+    let sameDf = 0;
     for (const q of queries) {
-      const a = JSON.stringify(await documentFrequencies(knex, v, q.queryTokens, 'entity'));
-      const b = JSON.stringify(await documentFrequencies(knex, v, q.queryTokens, 'chunk'));
-      if (a !== b) throw new Error(`document frequencies differ for "${q.question}": ${a} vs ${b}`);
+      const product = await keywordStatistics({
+        knex,
+        visibility: v,
+        queryTokens: q.queryTokens,
+      });
+      const counted = new Map(
+        (await documentFrequencies(knex, v, q.queryTokens, 'entity')).map(r => [
+          Number(r.tok),
+          Number(r.df),
+        ]),
+      );
+      product.tokens.forEach((t, i) => {
+        if (t.match !== 'exact') return;
+        tokens++;
+        if (t.df === counted.get(i)) sameDf++;
+      });
     }
     replaced[`document frequencies/${name}`] = {
       queries: queries.length,
-      product: await timeEach(queries, q => documentFrequencies(knex, v, q.queryTokens, 'entity')),
-      replaced: await timeEach(queries, q => documentFrequencies(knex, v, q.queryTokens, 'chunk')),
+      product: await timeEach(queries, q =>
+        keywordStatistics({ knex, visibility: v, queryTokens: q.queryTokens }),
+      ),
+      replaced: await timeEach(queries, q =>
+        documentFrequencies(knex, v, q.queryTokens, 'entity'),
+      ),
+    };
+    // Keyword ranking with the candidate budget (product) vs every posting of every token.
+    const keyword = (q: Query, candidateBudget?: number) =>
+      keywordSearch({
+        knex,
+        visibility: v,
+        queryTokens: q.queryTokens,
+        limit: 40,
+        candidateBudget,
+      });
+    let overlap = 0;
+    let exhaustive = 0;
+    for (const q of queries) {
+      const budgeted = await keyword(q);
+      const all = (await keyword(q, Infinity)).hits
+        .slice(0, 10)
+        .map(h => h.chunkId);
+      const top = new Set(budgeted.hits.slice(0, 10).map(h => h.chunkId));
+      overlap +=
+        all.length === 0
+          ? 1
+          : all.filter(id => top.has(id)).length / all.length;
+      if (budgeted.exhaustive) exhaustive++;
+    }
+    replaced[`keyword candidates/${name}`] = {
+      queries: queries.length,
+      product: await timeEach(queries, q => keyword(q)),
+      replaced: await timeEach(queries, q => keyword(q, Infinity)),
+    };
+    agreement[name] = {
+      exactTokens: tokens,
+      dfEqualToPostingsCount: tokens === 0 ? 1 : sameDf / tokens,
+      keywordTop10Overlap: overlap / queries.length,
+      exhaustiveQueries: exhaustive / queries.length,
     };
     replaced[`spelling candidates/${name}`] = {
       queries: typos.length,
-      product: await timeEach(typos, t => suggestCorrections({ knex, visibility: v, queryTokens: [t] })),
-      replaced: await timeEach(typos, t => postingsScanCandidates(knex, v, t.token, t.token.length <= 6 ? 1 : 2)),
+      product: await timeEach(typos, t =>
+        suggestCorrections({ knex, visibility: v, queryTokens: [t] }),
+      ),
+      replaced: await timeEach(typos, t =>
+        postingsScanCandidates(knex, v, t.token, t.token.length <= 6 ? 1 : 2),
+      ),
     };
   }
 
@@ -262,17 +466,45 @@ async function measureSize(options: {
     for (const k of [10, 40]) {
       log(`  ANN recall@${k} / ${name}`);
       const recalls: number[] = [];
-      const search = (q: Query, strategy: 'index' | 'exact') =>
-        vectorSearch({ knex, visibility: v, modelId, queryVector: q.queryVector, k, strategy });
+      const productRecalls: number[] = [];
+      // The product passes the visible chunk count, so 'auto' searches exactly when few are visible.
+      const { visibleChunks } = await keywordStatistics({
+        knex,
+        visibility: v,
+        queryTokens: [],
+      });
+      const search = (q: Query, strategy: 'index' | 'exact' | 'auto') =>
+        vectorSearch({
+          knex,
+          visibility: v,
+          modelId,
+          queryVector: q.queryVector,
+          k,
+          strategy,
+          visibleChunks,
+        });
+      const recall = (exact: string[], found: Set<string>) =>
+        exact.length === 0
+          ? 1
+          : exact.filter(id => found.has(id)).length / exact.length;
       for (const q of queries) {
         const exact = (await search(q, 'exact')).map(h => h.chunkId);
-        const hnsw = new Set((await search(q, 'index')).map(h => h.chunkId));
-        recalls.push(exact.length === 0 ? 1 : exact.filter(id => hnsw.has(id)).length / exact.length);
+        recalls.push(
+          recall(
+            exact,
+            new Set((await search(q, 'index')).map(h => h.chunkId)),
+          ),
+        );
+        productRecalls.push(
+          recall(exact, new Set((await search(q, 'auto')).map(h => h.chunkId))),
+        );
       }
       ann[`${name}@${k}`] = {
         k,
         recall: recalls.reduce((a, b) => a + b, 0) / recalls.length,
         minRecall: Math.min(...recalls),
+        productRecall:
+          productRecalls.reduce((a, b) => a + b, 0) / productRecalls.length,
         hnsw: await timeEach(queries, q => search(q, 'index')),
         exact: await timeEach(queries, q => search(q, 'exact')),
       };
@@ -290,6 +522,9 @@ async function measureSize(options: {
     latency,
     ann,
     replaced,
+    agreement,
+    bytesPerChunk:
+      Object.values(sizes.tables).reduce((a, b) => a + b, 0) / options.chunks,
     memory: {
       benchRss: process.memoryUsage().rss,
       serverRss: options.serverPid ? rssOf(options.serverPid) : undefined,
@@ -307,64 +542,216 @@ function render(report: {
 }): string {
   const out: string[] = [];
   const row = (cells: string[]) => `| ${cells.join(' | ')} |`;
-  const head = (cells: string[]) => [row(cells), row(cells.map(() => '---'))].join('\n');
+  const head = (cells: string[]) =>
+    [row(cells), row(cells.map(() => '---'))].join('\n');
 
-  out.push('### Ingestion throughput (PostgreSQL manual, split over 100 entities)');
+  out.push(
+    '### Ingestion throughput (PostgreSQL manual, split over 100 entities)',
+  );
   out.push('');
-  out.push(head(['embedder', 'pages', 'chunks', 'seconds', 'pages/s', 'chunks/s', 'embedding alone (s)', 'vs hashing (pages/s)']));
+  out.push(
+    head([
+      'embedder',
+      'pages',
+      'chunks',
+      'seconds',
+      'pages/s',
+      'chunks/s',
+      'embedding alone (s)',
+      'vs hashing (pages/s)',
+    ]),
+  );
   const base = report.ingestion[0];
   for (const r of report.ingestion) {
     out.push(
-      row([r.embedder, String(r.pages), String(r.chunks), r.seconds.toFixed(1), r.pagesPerSecond.toFixed(1), r.chunksPerSecond.toFixed(1), r.embedOnlySeconds.toFixed(1), ratio(r.pagesPerSecond, base.pagesPerSecond)]),
+      row([
+        r.embedder,
+        String(r.pages),
+        String(r.chunks),
+        r.seconds.toFixed(1),
+        r.pagesPerSecond.toFixed(1),
+        r.chunksPerSecond.toFixed(1),
+        r.embedOnlySeconds.toFixed(1),
+        ratio(r.pagesPerSecond, base.pagesPerSecond),
+      ]),
     );
   }
   out.push('');
-  out.push(`### Retrieval latency (product path: k=8, 40 candidates per retriever; embedder ${report.embedder})`);
+  out.push(
+    `### Retrieval latency (product path: k=8, 40 candidates per retriever; embedder ${report.embedder})`,
+  );
   out.push('');
-  out.push(`Queries: ${report.sizes.map(s => `${s.latency['hybrid/all'].n} at ${s.chunks}`).join(', ')} (PostgreSQL questions of the shared evaluation set).`);
+  out.push(
+    `Queries: ${report.sizes
+      .map(s => `${s.latency['hybrid/all'].n} at ${s.chunks}`)
+      .join(', ')} (PostgreSQL questions of the shared evaluation set).`,
+  );
   out.push('');
-  out.push(head(['chunks', 'mode', 'all p50 ms', 'all p95 ms', '1% filter p50 ms', '1% filter p95 ms', 'filtered / all (p50)', `vs ${report.sizes[0].chunks} (all p50)`]));
+  out.push(
+    head([
+      'chunks',
+      'mode',
+      'all p50 ms',
+      'all p95 ms',
+      '1% filter p50 ms',
+      '1% filter p95 ms',
+      'filtered / all (p50)',
+      `vs ${report.sizes[0].chunks} (all p50)`,
+    ]),
+  );
   for (const s of report.sizes) {
     for (const mode of ['hybrid', 'vector', 'keyword']) {
       const a = s.latency[`${mode}/all`];
       const f = s.latency[`${mode}/filtered`];
       const first = report.sizes[0].latency[`${mode}/all`];
       if (!a || !f || !first) continue;
-      out.push(row([String(s.chunks), mode, a.p50.toFixed(0), a.p95.toFixed(0), f.p50.toFixed(0), f.p95.toFixed(0), ratio(f.p50, a.p50), ratio(a.p50, first.p50)]));
-    }
-  }
-  out.push('');
-  out.push('### Filtered ANN: HNSW (iterative scan, relaxed order) vs exact kNN on the same filter');
-  out.push('');
-  out.push(head(['chunks', 'filter', 'k', 'recall (mean)', 'recall (min)', 'HNSW p50 ms', 'exact p50 ms', 'HNSW / exact (p50)', 'planner uses HNSW (auto)']));
-  for (const s of report.sizes) {
-    for (const [key, a] of Object.entries(s.ann)) {
-      const filter = key.split('@')[0];
       out.push(
-        row([String(s.chunks), filter === 'all' ? 'none' : `1% (${s.visibleFiltered} chunks)`, String(a.k), a.recall.toFixed(3), a.minRecall.toFixed(2), a.hnsw.p50.toFixed(1), a.exact.p50.toFixed(1), ratio(a.hnsw.p50, a.exact.p50), String(s.hnswUsed[`${filter}/auto`])]),
+        row([
+          String(s.chunks),
+          mode,
+          a.p50.toFixed(0),
+          a.p95.toFixed(0),
+          f.p50.toFixed(0),
+          f.p95.toFixed(0),
+          ratio(f.p50, a.p50),
+          ratio(a.p50, first.p50),
+        ]),
       );
     }
   }
   out.push('');
-  out.push('### Replaced query shapes (migration 0002), same data and run');
+  out.push(
+    '### Filtered ANN: HNSW (iterative scan, relaxed order) vs exact kNN on the same filter',
+  );
   out.push('');
-  out.push('Document frequencies: postings filtered by their own entity (product) vs by visible chunk ids (replaced). Spelling: the full `suggestCorrections` for one misspelt word on the vocabulary table (product) vs the candidate query alone on the postings (replaced).');
+  out.push(
+    head([
+      'chunks',
+      'filter',
+      'k',
+      'recall (mean)',
+      'recall (min)',
+      'product path recall',
+      'HNSW p50 ms',
+      'exact p50 ms',
+      'HNSW / exact (p50)',
+      'planner uses HNSW (auto)',
+    ]),
+  );
+  for (const s of report.sizes) {
+    for (const [key, a] of Object.entries(s.ann)) {
+      const filter = key.split('@')[0];
+      out.push(
+        row([
+          String(s.chunks),
+          filter === 'all' ? 'none' : `1% (${s.visibleFiltered} chunks)`,
+          String(a.k),
+          a.recall.toFixed(3),
+          a.minRecall.toFixed(2),
+          a.productRecall.toFixed(3),
+          a.hnsw.p50.toFixed(1),
+          a.exact.p50.toFixed(1),
+          ratio(a.hnsw.p50, a.exact.p50),
+          String(s.hnswUsed[`${filter}/auto`]),
+        ]),
+      );
+    }
+  }
   out.push('');
-  out.push(head(['chunks', 'query', 'filter', 'queries', 'product p50 ms', 'replaced p50 ms', 'product / replaced (p50)']));
+  out.push(
+    '### Replaced query shapes (migrations 0002 and 0005), same data and run',
+  );
+  out.push('');
+  out.push(
+    'Document frequencies: `keywordStatistics` from per-entity key statistics (product) vs df counted over the visible postings (replaced). Keyword candidates: `keywordSearch` with the candidate budget (product) vs reading every posting of every token (replaced). Spelling: the full `suggestCorrections` for one misspelt word on the vocabulary (product) vs the candidate query alone on the postings (replaced).',
+  );
+  out.push('');
+  out.push(
+    head([
+      'chunks',
+      'query',
+      'filter',
+      'queries',
+      'product p50 ms',
+      'replaced p50 ms',
+      'product / replaced (p50)',
+    ]),
+  );
   for (const s of report.sizes) {
     for (const [key, r] of Object.entries(s.replaced ?? {})) {
       const [query, filter] = key.split('/');
-      out.push(row([String(s.chunks), query, filter === 'all' ? 'none' : '1%', String(r.queries), r.product.p50.toFixed(1), r.replaced.p50.toFixed(1), ratio(r.product.p50, r.replaced.p50)]));
+      out.push(
+        row([
+          String(s.chunks),
+          query,
+          filter === 'all' ? 'none' : '1%',
+          String(r.queries),
+          r.product.p50.toFixed(1),
+          r.replaced.p50.toFixed(1),
+          ratio(r.product.p50, r.replaced.p50),
+        ]),
+      );
+    }
+  }
+  out.push('');
+  out.push('### What the shortcuts change (1 = identical)');
+  out.push('');
+  out.push(
+    head([
+      'chunks',
+      'filter',
+      'exact tokens',
+      'df equal to the postings count',
+      'keyword top-10 overlap with exhaustive',
+      'queries scored exhaustively',
+      'index bytes per chunk',
+    ]),
+  );
+  for (const s of report.sizes) {
+    for (const [filter, a] of Object.entries(s.agreement)) {
+      out.push(
+        row([
+          String(s.chunks),
+          filter === 'all' ? 'none' : '1%',
+          String(a.exactTokens),
+          a.dfEqualToPostingsCount.toFixed(3),
+          a.keywordTop10Overlap.toFixed(3),
+          a.exhaustiveQueries.toFixed(2),
+          s.bytesPerChunk.toFixed(0),
+        ]),
+      );
     }
   }
   out.push('');
   out.push('### Build, load and memory');
   out.push('');
-  out.push(head(['chunks', 'term rows', 'generate s', 'insert s', 'term index s', 'HNSW build s (64MB default)', 'HNSW build s (raised)', 'raised vs default', 'build vs first', 'chunks+terms+embeddings', 'HNSW index', 'server RSS', 'server RSS vs empty', 'bench RSS']));
+  out.push(
+    head([
+      'chunks',
+      'term rows',
+      'generate s',
+      'insert s',
+      'term index s',
+      'HNSW build s (64MB default)',
+      'HNSW build s (raised)',
+      'raised vs default',
+      'build vs first',
+      'chunks+terms+embeddings',
+      'HNSW index',
+      'server RSS',
+      'server RSS vs empty',
+      'bench RSS',
+    ]),
+  );
   for (const s of report.sizes) {
     const t = s.memory.tables;
-    const data = (t.ask_docs_chunks ?? 0) + (t.ask_docs_terms ?? 0) + (t.ask_docs_embeddings ?? 0);
-    const hnsw = Object.entries(s.memory.indexes).find(([n]) => n.startsWith('ask_docs_emb_hnsw_'))?.[1];
+    const data =
+      (t.ask_docs_chunks ?? 0) +
+      (t.ask_docs_terms ?? 0) +
+      (t.ask_docs_embeddings ?? 0);
+    const hnsw = Object.entries(s.memory.indexes).find(([n]) =>
+      n.startsWith('ask_docs_emb_hnsw_'),
+    )?.[1];
     out.push(
       row([
         String(s.chunks),
@@ -372,14 +759,20 @@ function render(report: {
         s.load.generateSeconds.toFixed(1),
         s.load.writeSeconds.toFixed(1),
         s.load.indexSeconds.toFixed(1),
-        s.hnswBuildDefaultSeconds === undefined ? 'not run' : s.hnswBuildDefaultSeconds.toFixed(1),
+        s.hnswBuildDefaultSeconds === undefined
+          ? 'not run'
+          : s.hnswBuildDefaultSeconds.toFixed(1),
         `${s.hnswBuildSeconds.toFixed(1)} (${s.hnswMemory})`,
-        s.hnswBuildDefaultSeconds === undefined ? 'n/a' : ratio(s.hnswBuildSeconds, s.hnswBuildDefaultSeconds),
+        s.hnswBuildDefaultSeconds === undefined
+          ? 'n/a'
+          : ratio(s.hnswBuildSeconds, s.hnswBuildDefaultSeconds),
         ratio(s.hnswBuildSeconds, report.sizes[0].hnswBuildSeconds),
         mb(data),
         mb(hnsw),
         mb(s.memory.serverRss),
-        s.memory.serverRss && report.baselineRss.server ? ratio(s.memory.serverRss, report.baselineRss.server) : 'n/a',
+        s.memory.serverRss && report.baselineRss.server
+          ? ratio(s.memory.serverRss, report.baselineRss.server)
+          : 'n/a',
         mb(s.memory.benchRss),
       ]),
     );
@@ -404,8 +797,14 @@ async function main() {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ask-docs-bench-model-'));
     try {
       const tiny = await buildTinyBertModel(dir, { modelMaxLength: 512 });
-      const embedder = await TransformersEmbedder.load({ modelId: tiny.modelId, localModelPath: tiny.localModelPath, maxTokens: 512 });
-      ingestion.push((await measureIngestion(embedder, args.ingestPages, false)).result);
+      const embedder = await TransformersEmbedder.load({
+        modelId: tiny.modelId,
+        localModelPath: tiny.localModelPath,
+        maxTokens: 512,
+      });
+      ingestion.push(
+        (await measureIngestion(embedder, args.ingestPages, false)).result,
+      );
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
@@ -431,11 +830,24 @@ async function main() {
   process.once('SIGINT', abort);
   process.once('SIGTERM', abort);
   try {
-    const baselineRss = { bench: process.memoryUsage().rss, server: db.pid ? rssOf(db.pid) : undefined };
+    const baselineRss = {
+      bench: process.memoryUsage().rss,
+      server: db.pid ? rssOf(db.pid) : undefined,
+    };
     const analyzers = await evalAnalyzers();
     await insertBenchEntities(db.knex, ENTITIES);
-    await db.knex('ask_docs_models').insert({ model_id: hashing.modelId, dimension: hashing.dimension, kind: hashing.kind }).onConflict('model_id').ignore();
-    const questions = loadEvalItems({ files: ['pg.dev.jsonl', 'unanswerable-en.dev.jsonl'] })
+    await db
+      .knex('ask_docs_models')
+      .insert({
+        model_id: hashing.modelId,
+        dimension: hashing.dimension,
+        kind: hashing.kind,
+      })
+      .onConflict('model_id')
+      .ignore();
+    const questions = loadEvalItems({
+      files: ['pg.dev.jsonl', 'unanswerable-en.dev.jsonl'],
+    })
       .filter(i => i.corpus === 'postgresql-docs')
       .slice(0, args.queries);
     const pipeline = new QuestionPipeline({
@@ -447,29 +859,47 @@ async function main() {
       answer: {},
     });
     const queries: Query[] = [];
-    for (const q of questions) queries.push(await pipeline.embed(pipeline.analyse(q.question)));
+    for (const q of questions)
+      queries.push(await pipeline.embed(pipeline.analyse(q.question)));
     const permissions = (decision?: ReturnType<typeof ownerOnlyDecision>) =>
-      resolveVisibility({ permissions: fakePermissionsService(decision), credentials: userCredentials() });
-    const visibility = { all: await permissions(), filtered: await permissions(ownerOnlyDecision([benchOwner(FILTER_OWNER)])) };
+      resolveVisibility({
+        permissions: fakePermissionsService(decision),
+        credentials: userCredentials(),
+      });
+    const visibility = {
+      all: await permissions(),
+      filtered: await permissions(
+        ownerOnlyDecision([benchOwner(FILTER_OWNER)]),
+      ),
+    };
 
     const sizes: SizePoint[] = [];
     let have = 0;
     for (const size of args.sizes) {
       log(`synthetic corpus: adding chunks ${have}..${size}`);
       // Adding rows one by one to an existing HNSW graph is much slower than building it once.
-      await db.knex.raw(`DROP INDEX IF EXISTS ${vectorIndexName(hashing.modelId, hashing.dimension)}`);
-      const { result: load, rebuildSeconds } = await withoutTermIndexes(db.knex, () => addSyntheticChunks({
-        knex: db.knex,
-        pool,
-        embedder: hashing,
-        analyzers,
-        entities: ENTITIES,
-        from: have,
-        to: size,
-        onProgress: done => {
-          if (done % 10_000 === 0) log(`  ${have + done} chunks`);
-        },
-      }));
+      await db.knex.raw(
+        `DROP INDEX IF EXISTS ${vectorIndexName(
+          hashing.modelId,
+          hashing.dimension,
+        )}`,
+      );
+      const { result: load, rebuildSeconds } = await withoutTermIndexes(
+        db.knex,
+        () =>
+          addSyntheticChunks({
+            knex: db.knex,
+            pool,
+            embedder: hashing,
+            analyzers,
+            entities: ENTITIES,
+            from: have,
+            to: size,
+            onProgress: done => {
+              if (done % 10_000 === 0) log(`  ${have + done} chunks`);
+            },
+          }),
+      );
       log(`  loaded; term indexes rebuilt in ${rebuildSeconds.toFixed(1)}s`);
       have = size;
       const previous = sizes[sizes.length - 1]?.load;
@@ -479,13 +909,16 @@ async function main() {
           serverPid: db.pid,
           embedder: hashing,
           pipeline,
-          queries: sizes.length === 0 ? queries : queries.slice(0, args.largeQueries),
-          modes: sizes.length === 0 ? ['hybrid', 'vector', 'keyword'] : ['hybrid'],
+          queries:
+            sizes.length === 0 ? queries : queries.slice(0, args.largeQueries),
+          modes:
+            sizes.length === 0 ? ['hybrid', 'vector', 'keyword'] : ['hybrid'],
           hnswMemory: args.hnswMemory,
           visibility,
           chunks: size,
           load: {
-            generateSeconds: load.generateMs / 1000 + (previous?.generateSeconds ?? 0),
+            generateSeconds:
+              load.generateMs / 1000 + (previous?.generateSeconds ?? 0),
             writeSeconds: load.writeMs / 1000 + (previous?.writeSeconds ?? 0),
             indexSeconds: rebuildSeconds + (previous?.indexSeconds ?? 0),
             termRows: load.terms + (previous?.termRows ?? 0),
@@ -493,7 +926,13 @@ async function main() {
         }),
       );
     }
-    const report = { embedder: `${hashing.modelId} (lexical hashing fallback)`, ingestion, sizes, baselineRss, totalSeconds: (Date.now() - started) / 1000 };
+    const report = {
+      embedder: `${hashing.modelId} (lexical hashing fallback)`,
+      ingestion,
+      sizes,
+      baselineRss,
+      totalSeconds: (Date.now() - started) / 1000,
+    };
     fs.mkdirSync(args.out, { recursive: true });
     const file = path.join(args.out, 'retrieval.json');
     fs.writeFileSync(file, JSON.stringify(report, null, 2));

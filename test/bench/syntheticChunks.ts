@@ -11,11 +11,16 @@ import { chunkColumns } from '../../plugins/ask-docs-backend/src/database/chunkC
 import { entityColumns } from '../../plugins/ask-docs-backend/src/database/entityColumns';
 import { HashingEmbedder } from '../../plugins/ask-docs-backend/src/embedding';
 import { splitSentences } from '../../plugins/ask-docs-backend/src/ingestion/parsing';
-import { Analyzers, analyzeText } from '../../plugins/ask-docs-backend/src/language';
+import {
+  Analyzers,
+  analyzeText,
+} from '../../plugins/ask-docs-backend/src/language';
 
 export const BENCH_ENTITY_PREFIX = 'bench';
-export const benchEntityRef = (i: number) => `component:default/${BENCH_ENTITY_PREFIX}-${i}`;
-export const benchOwner = (i: number) => `group:default/${BENCH_ENTITY_PREFIX}-owner-${i}`;
+export const benchEntityRef = (i: number) =>
+  `component:default/${BENCH_ENTITY_PREFIX}-${i}`;
+export const benchOwner = (i: number) =>
+  `group:default/${BENCH_ENTITY_PREFIX}-owner-${i}`;
 const CHUNKS_PER_DOCUMENT = 10;
 
 /** Column types for unnest(); the names are chunkColumns()' keys (the store's own mapping). */
@@ -37,6 +42,7 @@ const CHUNK_COLUMNS: Array<[keyof ReturnType<typeof chunkColumns>, string]> = [
 ];
 const EMBEDDING_COLUMNS: Array<[string, string]> = [
   ['chunk_id', 'text'],
+  ['entity_ref', 'text'],
   ['model_id', 'text'],
   ['content_hash', 'text'],
   ['dimension', 'int'],
@@ -62,7 +68,9 @@ export interface SentencePool {
 
 /** Sentences and chunk lengths of the chunks already in the index (e.g. an ingested manual). */
 export async function sentencePool(knex: Knex): Promise<SentencePool> {
-  const rows: Array<{ text: string }> = await knex('ask_docs_chunks').select('text');
+  const rows: Array<{ text: string }> = await knex('ask_docs_chunks').select(
+    'text',
+  );
   const sentences: string[] = [];
   for (const r of rows) {
     for (const span of splitSentences(r.text)) {
@@ -70,14 +78,18 @@ export async function sentencePool(knex: Knex): Promise<SentencePool> {
       if (s.length >= 20) sentences.push(s);
     }
   }
-  if (sentences.length === 0) throw new Error('no sentences to build synthetic chunks from');
+  if (sentences.length === 0)
+    throw new Error('no sentences to build synthetic chunks from');
   return { sentences, lengths: rows.map(r => r.text.length) };
 }
 
 const sha = (s: string) => crypto.createHash('sha256').update(s).digest('hex');
 
 /** Inserts the bench entities (idempotent). */
-export async function insertBenchEntities(knex: Knex, entities: number): Promise<void> {
+export async function insertBenchEntities(
+  knex: Knex,
+  entities: number,
+): Promise<void> {
   // Through the store's row mapping, so the folded key columns visibility compares are filled.
   const rows = Array.from({ length: entities }, (_, i) =>
     entityColumns({
@@ -94,19 +106,31 @@ export async function insertBenchEntities(knex: Knex, entities: number): Promise
       etag: 'e1',
     }),
   );
-  await knex('ask_docs_entities').insert(rows).onConflict('entity_ref').ignore();
+  await knex('ask_docs_entities')
+    .insert(rows)
+    .onConflict('entity_ref')
+    .ignore();
 }
 
 /**
  * INSERT ... SELECT FROM unnest(arrays): one bind parameter per column instead of per value,
  * which is several times faster than multi-row VALUES for large batches.
  */
-async function insertColumns(trx: Knex.Transaction, table: string, columns: Array<[string, string]>, rows: Array<Record<string, unknown>>) {
+async function insertColumns(
+  trx: Knex.Transaction,
+  table: string,
+  columns: Array<[string, string]>,
+  rows: Array<Record<string, unknown>>,
+) {
   const size = 20_000;
   for (let i = 0; i < rows.length; i += size) {
     const slice = rows.slice(i, i + size);
     await trx.raw(
-      `INSERT INTO ${table} (${columns.map(([c]) => c).join(', ')}) SELECT * FROM unnest(${columns.map(([, t]) => `?::${t}[]`).join(', ')})`,
+      `INSERT INTO ${table} (${columns
+        .map(([c]) => c)
+        .join(', ')}) SELECT * FROM unnest(${columns
+        .map(([, t]) => `?::${t}[]`)
+        .join(', ')})`,
       columns.map(([c]) => slice.map(r => r[c]) as any),
     );
   }
@@ -126,7 +150,12 @@ export async function addSyntheticChunks(options: {
   to: number;
   seed?: number;
   onProgress?: (done: number) => void;
-}): Promise<{ chunks: number; terms: number; generateMs: number; writeMs: number }> {
+}): Promise<{
+  chunks: number;
+  terms: number;
+  generateMs: number;
+  writeMs: number;
+}> {
   const { knex, pool, embedder, analyzers, entities } = options;
   const batch = 1000;
   let terms = 0;
@@ -144,13 +173,19 @@ export async function addSyntheticChunks(options: {
       const random = seededRandom((options.seed ?? 1) * 1_000_003 + j);
       const target = pool.lengths[Math.floor(random() * pool.lengths.length)];
       let text = '';
-      while (text.length < target) text += `${text ? ' ' : ''}${pool.sentences[Math.floor(random() * pool.sentences.length)]}`;
+      while (text.length < target)
+        text += `${text ? ' ' : ''}${
+          pool.sentences[Math.floor(random() * pool.sentences.length)]
+        }`;
       const d = Math.floor(j / CHUNKS_PER_DOCUMENT);
       const entityRef = benchEntityRef(d % entities);
       // Ids as wide as the product's (32 hex characters): they are in every index.
       const documentId = sha(`bench-doc-${d}`).slice(0, 32);
       const title = `Synthetic page ${d}`;
-      const sectionPath = `${title} › ${text.split(/\s+/).slice(0, 4).join(' ')}`;
+      const sectionPath = `${title} › ${text
+        .split(/\s+/)
+        .slice(0, 4)
+        .join(' ')}`;
       if (!documents.has(documentId)) {
         documents.set(documentId, {
           document_id: documentId,
@@ -158,7 +193,9 @@ export async function addSyntheticChunks(options: {
           source_kind: 'techdocs',
           page_path: `synthetic/${d}/index.html`,
           title,
-          url: `/docs/default/component/${entityRef.split('/').pop()}/synthetic/${d}/`,
+          url: `/docs/default/component/${entityRef
+            .split('/')
+            .pop()}/synthetic/${d}/`,
           lang: 'en',
           revision: 'r1',
           content_hash: sha(documentId),
@@ -188,20 +225,38 @@ export async function addSyntheticChunks(options: {
       );
       embeddings.push({
         chunk_id: chunkId,
+        entity_ref: entityRef,
         model_id: embedder.modelId,
         content_hash: contentHash,
         dimension: embedder.dimension,
-        embedding: `[${embedder.embedSync(`${sectionPath}\n${text}`).join(',')}]`,
+        embedding: `[${embedder
+          .embedSync(`${sectionPath}\n${text}`)
+          .join(',')}]`,
       });
       for (const t of analysis.terms) {
-        termRows.push({ chunk_id: chunkId, entity_ref: entityRef, lang: 'en', kind: t.kind, term: t.term, tf: t.tf });
+        termRows.push({
+          chunk_id: chunkId,
+          entity_ref: entityRef,
+          lang: 'en',
+          kind: t.kind,
+          term: t.term,
+          tf: t.tf,
+        });
       }
     }
     const t1 = performance.now();
     await knex.transaction(async trx => {
-      await trx('ask_docs_documents').insert([...documents.values()]).onConflict('document_id').ignore();
+      await trx('ask_docs_documents')
+        .insert([...documents.values()])
+        .onConflict('document_id')
+        .ignore();
       await insertColumns(trx, 'ask_docs_chunks', CHUNK_COLUMNS, chunks);
-      await insertColumns(trx, 'ask_docs_embeddings', EMBEDDING_COLUMNS, embeddings);
+      await insertColumns(
+        trx,
+        'ask_docs_embeddings',
+        EMBEDDING_COLUMNS,
+        embeddings,
+      );
       await insertColumns(trx, 'ask_docs_terms', TERM_COLUMNS, termRows);
     });
     const t2 = performance.now();
@@ -218,13 +273,17 @@ export async function addSyntheticChunks(options: {
  * from their own definitions (read from the catalog, so the schema ends up exactly as migrated).
  * Building a btree once is several times faster than maintaining three of them row by row.
  */
-export async function withoutTermIndexes<T>(knex: Knex, load: () => Promise<T>): Promise<{ result: T; rebuildSeconds: number }> {
-  const constraints: Array<{ conname: string; def: string; contype: string }> = (
-    await knex.raw(
-      `SELECT conname, contype, pg_get_constraintdef(oid) AS def FROM pg_constraint
+export async function withoutTermIndexes<T>(
+  knex: Knex,
+  load: () => Promise<T>,
+): Promise<{ result: T; rebuildSeconds: number }> {
+  const constraints: Array<{ conname: string; def: string; contype: string }> =
+    (
+      await knex.raw(
+        `SELECT conname, contype, pg_get_constraintdef(oid) AS def FROM pg_constraint
         WHERE conrelid = 'ask_docs_terms'::regclass AND contype IN ('p', 'f') ORDER BY contype DESC`,
-    )
-  ).rows;
+      )
+    ).rows;
   const indexes: Array<{ indexname: string; indexdef: string }> = (
     await knex.raw(
       `SELECT indexname, indexdef FROM pg_indexes WHERE tablename = 'ask_docs_terms'
@@ -233,13 +292,21 @@ export async function withoutTermIndexes<T>(knex: Knex, load: () => Promise<T>):
   ).rows;
   const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
   for (const i of indexes) await knex.raw(`DROP INDEX ${quote(i.indexname)}`);
-  for (const c of [...constraints].reverse()) await knex.raw(`ALTER TABLE ask_docs_terms DROP CONSTRAINT ${quote(c.conname)}`);
+  for (const c of [...constraints].reverse())
+    await knex.raw(
+      `ALTER TABLE ask_docs_terms DROP CONSTRAINT ${quote(c.conname)}`,
+    );
   const result = await load();
   const t0 = performance.now();
   await knex.transaction(async trx => {
     await trx.raw(`SET LOCAL maintenance_work_mem = '256MB'`);
     // Primary key first (foreign keys are ordered after it above), then the plain indexes.
-    for (const c of constraints) await trx.raw(`ALTER TABLE ask_docs_terms ADD CONSTRAINT ${quote(c.conname)} ${c.def}`);
+    for (const c of constraints)
+      await trx.raw(
+        `ALTER TABLE ask_docs_terms ADD CONSTRAINT ${quote(c.conname)} ${
+          c.def
+        }`,
+      );
     for (const i of indexes) await trx.raw(i.indexdef);
   });
   return { result, rebuildSeconds: (performance.now() - t0) / 1000 };

@@ -110,6 +110,17 @@ async function hrefsIn(locator) {
   );
 }
 
+/** Some source link (under `scope`, a page or a locator) opens a TechDocs section. */
+async function assertSourceIntoDocs(scope) {
+  const hrefs = await hrefsIn(
+    scope.locator('[data-testid="ask-docs-sources"] a'),
+  );
+  assert(
+    hrefs.some(h => h.includes('/docs/') && h.includes('#')),
+    `no source link into /docs/ with an anchor; got ${JSON.stringify(hrefs)}`,
+  );
+}
+
 /** Opens a portal path and waits for an element of the page (the session is signed in). */
 async function openPath(page, path, testId) {
   await page.goto(`${PORTAL_URL}${path}`, { waitUntil: 'domcontentloaded' });
@@ -141,15 +152,7 @@ const checks = [
     async run(page) {
       const { state, kind } = await ask(page, ANSWERABLE);
       await assertGrounded(state, kind);
-      const sourceHrefs = await hrefsIn(
-        page.locator('[data-testid="ask-docs-sources"] a'),
-      );
-      assert(
-        sourceHrefs.some(h => h.includes('/docs/') && h.includes('#')),
-        `no source link into /docs/ with an anchor; got ${JSON.stringify(
-          sourceHrefs,
-        )}`,
-      );
+      await assertSourceIntoDocs(page);
       const markerHrefs = await hrefsIn(
         page.locator('[data-testid="ask-docs-answer-text"] a'),
       );
@@ -269,15 +272,7 @@ const checks = [
         (await cards.count()) === 1,
         `expected one answer on the search page, got ${await cards.count()}`,
       );
-      const sourceHrefs = await hrefsIn(
-        cards.locator('[data-testid="ask-docs-sources"] a'),
-      );
-      assert(
-        sourceHrefs.some(h => h.includes('/docs/') && h.includes('#')),
-        `no source link into /docs/ with an anchor; got ${JSON.stringify(
-          sourceHrefs,
-        )}`,
-      );
+      await assertSourceIntoDocs(cards);
     },
   },
 ];

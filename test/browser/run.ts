@@ -44,18 +44,35 @@ async function main() {
   const appDist = path.join(root, 'packages/app/dist/index.html');
   if (!fs.existsSync(appDist) || process.env.BROWSER_TEST_REBUILD_APP) {
     log('building the app');
-    const r = spawnSync('npx', ['backstage-cli', 'package', 'build'], { cwd: path.join(root, 'packages/app'), stdio: 'inherit' });
+    const r = spawnSync('npx', ['backstage-cli', 'package', 'build'], {
+      cwd: path.join(root, 'packages/app'),
+      stdio: 'inherit',
+    });
     if (r.status !== 0) throw new Error('app build failed');
   }
 
   // 2. sample TechDocs
-  const publishDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ask-docs-browser-techdocs-'));
-  const built = spawnSync(process.execPath, [path.join(root, 'scripts/build-sample-docs.mjs'), publishDir], { stdio: 'inherit' });
+  const publishDir = fs.mkdtempSync(
+    path.join(os.tmpdir(), 'ask-docs-browser-techdocs-'),
+  );
+  const built = spawnSync(
+    process.execPath,
+    [path.join(root, 'scripts/build-sample-docs.mjs'), publishDir],
+    { stdio: 'inherit' },
+  );
   if (built.status !== 0) throw new Error('building sample docs failed');
 
   // 3. database and fake model with a control endpoint for the browser script
   const db = await startEmbeddedPostgres({
-    preload: ['app', 'auth', 'catalog', 'techdocs', 'permission', 'search', 'ask-docs'].map(id => `backstage_plugin_${id}`),
+    preload: [
+      'app',
+      'auth',
+      'catalog',
+      'techdocs',
+      'permission',
+      'search',
+      'ask-docs',
+    ].map(id => `backstage_plugin_${id}`),
   });
   const fake = await startFakeOpenAI({ behaviour: citeFirstBlock });
   const control = http.createServer((req, res) => {
@@ -106,65 +123,124 @@ async function main() {
   const out = fs.openSync(logFile, 'w');
   const backend: ChildProcess = spawn(
     process.execPath,
-    ['-r', '@backstage/cli/config/nodeTransform.cjs', 'src/index.ts', '--config', '../../app-config.yaml'],
-    { cwd: path.join(root, 'packages/backend'), env, stdio: ['ignore', out, out] },
+    [
+      '-r',
+      '@backstage/cli/config/nodeTransform.cjs',
+      'src/index.ts',
+      '--config',
+      '../../app-config.yaml',
+    ],
+    {
+      cwd: path.join(root, 'packages/backend'),
+      env,
+      stdio: ['ignore', out, out],
+    },
   );
   let exitCode = 1;
   try {
-    log(`waiting for the portal at ${portal} (log: ${path.relative(root, logFile)})`);
-    await waitFor('the ask-docs health endpoint', async () => {
-      if (backend.exitCode !== null) throw new Error(`backend exited with ${backend.exitCode}`);
-      const res = await fetch(`${portal}/api/ask-docs/health`);
-      return res.ok ? true : undefined;
-    }, 300_000);
+    log(
+      `waiting for the portal at ${portal} (log: ${path.relative(
+        root,
+        logFile,
+      )})`,
+    );
+    await waitFor(
+      'the ask-docs health endpoint',
+      async () => {
+        if (backend.exitCode !== null)
+          throw new Error(`backend exited with ${backend.exitCode}`);
+        const res = await fetch(`${portal}/api/ask-docs/health`);
+        return res.ok ? true : undefined;
+      },
+      300_000,
+    );
     // A fresh guest token each time: group membership (team-ask-docs, the admins) is resolved at
     // sign-in and exists only once the catalog has read examples/org.yaml.
     const guestToken = async () => {
-      const res = await fetch(`${portal}/api/auth/guest/refresh?env=development`, { headers: { 'X-Requested-With': 'XMLHttpRequest' } });
+      const res = await fetch(
+        `${portal}/api/auth/guest/refresh?env=development`,
+        { headers: { 'X-Requested-With': 'XMLHttpRequest' } },
+      );
       return (await res.json())?.backstageIdentity?.token as string;
     };
-    await waitFor('the catalog to load the sample entities', async () => {
-      const res = await fetch(`${portal}/api/catalog/entities/by-name/component/default/payments-service`, {
-        headers: { Authorization: `Bearer ${await guestToken()}` },
-      });
-      return res.ok ? true : undefined;
-    }, 300_000);
-    const started = await waitFor('an ingestion run to start', async () => {
-      const res = await fetch(`${portal}/api/ask-docs/v1/ingestion/runs`, { method: 'POST', headers: { Authorization: `Bearer ${await guestToken()}` } });
-      return res.status === 202 ? true : undefined;
-    }, 120_000);
+    await waitFor(
+      'the catalog to load the sample entities',
+      async () => {
+        const res = await fetch(
+          `${portal}/api/catalog/entities/by-name/component/default/payments-service`,
+          {
+            headers: { Authorization: `Bearer ${await guestToken()}` },
+          },
+        );
+        return res.ok ? true : undefined;
+      },
+      300_000,
+    );
+    const started = await waitFor(
+      'an ingestion run to start',
+      async () => {
+        const res = await fetch(`${portal}/api/ask-docs/v1/ingestion/runs`, {
+          method: 'POST',
+          headers: { Authorization: `Bearer ${await guestToken()}` },
+        });
+        return res.status === 202 ? true : undefined;
+      },
+      120_000,
+    );
     void started;
-    const progress = await waitFor('an ingestion run over the sample docs', async () => {
-      const res = await fetch(`${portal}/api/ask-docs/v1/ingestion`, { headers: { Authorization: `Bearer ${await guestToken()}` } });
-      const body = await res.json();
-      return body.status === 'succeeded' && body.pagesDone > 0 ? body : undefined;
-    }, 300_000);
-    log(`ingested ${progress.pagesDone} pages, ${progress.chunksWritten} chunks`);
+    const progress = await waitFor(
+      'an ingestion run over the sample docs',
+      async () => {
+        const res = await fetch(`${portal}/api/ask-docs/v1/ingestion`, {
+          headers: { Authorization: `Bearer ${await guestToken()}` },
+        });
+        const body = await res.json();
+        return body.status === 'succeeded' && body.pagesDone > 0
+          ? body
+          : undefined;
+      },
+      300_000,
+    );
+    log(
+      `ingested ${progress.pagesDone} pages, ${progress.chunksWritten} chunks`,
+    );
 
     // Not spawnSync: the fake model and its control endpoint live in this process's event loop.
-    const script = await new Promise<{ status: number | null; stdout: string }>(resolve => {
-      const child = spawn(process.execPath, [path.join(__dirname, 'askDocs.browser.mjs')], {
-        env: {
-          ...process.env,
-          PORTAL_URL: portal,
-          FAKE_MODEL_CONTROL_URL: controlUrl,
-          SCREENSHOT_DIR: screenshotDir,
-        },
-        stdio: ['ignore', 'pipe', 'inherit'],
-      });
-      let stdout = '';
-      child.stdout!.on('data', d => {
-        stdout += d;
-        process.stdout.write(d);
-      });
-      child.on('close', status => resolve({ status, stdout }));
-    });
+    const script = await new Promise<{ status: number | null; stdout: string }>(
+      resolve => {
+        const child = spawn(
+          process.execPath,
+          [path.join(__dirname, 'askDocs.browser.mjs')],
+          {
+            env: {
+              ...process.env,
+              PORTAL_URL: portal,
+              FAKE_MODEL_CONTROL_URL: controlUrl,
+              SCREENSHOT_DIR: screenshotDir,
+            },
+            stdio: ['ignore', 'pipe', 'inherit'],
+          },
+        );
+        let stdout = '';
+        child.stdout!.on('data', d => {
+          stdout += d;
+          process.stdout.write(d);
+        });
+        child.on('close', status => resolve({ status, stdout }));
+      },
+    );
     const summary = /^(\d+) passed, (\d+) failed$/m.exec(script.stdout);
     const passed = summary ? Number(summary[1]) : 0;
     const failed = summary ? Number(summary[2]) : 1;
     writeResult([
-      ...Array.from({ length: passed }, (_, i) => ({ name: `check ${i + 1}`, ok: true })),
-      ...Array.from({ length: failed }, (_, i) => ({ name: `failed ${i + 1}`, ok: false })),
+      ...Array.from({ length: passed }, (_, i) => ({
+        name: `check ${i + 1}`,
+        ok: true,
+      })),
+      ...Array.from({ length: failed }, (_, i) => ({
+        name: `failed ${i + 1}`,
+        ok: false,
+      })),
     ]);
     exitCode = script.status === 0 && failed === 0 && passed > 0 ? 0 : 1;
   } catch (e) {

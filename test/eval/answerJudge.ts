@@ -5,9 +5,16 @@
  * product's own claim check (which uses 5-letter prefixes): it compares lemma keys from the
  * language analyzers, so inflected Czech forms count as the same word.
  */
-import type { AnswerResult, RetrievedChunk } from '../../plugins/ask-docs-backend/src/answer';
+import type {
+  AnswerResult,
+  RetrievedChunk,
+} from '../../plugins/ask-docs-backend/src/answer';
 import { matchCitations } from '../../plugins/ask-docs-backend/src/answer/citations';
-import { Analyzers, foldDiacritics, tokenize } from '../../plugins/ask-docs-backend/src/language';
+import {
+  Analyzers,
+  foldDiacritics,
+  tokenize,
+} from '../../plugins/ask-docs-backend/src/language';
 
 /** Share of the item's evidence keys an answer must contain to count as carrying the answer. */
 export const EVIDENCE_RECALL = 0.5;
@@ -25,7 +32,9 @@ export function contentKeys(text: string, analyzers: Analyzers): Set<string> {
   const keys = new Set<string>();
   for (const token of tokenize(text)) {
     if (token.length < 2 || langs.some(a => a.isStopword(token))) continue;
-    const known = langs.map(a => a.keysForWord(token)).find(k => k.known && k.lemmas.length > 0);
+    const known = langs
+      .map(a => a.keysForWord(token))
+      .find(k => k.known && k.lemmas.length > 0);
     keys.add(foldDiacritics(known ? known.lemmas[0] : token));
   }
   return keys;
@@ -95,7 +104,9 @@ export interface JudgeInput {
 export function judgeAnswer(input: JudgeInput): AnswerJudgement {
   const { result, analyzers, pageOf, gold } = input;
   const byId = new Map(input.chunks.map(c => [c.chunkId, c]));
-  const sent = result.sent.map(id => byId.get(id)).filter((c): c is RetrievedChunk => !!c);
+  const sent = result.sent
+    .map(id => byId.get(id))
+    .filter((c): c is RetrievedChunk => !!c);
   const goldSent = sent.some(c => gold.has(pageOf(c.chunkId)));
   const sources = result.sources.map(s => pageOf(s.chunkId));
   const citesGold = sources.some(p => gold.has(p));
@@ -106,11 +117,17 @@ export function judgeAnswer(input: JudgeInput): AnswerJudgement {
     const docText = new Map<string, Set<string>>();
     for (const m of matchCitations(result.answer, sent).matches) {
       if (!docText.has(m.documentId)) {
-        const text = sent.filter(c => c.documentId === m.documentId).map(c => `${c.sectionPath}\n${c.text}`).join('\n');
+        const text = sent
+          .filter(c => c.documentId === m.documentId)
+          .map(c => `${c.sectionPath}\n${c.text}`)
+          .join('\n');
         docText.set(m.documentId, contentKeys(text, analyzers));
       }
       const claim = contentKeys(m.claim, analyzers);
-      const support = claim.size >= MIN_JUDGEABLE_KEYS ? share(claim, docText.get(m.documentId)!) : null;
+      const support =
+        claim.size >= MIN_JUDGEABLE_KEYS
+          ? share(claim, docText.get(m.documentId)!)
+          : null;
       citations.push({
         page: pageOf(m.chunk.chunkId),
         claim: m.claim,
@@ -119,22 +136,33 @@ export function judgeAnswer(input: JudgeInput): AnswerJudgement {
       });
     }
   }
-  const unsupportedCitations = citations.filter(c => c.supported === false).length;
+  const unsupportedCitations = citations.filter(
+    c => c.supported === false,
+  ).length;
   const evidenceRecall =
     result.status === 'answered' && input.evidence
-      ? share(contentKeys(input.evidence, analyzers), contentKeys(result.answer, analyzers))
+      ? share(
+          contentKeys(input.evidence, analyzers),
+          contentKeys(result.answer, analyzers),
+        )
       : null;
 
   let outcome: AnswerOutcome;
   if (!input.answerable) {
-    outcome = result.status === 'answered' ? 'answered_unanswerable' : 'correct_refusal';
+    outcome =
+      result.status === 'answered'
+        ? 'answered_unanswerable'
+        : 'correct_refusal';
   } else if (result.status === 'not_in_knowledge_base') {
     outcome = 'false_refusal';
   } else if (result.status === 'evidence_only') {
     outcome = 'evidence_only';
   } else {
     const carries = (evidenceRecall ?? 0) >= EVIDENCE_RECALL;
-    if (carries && citesGold) outcome = unsupportedCitations ? 'correct_with_unsupported_citation' : 'correct';
+    if (carries && citesGold)
+      outcome = unsupportedCitations
+        ? 'correct_with_unsupported_citation'
+        : 'correct';
     else if (carries) outcome = 'good_answer_wrong_source';
     else if (citesGold) outcome = 'right_source_incomplete_answer';
     else outcome = 'wrong_answer';
@@ -165,7 +193,9 @@ export interface AnswerQualitySummary {
   goldSentNotCited: number;
 }
 
-export function summariseAnswers(judged: Array<{ answerable: boolean; judgement: AnswerJudgement }>): AnswerQualitySummary {
+export function summariseAnswers(
+  judged: Array<{ answerable: boolean; judgement: AnswerJudgement }>,
+): AnswerQualitySummary {
   const outcomes = Object.fromEntries(
     (
       [
@@ -190,7 +220,8 @@ export function summariseAnswers(judged: Array<{ answerable: boolean; judgement:
     unsupported += j.unsupportedCitations;
     if (j.unsupportedCitations > 0) withUnsupported++;
     judgedCitations += j.citations.filter(c => c.supported !== null).length;
-    if (j.status === 'answered' && j.goldSent && !j.citesGold) goldSentNotCited++;
+    if (j.status === 'answered' && j.goldSent && !j.citesGold)
+      goldSentNotCited++;
   }
   return {
     answerable: judged.filter(j => j.answerable).length,

@@ -15,11 +15,25 @@ import { DatabaseAskDocsStore } from '../../plugins/ask-docs-backend/src/databas
 import { RunProgress } from '../../plugins/ask-docs-backend/src/database/AskDocsStore';
 import { Embedder } from '../../plugins/ask-docs-backend/src/embedding';
 import { Ingester } from '../../plugins/ask-docs-backend/src/ingestion/Ingester';
-import { EntitySource, TechDocsReader } from '../../plugins/ask-docs-backend/src/ingestion/sources';
+import {
+  EntitySource,
+  TechDocsReader,
+} from '../../plugins/ask-docs-backend/src/ingestion/sources';
 import { corpusArchive } from '../../plugins/ask-docs-backend/src/ingestion/parsing/testUtils';
-import { Analyzers, createLanguageAnalyzers } from '../../plugins/ask-docs-backend/src/language';
+import {
+  Analyzers,
+  createLanguageAnalyzers,
+} from '../../plugins/ask-docs-backend/src/language';
 import { ensureVectorIndex } from '../../plugins/ask-docs-backend/src/retrieval';
-import { CorpusSite, FileTechDocsReader, StaticEntitySource, corpusSite, docsComponent, listFiles, quietLogger } from '../src';
+import {
+  CorpusSite,
+  FileTechDocsReader,
+  StaticEntitySource,
+  corpusSite,
+  docsComponent,
+  listFiles,
+  quietLogger,
+} from '../src';
 import { createFullTextBaseline } from './pgFullText';
 
 export const EVAL_LANGUAGES = ['en', 'cs'];
@@ -30,14 +44,18 @@ export async function evalAnalyzers(): Promise<Analyzers> {
   const dic = '/usr/share/hunspell/cs_CZ.dic';
   return createLanguageAnalyzers({
     languages: EVAL_LANGUAGES,
-    hunspell: fs.existsSync(aff) && fs.existsSync(dic) ? { cs: { affPath: aff, dicPath: dic } } : {},
+    hunspell:
+      fs.existsSync(aff) && fs.existsSync(dic)
+        ? { cs: { affPath: aff, dicPath: dic } }
+        : {},
     onMissingDictionary: 'stem-only',
     logger: quietLogger(),
   });
 }
 
 /** Entity name of a corpus in the evaluation index. */
-export const corpusEntityRef = (corpus: string) => `component:default/${corpus}`;
+export const corpusEntityRef = (corpus: string) =>
+  `component:default/${corpus}`;
 
 export interface EvalDatabase {
   knex: Knex;
@@ -56,10 +74,21 @@ export interface BuiltIndex extends EvalDatabase {
 }
 
 /** Starts embedded Postgres (in memory, or persisted in `dataDir`) with our migrations. */
-export async function startEvalDatabase(options: { dataDir?: string } = {}): Promise<EvalDatabase> {
+export async function startEvalDatabase(
+  options: { dataDir?: string } = {},
+): Promise<EvalDatabase> {
   const external = process.env.ASK_DOCS_TEST_PG_URL;
-  const embedded = external ? undefined : await startEmbeddedPostgres({ dataDir: options.dataDir, startTimeoutMs: 120_000 });
-  const knex = knexFactory({ client: 'pg', connection: external ?? embedded!.connection, pool: { min: 0, max: 4 } });
+  const embedded = external
+    ? undefined
+    : await startEmbeddedPostgres({
+        dataDir: options.dataDir,
+        startTimeoutMs: 120_000,
+      });
+  const knex = knexFactory({
+    client: 'pg',
+    connection: external ?? embedded!.connection,
+    pool: { min: 0, max: 4 },
+  });
   await applyDatabaseMigrations(knex);
   return {
     knex,
@@ -94,7 +123,9 @@ export async function ingest(options: {
 }
 
 function hashTree(hash: crypto.Hash, dir: string) {
-  for (const f of listFiles(dir).filter(x => /\.(ts|js|json)$/.test(x) && !/\.test\.ts$/.test(x)).sort()) {
+  for (const f of listFiles(dir)
+    .filter(x => /\.(ts|js|json)$/.test(x) && !/\.test\.ts$/.test(x))
+    .sort()) {
     hash.update(f).update(fs.readFileSync(path.join(dir, f)));
   }
 }
@@ -108,9 +139,17 @@ export function indexCacheKey(corpora: string[], embedder: Embedder): string {
     hash.update(`${c}:${s.size}:${s.mtimeMs}`);
   }
   const src = path.resolve(__dirname, '../../plugins/ask-docs-backend/src');
-  for (const part of ['ingestion', 'language', 'embedding', 'database']) hashTree(hash, path.join(src, part));
-  hashTree(hash, path.resolve(__dirname, '../../plugins/ask-docs-backend/migrations'));
-  for (const f of [path.join(__dirname, 'buildIndex.ts'), path.join(__dirname, 'pgFullText.ts'), path.resolve(__dirname, '../src/fileTechDocsReader.ts')]) {
+  for (const part of ['ingestion', 'language', 'embedding', 'database'])
+    hashTree(hash, path.join(src, part));
+  hashTree(
+    hash,
+    path.resolve(__dirname, '../../plugins/ask-docs-backend/migrations'),
+  );
+  for (const f of [
+    path.join(__dirname, 'buildIndex.ts'),
+    path.join(__dirname, 'pgFullText.ts'),
+    path.resolve(__dirname, '../src/fileTechDocsReader.ts'),
+  ]) {
     hash.update(fs.readFileSync(f));
   }
   return hash.digest('hex').slice(0, 20);
@@ -139,12 +178,17 @@ export async function buildEvalIndex(options: {
   if (options.cache && !process.env.ASK_DOCS_TEST_PG_URL) {
     const cacheRoot = path.join(os.tmpdir(), 'ask-docs-eval-db');
     const slug = `${[...corpora].sort().join('+')}-${embedder.modelId}`;
-    dataDir = path.join(cacheRoot, `${slug}-${indexCacheKey(corpora, embedder)}`);
+    dataDir = path.join(
+      cacheRoot,
+      `${slug}-${indexCacheKey(corpora, embedder)}`,
+    );
     cached = fs.existsSync(`${dataDir}.complete`);
     if (!cached) {
       // Indexes of the same corpora built by older code are not kept: each is a few hundred MB.
       fs.mkdirSync(cacheRoot, { recursive: true });
-      for (const old of fs.readdirSync(cacheRoot).filter(f => f.startsWith(`${slug}-`))) {
+      for (const old of fs
+        .readdirSync(cacheRoot)
+        .filter(f => f.startsWith(`${slug}-`))) {
         fs.rmSync(path.join(cacheRoot, old), { recursive: true, force: true });
       }
     }
@@ -158,14 +202,33 @@ export async function buildEvalIndex(options: {
   const reader = new FileTechDocsReader();
   const entities: Entity[] = corpora.map(c => {
     const entity = docsComponent(c, { title: c });
-    reader.add(stringifyEntityRef(entity), { dir: sites.get(c)!.siteDir, siteName: c, pages: sites.get(c)!.pages });
+    reader.add(stringifyEntityRef(entity), {
+      dir: sites.get(c)!.siteDir,
+      siteName: c,
+      pages: sites.get(c)!.pages,
+    });
     return entity;
   });
   const started = Date.now();
-  say(`ingesting ${corpora.join(', ')} (${[...sites.values()].reduce((n, s) => n + s.pages.length, 0)} pages)`);
-  const progress = await ingest({ knex: db.knex, entities: new StaticEntitySource(entities), techdocs: reader, embedder, analyzers });
+  say(
+    `ingesting ${corpora.join(', ')} (${[...sites.values()].reduce(
+      (n, s) => n + s.pages.length,
+      0,
+    )} pages)`,
+  );
+  const progress = await ingest({
+    knex: db.knex,
+    entities: new StaticEntitySource(entities),
+    techdocs: reader,
+    embedder,
+    analyzers,
+  });
   if (progress.errors.length > 0) {
-    say(`ingestion reported ${progress.errors.length} errors, first: ${JSON.stringify(progress.errors[0])}`);
+    say(
+      `ingestion reported ${
+        progress.errors.length
+      } errors, first: ${JSON.stringify(progress.errors[0])}`,
+    );
   }
   say(`building HNSW index for ${embedder.modelId}`);
   await ensureVectorIndex(db.knex, embedder.modelId, embedder.dimension);

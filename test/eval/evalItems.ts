@@ -27,14 +27,20 @@ export interface EvalItem {
 
 /** The issue-16 question set with its fixed split. */
 export const ITEMS_DIR = path.join(__dirname, 'items');
-export const EVAL_SETS = ['shared-dev', 'items-train', 'items-dev', 'items-test'] as const;
+export const EVAL_SETS = [
+  'shared-dev',
+  'items-train',
+  'items-dev',
+  'items-test',
+] as const;
 
 /** Both sources: shared/eval (set 'shared-dev') and test/eval/items (set 'items-<split>'). */
 export function loadAllEvalItems(): EvalItem[] {
   const items = [...loadEvalItems(), ...loadEvalItems({ dir: ITEMS_DIR })];
   const ids = new Set<string>();
   for (const i of items) {
-    if (ids.has(i.id)) throw new Error(`duplicate id ${i.id} across evaluation sources`);
+    if (ids.has(i.id))
+      throw new Error(`duplicate id ${i.id} across evaluation sources`);
     ids.add(i.id);
   }
   return items;
@@ -42,12 +48,22 @@ export function loadAllEvalItems(): EvalItem[] {
 
 /** $ASK_DOCS_EVAL_DIR, else the eval/ folder beside the shared corpora. */
 export function evalDir(): string {
-  return process.env.ASK_DOCS_EVAL_DIR ?? path.join(path.dirname(corporaDir()), 'eval');
+  return (
+    process.env.ASK_DOCS_EVAL_DIR ??
+    path.join(path.dirname(corporaDir()), 'eval')
+  );
 }
 
-export function loadEvalItems(options: { dir?: string; files?: string[] } = {}): EvalItem[] {
+export function loadEvalItems(
+  options: { dir?: string; files?: string[] } = {},
+): EvalItem[] {
   const dir = options.dir ?? evalDir();
-  const files = options.files ?? fs.readdirSync(dir).filter(f => f.endsWith('.jsonl')).sort();
+  const files =
+    options.files ??
+    fs
+      .readdirSync(dir)
+      .filter(f => f.endsWith('.jsonl'))
+      .sort();
   const items: EvalItem[] = [];
   const ids = new Set<string>();
   for (const file of files) {
@@ -56,14 +72,22 @@ export function loadEvalItems(options: { dir?: string; files?: string[] } = {}):
       if (!line.trim()) return;
       const raw = JSON.parse(line);
       const where = `${file}:${i + 1}`;
-      if (typeof raw.id !== 'string' || typeof raw.question !== 'string' || typeof raw.corpus !== 'string') {
+      if (
+        typeof raw.id !== 'string' ||
+        typeof raw.question !== 'string' ||
+        typeof raw.corpus !== 'string'
+      ) {
         throw new Error(`${where}: id, question and corpus are required`);
       }
       if (ids.has(raw.id)) throw new Error(`${where}: duplicate id ${raw.id}`);
       ids.add(raw.id);
       const gold = Array.isArray(raw.gold) ? raw.gold : [];
-      if (raw.answerable && gold.length === 0) throw new Error(`${where}: answerable item without gold pages`);
-      if (raw.split !== undefined && !['train', 'dev', 'test'].includes(raw.split)) {
+      if (raw.answerable && gold.length === 0)
+        throw new Error(`${where}: answerable item without gold pages`);
+      if (
+        raw.split !== undefined &&
+        !['train', 'dev', 'test'].includes(raw.split)
+      ) {
         throw new Error(`${where}: split must be train, dev or test`);
       }
       items.push({

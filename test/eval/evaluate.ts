@@ -4,13 +4,22 @@
  * compared as such); refusal is measured separately, on the exact product path.
  */
 import { Knex } from 'knex';
-import { AnswerOptions, ChatModel } from '../../plugins/ask-docs-backend/src/answer';
+import {
+  AnswerOptions,
+  ChatModel,
+} from '../../plugins/ask-docs-backend/src/answer';
 import { ConfigReader } from '@backstage/config';
 import { Embedder } from '../../plugins/ask-docs-backend/src/embedding';
-import { QuestionPipeline, RetrievalSettings } from '../../plugins/ask-docs-backend/src/service/QuestionPipeline';
+import {
+  QuestionPipeline,
+  RetrievalSettings,
+} from '../../plugins/ask-docs-backend/src/service/QuestionPipeline';
 import { readRetrievalSettings } from '../../plugins/ask-docs-backend/src/settings';
 import { Analyzers } from '../../plugins/ask-docs-backend/src/language';
-import { resolveVisibility, Visibility } from '../../plugins/ask-docs-backend/src/permissions';
+import {
+  resolveVisibility,
+  Visibility,
+} from '../../plugins/ask-docs-backend/src/permissions';
 import {
   reciprocalRankFusion,
   RelevanceThresholds,
@@ -18,7 +27,12 @@ import {
   RetrievalMode,
   vectorSearch,
 } from '../../plugins/ask-docs-backend/src/retrieval';
-import { builtPagePath, CorpusSite, fakePermissionsService, userCredentials } from '../src';
+import {
+  builtPagePath,
+  CorpusSite,
+  fakePermissionsService,
+  userCredentials,
+} from '../src';
 import { AnswerJudgement, judgeAnswer } from './answerJudge';
 import { corpusEntityRef } from './buildIndex';
 import { EvalItem } from './evalItems';
@@ -28,8 +42,11 @@ import { FULL_TEXT_VARIANTS, fullTextSearch } from './pgFullText';
 export const RETRIEVER_MODES: RetrievalMode[] = ['hybrid', 'vector', 'keyword'];
 /** Diagnostic: the vector retriever's list without the HNSW approximation. */
 export const EXACT_VECTOR = 'vector (exact kNN)';
-export const METHODS: string[] = [...RETRIEVER_MODES, EXACT_VECTOR, ...FULL_TEXT_VARIANTS.map(v => v.name)];
-
+export const METHODS: string[] = [
+  ...RETRIEVER_MODES,
+  EXACT_VECTOR,
+  ...FULL_TEXT_VARIANTS.map(v => v.name),
+];
 
 /**
  * The product's retrieval settings, as the plugin reads them from a config without overrides
@@ -40,7 +57,9 @@ export function productSettings(
   embedder: Pick<Embedder, 'modelId' | 'kind'>,
   evidenceDecision: 'thresholds' | 'fitted' = 'thresholds',
 ): ProductSettings {
-  const config = new ConfigReader({ askDocs: { retrieval: { evidenceDecision } } });
+  const config = new ConfigReader({
+    askDocs: { retrieval: { evidenceDecision } },
+  });
   return readRetrievalSettings(config, embedder);
 }
 
@@ -93,12 +112,22 @@ export interface ItemResult {
   };
   /**
    * Diagnostics, not product behaviour: first gold rank when the vector and keyword lists above
-   * are fused with weighted RRF (vector weight w, keyword weight 1, k=60). w=1 must reproduce
-   * 'hybrid' exactly; it checks that the harness sees the same lists the retriever fuses.
+   * are fused with weighted RRF (vector weight w, keyword weight 1, k=60). At the product's
+   * weight it must reproduce hybrid without the title boost (rrfOnlyFirstGoldRank) exactly; it
+   * checks that the harness sees the same lists the retriever fuses.
    */
   fusionWhatIf: Record<string, number | undefined>;
+  /**
+   * First gold rank of 'hybrid' without the section-title boost (retriever titleWeight 0): the
+   * plain weighted RRF that the what-ifs must reproduce at the product's weights.
+   */
+  rrfOnlyFirstGoldRank?: number;
   /** Best evidence among the top fused hybrid candidates (ranking call), for threshold sweeps. */
-  evidence: { maxSimilarity: number | null; maxCoverage: number | null; candidates: number };
+  evidence: {
+    maxSimilarity: number | null;
+    maxCoverage: number | null;
+    candidates: number;
+  };
   /** The product's answer step on the product path's chunks, judged (with a model only). */
   answer?: AnswerJudgement & { model: string; ms: number };
 }
@@ -120,24 +149,48 @@ export interface EvaluateOptions {
 }
 
 async function pageKeys(knex: Knex) {
-  const rows: Array<{ chunk_id: string; document_id: string; entity_ref: string; page_path: string; source_kind: string }> =
-    await knex('ask_docs_chunks as c')
-      .join('ask_docs_documents as d', 'd.document_id', 'c.document_id')
-      .select('c.chunk_id', 'c.document_id', 'd.entity_ref', 'd.page_path', 'd.source_kind');
+  const rows: Array<{
+    chunk_id: string;
+    document_id: string;
+    entity_ref: string;
+    page_path: string;
+    source_kind: string;
+  }> = await knex('ask_docs_chunks as c')
+    .join('ask_docs_documents as d', 'd.document_id', 'c.document_id')
+    .select(
+      'c.chunk_id',
+      'c.document_id',
+      'd.entity_ref',
+      'd.page_path',
+      'd.source_kind',
+    );
   const byChunk = new Map<string, string>();
   for (const r of rows) {
     // Catalog documents have no page; they can never be gold.
-    byChunk.set(r.chunk_id, r.source_kind === 'techdocs' ? `${r.entity_ref}|${r.page_path}` : `${r.entity_ref}|(catalog)`);
+    byChunk.set(
+      r.chunk_id,
+      r.source_kind === 'techdocs'
+        ? `${r.entity_ref}|${r.page_path}`
+        : `${r.entity_ref}|(catalog)`,
+    );
   }
   return byChunk;
 }
 
-export async function evaluate(options: EvaluateOptions): Promise<ItemResult[]> {
+export async function evaluate(
+  options: EvaluateOptions,
+): Promise<ItemResult[]> {
   const { knex, embedder, analyzers, sites } = options;
   const product = options.product ?? productSettings(embedder);
-  const whatIfWeights = [...new Set([...FUSION_WHAT_IF_WEIGHTS, product.weights?.vector ?? 1])].sort((a, b) => b - a);
+  const whatIfWeights = [
+    ...new Set([...FUSION_WHAT_IF_WEIGHTS, product.weights?.vector ?? 1]),
+  ].sort((a, b) => b - a);
   const visibility =
-    options.visibility ?? (await resolveVisibility({ permissions: fakePermissionsService(), credentials: userCredentials() }));
+    options.visibility ??
+    (await resolveVisibility({
+      permissions: fakePermissionsService(),
+      credentials: userCredentials(),
+    }));
   // Built as plugin.ts builds AskService's: the evaluation measures the object the product runs.
   const pipeline = new QuestionPipeline({
     knex,
@@ -148,30 +201,52 @@ export async function evaluate(options: EvaluateOptions): Promise<ItemResult[]> 
     answer: options.answerOptions ?? {},
   });
   const pageOf = await pageKeys(knex);
-  const pagesOf = (chunkIds: string[]) => rankPages(chunkIds.map(id => pageOf.get(id) ?? `?|${id}`));
+  const pagesOf = (chunkIds: string[]) =>
+    rankPages(chunkIds.map(id => pageOf.get(id) ?? `?|${id}`));
 
   const results: ItemResult[] = [];
   for (const [index, item] of options.items.entries()) {
     const site = sites.get(item.corpus);
-    if (!site) throw new Error(`${item.id}: corpus ${item.corpus} is not in the index`);
-    const gold = item.gold.map(g => `${corpusEntityRef(item.corpus)}|${builtPagePath(site.form, g.page)}`);
+    if (!site)
+      throw new Error(`${item.id}: corpus ${item.corpus} is not in the index`);
+    const gold = item.gold.map(
+      g =>
+        `${corpusEntityRef(item.corpus)}|${builtPagePath(site.form, g.page)}`,
+    );
     const goldSet = new Set(gold);
     // The product's own pipeline object: the same analysis, embedding and retrieval as AskService.
     const question = await pipeline.embed(pipeline.analyse(item.question));
 
     const methods: Record<string, MethodResult> = {};
     const lists: Partial<Record<RetrievalMode, string[]>> = {};
-    let evidence: ItemResult['evidence'] = { maxSimilarity: null, maxCoverage: null, candidates: 0 };
-    for (const mode of options.quick ? (['hybrid'] as const) : RETRIEVER_MODES) {
+    let evidence: ItemResult['evidence'] = {
+      maxSimilarity: null,
+      maxCoverage: null,
+      candidates: 0,
+    };
+    for (const mode of options.quick
+      ? (['hybrid'] as const)
+      : RETRIEVER_MODES) {
       const t0 = performance.now();
-      const r = await pipeline.retrieve(question, visibility, { mode, settings: RANKING });
+      const r = await pipeline.retrieve(question, visibility, {
+        mode,
+        settings: RANKING,
+      });
       const ms = performance.now() - t0;
       lists[mode] = r.chunks.map(c => c.chunkId);
       const pages = pagesOf(lists[mode]!);
-      methods[mode] = { firstGoldRank: firstGoldRank(pages, goldSet), pages: pages.slice(0, MRR_DEPTH), ms };
+      methods[mode] = {
+        firstGoldRank: firstGoldRank(pages, goldSet),
+        pages: pages.slice(0, MRR_DEPTH),
+        ms,
+      };
       if (mode === 'hybrid') {
-        const sims = r.chunks.map(c => c.similarity).filter((s): s is number => s !== null);
-        const covs = r.chunks.map(c => c.coverage).filter((s): s is number => s !== null);
+        const sims = r.chunks
+          .map(c => c.similarity)
+          .filter((s): s is number => s !== null);
+        const covs = r.chunks
+          .map(c => c.coverage)
+          .filter((s): s is number => s !== null);
         evidence = {
           maxSimilarity: sims.length ? Math.max(...sims) : null,
           maxCoverage: covs.length ? Math.max(...covs) : null,
@@ -191,16 +266,41 @@ export async function evaluate(options: EvaluateOptions): Promise<ItemResult[]> 
       });
       const ms = performance.now() - t0;
       const pages = pagesOf(hits.map(h => h.chunkId));
-      methods[EXACT_VECTOR] = { firstGoldRank: firstGoldRank(pages, goldSet), pages: pages.slice(0, MRR_DEPTH), ms };
+      methods[EXACT_VECTOR] = {
+        firstGoldRank: firstGoldRank(pages, goldSet),
+        pages: pages.slice(0, MRR_DEPTH),
+        ms,
+      };
     }
     for (const variant of options.quick ? [] : FULL_TEXT_VARIANTS) {
       const t0 = performance.now();
-      const ids = await fullTextSearch(knex, item.question, variant, RANKING_CHUNKS);
+      const ids = await fullTextSearch(
+        knex,
+        item.question,
+        variant,
+        RANKING_CHUNKS,
+      );
       const ms = performance.now() - t0;
       const pages = pagesOf(ids);
-      methods[variant.name] = { firstGoldRank: firstGoldRank(pages, goldSet), pages: pages.slice(0, MRR_DEPTH), ms };
+      methods[variant.name] = {
+        firstGoldRank: firstGoldRank(pages, goldSet),
+        pages: pages.slice(0, MRR_DEPTH),
+        ms,
+      };
     }
 
+    let rrfOnlyFirstGoldRank: number | undefined;
+    if (!options.quick) {
+      const settings = {
+        ...RANKING,
+        titleWeight: 0,
+      } as Partial<RetrievalSettings>;
+      const r = await pipeline.retrieve(question, visibility, { settings });
+      rrfOnlyFirstGoldRank = firstGoldRank(
+        pagesOf(r.chunks.map(c => c.chunkId)),
+        goldSet,
+      );
+    }
     const fusionWhatIf: Record<string, number | undefined> = {};
     for (const w of options.quick ? [] : whatIfWeights) {
       const fused = reciprocalRankFusion([lists.vector!, lists.keyword!], {
@@ -230,7 +330,11 @@ export async function evaluate(options: EvaluateOptions): Promise<ItemResult[]> 
         pageOf: id => pageOf.get(id) ?? `?|${id}`,
         analyzers,
       });
-      answer = { ...judgement, model: options.model.model, ms: performance.now() - a0 };
+      answer = {
+        ...judgement,
+        model: options.model.model,
+        ms: performance.now() - a0,
+      };
     }
     const result: ItemResult = {
       id: item.id,
@@ -251,6 +355,7 @@ export async function evaluate(options: EvaluateOptions): Promise<ItemResult[]> 
         evidence: p.evidence,
       },
       fusionWhatIf,
+      rrfOnlyFirstGoldRank,
       evidence,
       answer,
     };

@@ -35,10 +35,17 @@ interface Sample {
 }
 
 function parseArgs(argv: string[]) {
-  const a = { run: 'test-results/eval/features.json', l2: 0.01, cost: 2, write: false, drop: [] as string[] };
+  const a = {
+    run: 'test-results/eval/features.json',
+    l2: 0.01,
+    cost: 2,
+    write: false,
+    drop: [] as string[],
+  };
   for (let i = 0; i < argv.length; i++) {
     const v = () => {
-      if (argv[i + 1] === undefined) throw new Error(`${argv[i]} needs a value`);
+      if (argv[i + 1] === undefined)
+        throw new Error(`${argv[i]} needs a value`);
       return argv[++i];
     };
     if (argv[i] === '--run') a.run = v();
@@ -48,8 +55,11 @@ function parseArgs(argv: string[]) {
     else if (argv[i] === '--drop') a.drop = v().split(',').filter(Boolean);
     else throw new Error(`unknown argument ${argv[i]}`);
   }
-  if (!(a.l2 >= 0) || !(a.cost > 0)) throw new Error('--l2 must be >= 0 and --cost > 0');
-  const unknown = a.drop.filter(d => !(EVIDENCE_FEATURES as readonly string[]).includes(d));
+  if (!(a.l2 >= 0) || !(a.cost > 0))
+    throw new Error('--l2 must be >= 0 and --cost > 0');
+  const unknown = a.drop.filter(
+    d => !(EVIDENCE_FEATURES as readonly string[]).includes(d),
+  );
   if (unknown.length) throw new Error(`unknown feature ${unknown.join(', ')}`);
   return a;
 }
@@ -64,14 +74,22 @@ export function fitLogistic(
   const cols = names.map(n => samples.map(s => s.x[n]));
   const mean = cols.map(c => c.reduce((s, v) => s + v, 0) / c.length);
   const scale = cols.map((c, j) => {
-    const sd = Math.sqrt(c.reduce((s, v) => s + (v - mean[j]) ** 2, 0) / c.length);
+    const sd = Math.sqrt(
+      c.reduce((s, v) => s + (v - mean[j]) ** 2, 0) / c.length,
+    );
     return sd > 1e-9 ? sd : 1;
   });
-  const X = samples.map(s => names.map((n, j) => (s.x[n] - mean[j]) / scale[j]));
+  const X = samples.map(s =>
+    names.map((n, j) => (s.x[n] - mean[j]) / scale[j]),
+  );
   const y = samples.map(s => (s.answerable ? 1 : 0));
   const pos = y.filter(v => v === 1).length;
   // Equal total weight per class: the training set has ~3 answerable per unanswerable question.
-  const w = y.map(v => (v === 1 ? samples.length / (2 * pos) : samples.length / (2 * (samples.length - pos))));
+  const w = y.map(v =>
+    v === 1
+      ? samples.length / (2 * pos)
+      : samples.length / (2 * (samples.length - pos)),
+  );
   const weights = names.map(() => 0);
   let bias = 0;
   for (let iter = 0; iter < 5000; iter++) {
@@ -84,7 +102,9 @@ export function fitLogistic(
       gb += err;
     });
     const rate = 0.5;
-    weights.forEach((_, j) => (weights[j] -= rate * (gw[j] / X.length + l2 * weights[j])));
+    weights.forEach(
+      (_, j) => (weights[j] -= rate * (gw[j] / X.length + l2 * weights[j])),
+    );
     bias -= (rate * gb) / X.length;
   }
   return { features: names, mean, scale, weights, bias, cutoff: 0.5, fittedOn };
@@ -101,13 +121,46 @@ function rates(model: EvidenceModel, samples: Sample[]) {
   };
 }
 
+/**
+ * Threshold-free quality of a model on a group: AUC (chance that an answerable question scores
+ * above an unanswerable one) and the refusal reached while at most `maxFalse` of the answerable
+ * ones are refused. Compares feature sets without the noise of one cutoff.
+ */
+export function separation(
+  model: EvidenceModel,
+  samples: Sample[],
+  maxFalse = 0.05,
+) {
+  const p = (s: Sample) => evidenceProbability(model, s.x);
+  const a = samples
+    .filter(s => s.answerable)
+    .map(p)
+    .sort((x, y) => x - y);
+  const u = samples.filter(s => !s.answerable).map(p);
+  if (a.length === 0 || u.length === 0)
+    return { auc: NaN, refusalAtFalse: NaN };
+  let pairs = 0;
+  for (const x of a) for (const y of u) pairs += x > y ? 1 : x === y ? 0.5 : 0;
+  // The highest cutoff that refuses at most maxFalse of the answerable questions.
+  const cut = a[Math.floor(maxFalse * a.length)];
+  const refusalAtFalse = u.filter(y => y < cut).length / u.length;
+  return { auc: pairs / (a.length * u.length), refusalAtFalse };
+}
+
 /** The cutoff maximising refusal − cost × false refusal on the given (training) samples. */
-export function chooseCutoff(model: EvidenceModel, samples: Sample[], cost: number): number {
-  const probs = [...new Set(samples.map(s => evidenceProbability(model, s.x)))].sort((p, q) => p - q);
+export function chooseCutoff(
+  model: EvidenceModel,
+  samples: Sample[],
+  cost: number,
+): number {
+  const probs = [
+    ...new Set(samples.map(s => evidenceProbability(model, s.x))),
+  ].sort((p, q) => p - q);
   let best = { cutoff: 0.5, score: -Infinity };
   for (let i = 0; i < probs.length; i++) {
     // Midpoints between neighbouring probabilities, so the cutoff is not on a training item.
-    const cutoff = i + 1 < probs.length ? (probs[i] + probs[i + 1]) / 2 : probs[i] + 1e-6;
+    const cutoff =
+      i + 1 < probs.length ? (probs[i] + probs[i + 1]) / 2 : probs[i] + 1e-6;
     const r = rates({ ...model, cutoff }, samples);
     const score = r.refusal - cost * r.falseRefusal;
     if (score > best.score) best = { cutoff, score };
@@ -125,27 +178,57 @@ function main() {
   // Items with no candidate at all are refused before any decision: nothing to learn from them.
   const samples: Sample[] = results
     .filter(r => r.product.evidence)
-    .map(r => ({ x: r.product.evidence!.features, answerable: r.answerable, set: r.set, lang: r.lang }));
+    .map(r => ({
+      x: r.product.evidence!.features,
+      answerable: r.answerable,
+      set: r.set,
+      lang: r.lang,
+    }));
   const train = samples.filter(s => s.set === 'items-train');
-  if (train.length < 50) throw new Error(`only ${train.length} training items with features in ${args.run}`);
-  const fittedOn = `items-train, ${train.length} questions, ${run.report.embedder.modelId}, ${new Date().toISOString().slice(0, 10)}`;
+  if (train.length < 50)
+    throw new Error(
+      `only ${train.length} training items with features in ${args.run}`,
+    );
+  const fittedOn = `items-train, ${train.length} questions, ${
+    run.report.embedder.modelId
+  }, ${new Date().toISOString().slice(0, 10)}`;
   const names = EVIDENCE_FEATURES.filter(f => !args.drop.includes(f));
   const model = fitLogistic(train, args.l2, fittedOn, names);
   model.cutoff = chooseCutoff(model, train, args.cost);
-  process.stdout.write(`embedder kind ${kind}; l2 ${args.l2}; cost ${args.cost}; cutoff ${model.cutoff.toFixed(4)}\n\n`);
-  process.stdout.write('| feature | mean | scale | weight (standardised) |\n| --- | --- | --- | --- |\n');
+  process.stdout.write(
+    `embedder kind ${kind}; l2 ${args.l2}; cost ${
+      args.cost
+    }; cutoff ${model.cutoff.toFixed(4)}\n\n`,
+  );
+  process.stdout.write(
+    '| feature | mean | scale | weight (standardised) |\n| --- | --- | --- | --- |\n',
+  );
   model.features.forEach((f, j) =>
-    process.stdout.write(`| ${f} | ${model.mean[j].toFixed(3)} | ${model.scale[j].toFixed(3)} | ${model.weights[j].toFixed(3)} |\n`),
+    process.stdout.write(
+      `| ${f} | ${model.mean[j].toFixed(3)} | ${model.scale[j].toFixed(
+        3,
+      )} | ${model.weights[j].toFixed(3)} |\n`,
+    ),
   );
   process.stdout.write(`| (bias) | | | ${model.bias.toFixed(3)} |\n\n`);
-  process.stdout.write('| set | lang | answerable/unanswerable | refused unanswerable % | false refusal % |\n');
-  process.stdout.write('| --- | --- | --- | --- | --- |\n');
+  process.stdout.write(
+    '| set | lang | answerable/unanswerable | refused unanswerable % | false refusal % | AUC ' +
+      '| refused at ≤ 5 % false |\n',
+  );
+  process.stdout.write('| --- | --- | --- | --- | --- | --- | --- |\n');
   // Test items are deliberately not printed here: the final report comes from run.ts.
   for (const set of ['items-train', 'items-dev', 'shared-dev']) {
     for (const lang of ['all', 'en', 'cs']) {
-      const group = samples.filter(s => s.set === set && (lang === 'all' || s.lang === lang));
+      const group = samples.filter(
+        s => s.set === set && (lang === 'all' || s.lang === lang),
+      );
       const r = rates(model, group);
-      process.stdout.write(`| ${set} | ${lang} | ${r.n} | ${pct(r.refusal)} | ${pct(r.falseRefusal)} |\n`);
+      const q = separation(model, group);
+      process.stdout.write(
+        `| ${set} | ${lang} | ${r.n} | ${pct(r.refusal)} | ${pct(
+          r.falseRefusal,
+        )} ` + `| ${q.auc.toFixed(3)} | ${pct(q.refusalAtFalse)} |\n`,
+      );
     }
   }
   if (args.write) {
@@ -159,7 +242,10 @@ function main() {
       cutoff: Number(model.cutoff.toPrecision(6)),
     };
     const text = fs.readFileSync(FITTED, 'utf8');
-    const head = text.slice(0, text.indexOf('export const FITTED_EVIDENCE_MODELS'));
+    const head = text.slice(
+      0,
+      text.indexOf('export const FITTED_EVIDENCE_MODELS'),
+    );
     const existing: Record<string, EvidenceModel> = {};
     // Keep other kinds' models: each kind is fitted from a run with its own embedder.
     const m = text.match(/= (\{[\s\S]*\});\s*$/);
@@ -167,7 +253,11 @@ function main() {
     existing[kind] = fitted;
     fs.writeFileSync(
       FITTED,
-      `${head}export const FITTED_EVIDENCE_MODELS: Partial<Record<EmbedderKind, EvidenceModel>> = ${JSON.stringify(existing, null, 2)};\n`,
+      `${head}export const FITTED_EVIDENCE_MODELS: Partial<Record<EmbedderKind, EvidenceModel>> = ${JSON.stringify(
+        existing,
+        null,
+        2,
+      )};\n`,
     );
     process.stdout.write(`\nwrote ${FITTED}\n`);
   }

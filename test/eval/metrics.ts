@@ -14,7 +14,11 @@ export function rankPages(chunkPageKeys: string[]): string[] {
 }
 
 /** 1-based rank of the first gold page, or undefined when none is within `depth`. */
-export function firstGoldRank(pages: string[], gold: Set<string>, depth = MRR_DEPTH): number | undefined {
+export function firstGoldRank(
+  pages: string[],
+  gold: Set<string>,
+  depth = MRR_DEPTH,
+): number | undefined {
   const i = pages.slice(0, depth).findIndex(p => gold.has(p));
   return i < 0 ? undefined : i + 1;
 }
@@ -25,18 +29,28 @@ export interface RankingSummary {
   mrr: number;
 }
 
-export function summarizeRanks(ranks: Array<number | undefined>): RankingSummary {
+export function summarizeRanks(
+  ranks: Array<number | undefined>,
+): RankingSummary {
   const n = ranks.length;
-  const share = (k: number) => (n === 0 ? 0 : ranks.filter(r => r !== undefined && r <= k).length / n);
+  const share = (k: number) =>
+    n === 0 ? 0 : ranks.filter(r => r !== undefined && r <= k).length / n;
   return {
     n,
     recall: { '@1': share(1), '@5': share(5), '@10': share(10) },
-    mrr: n === 0 ? 0 : ranks.reduce<number>((s, r) => s + (r === undefined ? 0 : 1 / r), 0) / n,
+    mrr:
+      n === 0
+        ? 0
+        : ranks.reduce<number>((s, r) => s + (r === undefined ? 0 : 1 / r), 0) /
+          n,
   };
 }
 
 /** Groups values by a key, keeping first-seen order of the keys. */
-export function groupBy<T>(items: T[], key: (item: T) => string): Map<string, T[]> {
+export function groupBy<T>(
+  items: T[],
+  key: (item: T) => string,
+): Map<string, T[]> {
   const groups = new Map<string, T[]>();
   for (const item of items) {
     const k = key(item);
@@ -50,6 +64,9 @@ export function groupBy<T>(items: T[], key: (item: T) => string): Map<string, T[
 export function percentile(values: number[], p: number): number {
   if (values.length === 0) return NaN;
   const sorted = [...values].sort((a, b) => a - b);
-  const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  const i = Math.min(
+    sorted.length - 1,
+    Math.max(0, Math.ceil((p / 100) * sorted.length) - 1),
+  );
   return sorted[i];
 }

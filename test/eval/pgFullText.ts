@@ -19,7 +19,11 @@ export interface FullTextVariant {
 }
 
 export const FULL_TEXT_VARIANTS: FullTextVariant[] = [
-  { name: 'pg-fts (Backstage: english, AND+prefix)', config: 'english', operator: 'and-prefix' },
+  {
+    name: 'pg-fts (Backstage: english, AND+prefix)',
+    config: 'english',
+    operator: 'and-prefix',
+  },
   { name: 'pg-fts-or (english, OR)', config: 'english', operator: 'or' },
   { name: 'pg-fts-or (simple, OR)', config: 'simple', operator: 'or' },
 ];
@@ -37,8 +41,12 @@ export async function createFullTextBaseline(knex: Knex): Promise<void> {
          FROM ask_docs_chunks`,
   );
   await knex.raw(`ALTER TABLE ${TABLE} ADD PRIMARY KEY (chunk_id)`);
-  await knex.raw(`CREATE INDEX ${TABLE}_english ON ${TABLE} USING gin (body_english)`);
-  await knex.raw(`CREATE INDEX ${TABLE}_simple ON ${TABLE} USING gin (body_simple)`);
+  await knex.raw(
+    `CREATE INDEX ${TABLE}_english ON ${TABLE} USING gin (body_english)`,
+  );
+  await knex.raw(
+    `CREATE INDEX ${TABLE}_simple ON ${TABLE} USING gin (body_simple)`,
+  );
 }
 
 /** A tsquery operand for one user word: quoted so punctuation and operators in it are inert. */
@@ -50,13 +58,18 @@ function quoteOperand(word: string): string {
  * The tsquery text for a question. Words are split on whitespace and stripped of tsquery
  * operator characters; the configuration's parser then drops stopwords and stems them.
  */
-export function fullTextQuery(question: string, operator: FullTextVariant['operator']): string {
+export function fullTextQuery(
+  question: string,
+  operator: FullTextVariant['operator'],
+): string {
   const words = question
     .split(/\s+/)
     .map(w => w.replace(/[\0()|&:*!<>'\\]/g, '').trim())
     .filter(w => w !== '');
   if (operator === 'or') return words.map(quoteOperand).join(' | ');
-  return words.map(w => `(${quoteOperand(w)} | ${quoteOperand(w)}:*)`).join(' & ');
+  return words
+    .map(w => `(${quoteOperand(w)} | ${quoteOperand(w)}:*)`)
+    .join(' & ');
 }
 
 /** Chunk ids, best first. */

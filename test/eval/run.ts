@@ -17,7 +17,11 @@
  */
 import fs from 'fs';
 import path from 'path';
-import { Embedder, embedderInfo, HashingEmbedder } from '../../plugins/ask-docs-backend/src/embedding';
+import {
+  Embedder,
+  embedderInfo,
+  HashingEmbedder,
+} from '../../plugins/ask-docs-backend/src/embedding';
 import { SentenceEncoderEmbedder } from './sentenceEncoderEmbedder';
 import { buildEvalIndex, evalAnalyzers } from './buildIndex';
 import { EVAL_SETS, loadAllEvalItems } from './evalItems';
@@ -32,14 +36,31 @@ function llmFromEnvironment() {
   const env = process.env;
   const model = createChatModel(
     new ConfigReader({
-      askDocs: { llm: { baseUrl: env.ASK_DOCS_LLM_BASE_URL, apiKey: env.ASK_DOCS_LLM_API_KEY, model: env.ASK_DOCS_LLM_MODEL, timeoutMs: 60000, maxRetries: 1 } },
+      askDocs: {
+        llm: {
+          baseUrl: env.ASK_DOCS_LLM_BASE_URL,
+          apiKey: env.ASK_DOCS_LLM_API_KEY,
+          model: env.ASK_DOCS_LLM_MODEL,
+          timeoutMs: 60000,
+          maxRetries: 1,
+        },
+      },
     }),
   );
-  if (!model) throw new Error('--answers llm needs ASK_DOCS_LLM_MODEL and ASK_DOCS_LLM_API_KEY (and ASK_DOCS_LLM_BASE_URL for a non-OpenAI endpoint)');
+  if (!model)
+    throw new Error(
+      '--answers llm needs ASK_DOCS_LLM_MODEL and ASK_DOCS_LLM_API_KEY (and ASK_DOCS_LLM_BASE_URL for a non-OpenAI endpoint)',
+    );
   return model;
 }
 
-const ALL_CORPORA = ['postgresql-docs', 'gimp-help-en', 'gimp-help-cs', 'pyvec-docs-cs', 'mkdocs-docs-en'];
+const ALL_CORPORA = [
+  'postgresql-docs',
+  'gimp-help-en',
+  'gimp-help-cs',
+  'pyvec-docs-cs',
+  'mkdocs-docs-en',
+];
 
 function parseArgs(argv: string[]) {
   const args = {
@@ -48,6 +69,7 @@ function parseArgs(argv: string[]) {
     quick: false,
     evidence: 'thresholds' as 'thresholds' | 'fitted',
     embedder: 'hashing-v2',
+    titleWeight: undefined as number | undefined,
     answers: '',
     cache: true,
     out: path.resolve(__dirname, '../../test-results/eval'),
@@ -60,32 +82,52 @@ function parseArgs(argv: string[]) {
       if (v === undefined) throw new Error(`${a} needs a value`);
       return v;
     };
-    if (a === '--corpora') args.corpora = value().split(',').map(s => s.trim()).filter(Boolean);
+    if (a === '--corpora')
+      args.corpora = value()
+        .split(',')
+        .map(s => s.trim())
+        .filter(Boolean);
     else if (a === '--no-cache') args.cache = false;
     else if (a === '--quick') args.quick = true;
     else if (a === '--evidence') {
       const v = value();
-      if (v !== 'thresholds' && v !== 'fitted') throw new Error(`unknown evidence decision ${v}`);
+      if (v !== 'thresholds' && v !== 'fitted')
+        throw new Error(`unknown evidence decision ${v}`);
       args.evidence = v;
-    }
-    else if (a === '--sets') {
-      args.sets = value().split(',').map(s => s.trim()).filter(Boolean);
-      const bad = args.sets.filter(s => !(EVAL_SETS as readonly string[]).includes(s));
-      if (bad.length) throw new Error(`unknown set ${bad.join(', ')} (sets: ${EVAL_SETS.join(', ')})`);
-    }
-    else if (a === '--answers') {
+    } else if (a === '--sets') {
+      args.sets = value()
+        .split(',')
+        .map(s => s.trim())
+        .filter(Boolean);
+      const bad = args.sets.filter(
+        s => !(EVAL_SETS as readonly string[]).includes(s),
+      );
+      if (bad.length)
+        throw new Error(
+          `unknown set ${bad.join(', ')} (sets: ${EVAL_SETS.join(', ')})`,
+        );
+    } else if (a === '--answers') {
       args.answers = value();
-      if (!['extractive', 'llm'].includes(args.answers)) throw new Error(`unknown answer model ${args.answers}`);
+      if (!['extractive', 'llm'].includes(args.answers))
+        throw new Error(`unknown answer model ${args.answers}`);
     } else if (a === '--embedder') {
       args.embedder = value();
-      if (!['hashing-v1', 'hashing-v2', 'sentence-encoder'].includes(args.embedder)) throw new Error(`unknown embedder ${args.embedder}`);
-    }
-    else if (a === '--out') args.out = path.resolve(value());
+      if (
+        !['hashing-v1', 'hashing-v2', 'sentence-encoder'].includes(
+          args.embedder,
+        )
+      )
+        throw new Error(`unknown embedder ${args.embedder}`);
+    } else if (a === '--title-weight') {
+      args.titleWeight = Number(value());
+      if (!(args.titleWeight >= 0))
+        throw new Error('--title-weight needs a number >= 0');
+    } else if (a === '--out') args.out = path.resolve(value());
     else if (a === '--name') args.name = value();
     else if (a === '--help' || a === '-h') {
       process.stdout.write(
         'usage: run.ts [--corpora a,b] [--sets shared-dev,items-train,items-dev,items-test] [--quick]\n' +
-          '  [--evidence thresholds|fitted]\n' +
+          '  [--evidence thresholds|fitted] [--title-weight w]\n' +
           '  [--no-cache] [--embedder hashing-v2|hashing-v1|sentence-encoder] [--answers extractive|llm]\n' +
           '  [--out dir] [--name report-name]\n' +
           '--quick: hybrid ranking and the product path only (no single retrievers, baselines, what-ifs)\n',
@@ -99,53 +141,107 @@ function parseArgs(argv: string[]) {
 async function main() {
   const args = parseArgs(process.argv.slice(2));
   const started = Date.now();
-  const log = (m: string) => process.stderr.write(`[eval ${((Date.now() - started) / 1000).toFixed(0)}s] ${m}\n`);
-  const allItems = loadAllEvalItems().filter(i => !args.sets || args.sets.includes(i.set));
+  const log = (m: string) =>
+    process.stderr.write(
+      `[eval ${((Date.now() - started) / 1000).toFixed(0)}s] ${m}\n`,
+    );
+  const allItems = loadAllEvalItems().filter(
+    i => !args.sets || args.sets.includes(i.set),
+  );
   const named = [...new Set(allItems.map(i => i.corpus))];
   const corpora = args.corpora ?? ALL_CORPORA.filter(c => named.includes(c));
   const unknown = corpora.filter(c => !named.includes(c));
-  if (unknown.length) throw new Error(`no evaluation items name ${unknown.join(', ')}`);
+  if (unknown.length)
+    throw new Error(`no evaluation items name ${unknown.join(', ')}`);
   const items = allItems.filter(i => corpora.includes(i.corpus));
-  log(`${items.length} questions (${[...new Set(items.map(i => i.set))].join(', ')})`);
+  log(
+    `${items.length} questions (${[...new Set(items.map(i => i.set))].join(
+      ', ',
+    )})`,
+  );
 
   const analyzers = await evalAnalyzers();
   const embedder: Embedder =
     args.embedder === 'sentence-encoder'
       ? await SentenceEncoderEmbedder.load()
-      : new HashingEmbedder(args.embedder === 'hashing-v2' ? { analyzers } : {});
+      : new HashingEmbedder(
+          args.embedder === 'hashing-v2' ? { analyzers } : {},
+        );
   const info = embedderInfo(embedder);
   log(`embedder ${embedder.modelId}: ${info.note}`);
-  const index = await buildEvalIndex({ corpora, embedder, analyzers, cache: args.cache, onProgress: log });
+  const index = await buildEvalIndex({
+    corpora,
+    embedder,
+    analyzers,
+    cache: args.cache,
+    onProgress: log,
+  });
   try {
-    const chunks = Number((await index.knex.raw('SELECT count(*)::int AS n FROM ask_docs_chunks')).rows[0].n);
-    log(`index ready: ${chunks} chunks${index.cached ? ' (cached)' : `, ingested in ${index.ingestSeconds.toFixed(0)}s`}`);
+    const chunks = Number(
+      (await index.knex.raw('SELECT count(*)::int AS n FROM ask_docs_chunks'))
+        .rows[0].n,
+    );
+    log(
+      `index ready: ${chunks} chunks${
+        index.cached
+          ? ' (cached)'
+          : `, ingested in ${index.ingestSeconds.toFixed(0)}s`
+      }`,
+    );
     const evalStarted = Date.now();
-    const model = args.answers === 'llm' ? llmFromEnvironment() : args.answers === 'extractive' ? extractiveModel(analyzers) : undefined;
+    const model =
+      args.answers === 'llm'
+        ? llmFromEnvironment()
+        : args.answers === 'extractive'
+        ? extractiveModel(analyzers)
+        : undefined;
     if (model) log(`answering with ${model.model}`);
+    // The product's settings; --title-weight overrides the retriever's section-title weight.
+    const product = {
+      ...productSettings(embedder, args.evidence),
+      ...(args.titleWeight === undefined
+        ? {}
+        : { titleWeight: args.titleWeight }),
+    };
     const results = await evaluate({
       knex: index.knex,
       embedder,
+      product,
       model,
       analyzers: index.analyzers,
       sites: index.sites,
       items,
       quick: args.quick,
       onItem: (_, i) => {
-        if ((i + 1) % 10 === 0 || i + 1 === items.length) log(`evaluated ${i + 1}/${items.length}`);
+        if ((i + 1) % 10 === 0 || i + 1 === items.length)
+          log(`evaluated ${i + 1}/${items.length}`);
       },
     });
     const report = buildReport(results, {
-      embedder: { modelId: embedder.modelId, kind: embedder.kind, dimension: embedder.dimension, note: info.note ?? '' },
+      embedder: {
+        modelId: embedder.modelId,
+        kind: embedder.kind,
+        dimension: embedder.dimension,
+        note: info.note ?? '',
+      },
       corpora,
-      product: productSettings(embedder, args.evidence),
+      product,
       timings: {
         ingest: index.ingestSeconds,
         evaluate: (Date.now() - evalStarted) / 1000,
         total: (Date.now() - started) / 1000,
       },
     });
-    (report as any).index = { chunks, cached: index.cached, progress: index.progress };
-    const name = args.name || `${args.corpora ? corpora.join('+') : 'all'}${args.embedder === 'hashing-v2' ? '' : `.${args.embedder}`}`;
+    (report as any).index = {
+      chunks,
+      cached: index.cached,
+      progress: index.progress,
+    };
+    const name =
+      args.name ||
+      `${args.corpora ? corpora.join('+') : 'all'}${
+        args.embedder === 'hashing-v2' ? '' : `.${args.embedder}`
+      }`;
     fs.mkdirSync(args.out, { recursive: true });
     const file = path.join(args.out, `${name}.json`);
     fs.writeFileSync(file, JSON.stringify({ report, results }, null, 2));

@@ -1,4 +1,7 @@
-import { Embedder, l2NormalizeInPlace } from '../../plugins/ask-docs-backend/src/embedding';
+import {
+  Embedder,
+  l2NormalizeInPlace,
+} from '../../plugins/ask-docs-backend/src/embedding';
 
 /*
  * Evaluation only: Google's Universal Sentence Encoder (lite, English, 512 dimensions) as
@@ -37,11 +40,17 @@ export function requireSentenceEncoder(): SentenceEncoderModule {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const weights = require(SENTENCE_ENCODER_PACKAGES.weights);
     // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const weightsVersion: string = require(`${SENTENCE_ENCODER_PACKAGES.weights}/package.json`).version;
-    return { weightsVersion, load: () => runtime.initModel(weights.modelSource) };
+    const weightsVersion: string =
+      require(`${SENTENCE_ENCODER_PACKAGES.weights}/package.json`).version;
+    return {
+      weightsVersion,
+      load: () => runtime.initModel(weights.modelSource),
+    };
   } catch (e) {
     throw new SentenceEncoderNotInstalledError(
-      `the sentence encoder needs ${Object.values(SENTENCE_ENCODER_PACKAGES).join(', ')} installed ` +
+      `the sentence encoder needs ${Object.values(
+        SENTENCE_ENCODER_PACKAGES,
+      ).join(', ')} installed ` +
         `(${e instanceof Error ? e.message.split('\n')[0] : String(e)})`,
     );
   }
@@ -66,7 +75,9 @@ export class SentenceEncoderEmbedder implements Embedder {
     private readonly maxChars: number,
   ) {}
 
-  static async load(options: SentenceEncoderEmbedderOptions = {}): Promise<SentenceEncoderEmbedder> {
+  static async load(
+    options: SentenceEncoderEmbedderOptions = {},
+  ): Promise<SentenceEncoderEmbedder> {
     const module = options.module ?? requireSentenceEncoder();
     const model = await module.load();
     return new SentenceEncoderEmbedder(
@@ -80,10 +91,14 @@ export class SentenceEncoderEmbedder implements Embedder {
   async embedPassages(texts: string[]): Promise<number[][]> {
     const out: number[][] = [];
     for (let i = 0; i < texts.length; i += this.batchSize) {
-      const batch = texts.slice(i, i + this.batchSize).map(t => this.prepare(t));
+      const batch = texts
+        .slice(i, i + this.batchSize)
+        .map(t => this.prepare(t));
       const vectors = await this.model.embed(batch);
       if (vectors.length !== batch.length) {
-        throw new Error(`sentence encoder returned ${vectors.length} vectors for ${batch.length} texts`);
+        throw new Error(
+          `sentence encoder returned ${vectors.length} vectors for ${batch.length} texts`,
+        );
       }
       for (const v of vectors) out.push(this.check(v));
     }
@@ -103,7 +118,9 @@ export class SentenceEncoderEmbedder implements Embedder {
   private check(vector: number[]): number[] {
     const v = Array.from(vector);
     if (v.length !== this.dimension || !v.every(Number.isFinite)) {
-      throw new Error(`sentence encoder returned an invalid ${v.length}-dimensional vector`);
+      throw new Error(
+        `sentence encoder returned an invalid ${v.length}-dimensional vector`,
+      );
     }
     l2NormalizeInPlace(v);
     return v;

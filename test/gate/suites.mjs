@@ -5,8 +5,17 @@ const transform = ['node', '-r', '@backstage/cli/config/nodeTransform.cjs'];
 export const suites = [
   {
     name: 'unit-and-integration',
-    description: 'jest over every workspace package (backend suites on real Postgres + pgvector)',
-    command: ['npx', 'backstage-cli', 'repo', 'test', '--watchAll=false', '--json', '--outputFile={out}'],
+    description:
+      'jest over every workspace package (backend suites on real Postgres + pgvector)',
+    command: [
+      'npx',
+      'backstage-cli',
+      'repo',
+      'test',
+      '--watchAll=false',
+      '--json',
+      '--outputFile={out}',
+    ],
     minTests: 560,
     requiredFiles: [
       // foundation
@@ -29,6 +38,11 @@ export const suites = [
       'plugins/ask-docs-backend/src/language/hunspellReader/equivalence.test.ts',
       'plugins/ask-docs-backend/src/embedding/TransformersEmbedder.test.ts',
       'plugins/ask-docs-backend/src/database/postingsByEntity.test.ts',
+      'plugins/ask-docs-backend/src/retrieval/keywordCandidates.test.ts',
+      'plugins/ask-docs-backend/src/testUtils/fakePermissions.test.ts',
+      'plugins/ask-docs-backend/src/service/IngestionController.test.ts',
+      'plugins/ask-docs-backend/src/language/czechDerivation.test.ts',
+      'test/integration/retrievalBenchmark.test.ts',
       'plugins/ask-docs-backend/src/ingestion/reanalysis.test.ts',
       'plugins/ask-docs-backend/src/ingestion/parsing/chunkSections.test.ts',
       // security (issue 14)
@@ -73,7 +87,8 @@ export const suites = [
   },
   {
     name: 'browser',
-    description: 'playwright-core + Debian chromium against the running portal with a fake model',
+    description:
+      'playwright-core + Debian chromium against the running portal with a fake model',
     command: [...transform, 'test/browser/run.ts', '--result', '{out}'],
     minTests: 5,
     requiredFiles: ['test/browser/askDocs.browser.mjs'],

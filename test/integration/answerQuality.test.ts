@@ -3,33 +3,56 @@
  * citation error type must be detected when a scripted model commits it, and not reported when
  * it does not. The extractive reference model must read the product's real prompt.
  */
-import { answerQuestion, ChatModel, RetrievedChunk } from '../../plugins/ask-docs-backend/src/answer';
-import { buildPrompt, NOT_IN_DOCUMENTS_REPLY } from '../../plugins/ask-docs-backend/src/answer/prompt';
+import {
+  answerQuestion,
+  ChatModel,
+  RetrievedChunk,
+} from '../../plugins/ask-docs-backend/src/answer';
+import {
+  buildPrompt,
+  NOT_IN_DOCUMENTS_REPLY,
+} from '../../plugins/ask-docs-backend/src/answer/prompt';
 import { chunk } from '../../plugins/ask-docs-backend/src/answer/testChunks';
 import { Analyzers } from '../../plugins/ask-docs-backend/src/language';
-import { contentKeys, judgeAnswer, summariseAnswers } from '../eval/answerJudge';
+import {
+  contentKeys,
+  judgeAnswer,
+  summariseAnswers,
+} from '../eval/answerJudge';
 import { evalAnalyzers } from '../eval/buildIndex';
 import { extractiveModel, parsePromptBlocks } from '../eval/extractiveModel';
 
 const ROLLBACK =
   'To roll back a release, run the deploy pipeline with the previous image tag. The rollback keeps the database schema unchanged.';
-const CANARY = 'Canary releases send five percent of traffic to the new version for thirty minutes before promotion.';
+const CANARY =
+  'Canary releases send five percent of traffic to the new version for thirty minutes before promotion.';
 const chunks: RetrievedChunk[] = [
-  chunk({ title: 'Release process', sectionPath: 'Release process › Rollback', text: ROLLBACK, rank: 1 }),
+  chunk({
+    title: 'Release process',
+    sectionPath: 'Release process › Rollback',
+    text: ROLLBACK,
+    rank: 1,
+  }),
   chunk({ title: 'Canary deployments', text: CANARY, rank: 2 }),
 ];
 const pageOf = (chunkId: string) => chunkId.split('#')[0];
 const GOLD = new Set(['doc:Release process']);
 const EVIDENCE = 'run the deploy pipeline with the previous image tag';
 
-const scripted = (text: string): ChatModel => ({ model: 'scripted', complete: async () => text });
+const scripted = (text: string): ChatModel => ({
+  model: 'scripted',
+  complete: async () => text,
+});
 
 let analyzers: Analyzers;
 beforeAll(async () => {
   analyzers = await evalAnalyzers();
 });
 
-async function judge(model: ChatModel, opts: { answerable?: boolean; question?: string } = {}) {
+async function judge(
+  model: ChatModel,
+  opts: { answerable?: boolean; question?: string } = {},
+) {
   const question = opts.question ?? 'How do I roll back a release?';
   const result = await answerQuestion({ question, chunks, model });
   return judgeAnswer({
@@ -45,25 +68,43 @@ async function judge(model: ChatModel, opts: { answerable?: boolean; question?: 
 
 describe('answer-quality judge', () => {
   it('a faithful answer citing the gold document is correct, with its citation supported', async () => {
-    const j = await judge(scripted('Run the deploy pipeline with the previous image tag. [Release process › Rollback]'));
+    const j = await judge(
+      scripted(
+        'Run the deploy pipeline with the previous image tag. [Release process › Rollback]',
+      ),
+    );
     expect(j.outcome).toBe('correct');
     expect(j.citesGold).toBe(true);
     expect(j.citations).toHaveLength(1);
-    expect(j.citations[0]).toMatchObject({ page: 'doc:Release process', supported: true });
+    expect(j.citations[0]).toMatchObject({
+      page: 'doc:Release process',
+      supported: true,
+    });
     expect(j.unsupportedCitations).toBe(0);
   });
 
   it('the right answer citing another document is "good answer, wrong source", and that citation is unsupported', async () => {
-    const j = await judge(scripted('Run the deploy pipeline with the previous image tag. [Canary deployments]'));
+    const j = await judge(
+      scripted(
+        'Run the deploy pipeline with the previous image tag. [Canary deployments]',
+      ),
+    );
     expect(j.outcome).toBe('good_answer_wrong_source');
     expect(j.citesGold).toBe(false);
     expect(j.goldSent).toBe(true);
-    expect(j.citations[0]).toMatchObject({ page: 'doc:Canary deployments', supported: false });
+    expect(j.citations[0]).toMatchObject({
+      page: 'doc:Canary deployments',
+      supported: false,
+    });
     expect(j.unsupportedCitations).toBe(1);
   });
 
   it('a claim the cited gold document does not contain is an unsupported citation, not a correct answer', async () => {
-    const j = await judge(scripted('Rollbacks require approval from two security officers on weekends. [Release process]'));
+    const j = await judge(
+      scripted(
+        'Rollbacks require approval from two security officers on weekends. [Release process]',
+      ),
+    );
     expect(j.outcome).toBe('right_source_incomplete_answer');
     expect(j.unsupportedCitations).toBe(1);
   });
@@ -79,30 +120,82 @@ describe('answer-quality judge', () => {
   });
 
   it('short claims are not judged either way', async () => {
-    const j = await judge(scripted('Use the pipeline [Release process]. Run the deploy pipeline with the previous image tag [Release process].'));
+    const j = await judge(
+      scripted(
+        'Use the pipeline [Release process]. Run the deploy pipeline with the previous image tag [Release process].',
+      ),
+    );
     expect(j.citations.map(c => c.supported)).toEqual([null, true]);
     expect(j.unsupportedCitations).toBe(0);
   });
 
   it('refusals and unanswerable questions are classified by status', async () => {
-    expect((await judge(scripted(NOT_IN_DOCUMENTS_REPLY))).outcome).toBe('false_refusal');
-    expect((await judge(scripted('No citation at all.'))).outcome).toBe('evidence_only');
-    expect((await judge(scripted(NOT_IN_DOCUMENTS_REPLY), { answerable: false })).outcome).toBe('correct_refusal');
-    expect((await judge(scripted('Run the deploy pipeline. [Release process]'), { answerable: false })).outcome).toBe(
-      'answered_unanswerable',
+    expect((await judge(scripted(NOT_IN_DOCUMENTS_REPLY))).outcome).toBe(
+      'false_refusal',
     );
+    expect((await judge(scripted('No citation at all.'))).outcome).toBe(
+      'evidence_only',
+    );
+    expect(
+      (await judge(scripted(NOT_IN_DOCUMENTS_REPLY), { answerable: false }))
+        .outcome,
+    ).toBe('correct_refusal');
+    expect(
+      (
+        await judge(scripted('Run the deploy pipeline. [Release process]'), {
+          answerable: false,
+        })
+      ).outcome,
+    ).toBe('answered_unanswerable');
   });
 
   it('summarises the error types separately', async () => {
     const judged = [
-      { answerable: true, judgement: await judge(scripted('Run the deploy pipeline with the previous image tag. [Release process]')) },
-      { answerable: true, judgement: await judge(scripted('Run the deploy pipeline with the previous image tag. [Canary deployments]')) },
-      { answerable: true, judgement: await judge(scripted('Rollbacks require approval from two security officers. [Release process]')) },
-      { answerable: false, judgement: await judge(scripted(NOT_IN_DOCUMENTS_REPLY), { answerable: false }) },
+      {
+        answerable: true,
+        judgement: await judge(
+          scripted(
+            'Run the deploy pipeline with the previous image tag. [Release process]',
+          ),
+        ),
+      },
+      {
+        answerable: true,
+        judgement: await judge(
+          scripted(
+            'Run the deploy pipeline with the previous image tag. [Canary deployments]',
+          ),
+        ),
+      },
+      {
+        answerable: true,
+        judgement: await judge(
+          scripted(
+            'Rollbacks require approval from two security officers. [Release process]',
+          ),
+        ),
+      },
+      {
+        answerable: false,
+        judgement: await judge(scripted(NOT_IN_DOCUMENTS_REPLY), {
+          answerable: false,
+        }),
+      },
     ];
     const s = summariseAnswers(judged);
-    expect(s).toMatchObject({ answerable: 3, unanswerable: 1, goodAnswerWrongSource: 1, unsupportedCitations: 2, answersWithUnsupportedCitation: 2 });
-    expect(s.outcomes).toMatchObject({ correct: 1, good_answer_wrong_source: 1, right_source_incomplete_answer: 1, correct_refusal: 1 });
+    expect(s).toMatchObject({
+      answerable: 3,
+      unanswerable: 1,
+      goodAnswerWrongSource: 1,
+      unsupportedCitations: 2,
+      answersWithUnsupportedCitation: 2,
+    });
+    expect(s.outcomes).toMatchObject({
+      correct: 1,
+      good_answer_wrong_source: 1,
+      right_source_incomplete_answer: 1,
+      correct_refusal: 1,
+    });
     expect(s.goldSentNotCited).toBe(1);
   });
 
@@ -110,7 +203,11 @@ describe('answer-quality judge', () => {
     const claim = contentKeys('Viděli jsme psa.', analyzers);
     const doc = contentKeys('Pes je doma.', analyzers);
     expect([...claim].some(k => doc.has(k))).toBe(true);
-    expect([...contentKeys('pesto', analyzers)].some(k => contentKeys('pes', analyzers).has(k))).toBe(false);
+    expect(
+      [...contentKeys('pesto', analyzers)].some(k =>
+        contentKeys('pes', analyzers).has(k),
+      ),
+    ).toBe(false);
   });
 });
 
@@ -119,17 +216,29 @@ describe('extractive reference model', () => {
     const prompt = buildPrompt('How do I roll back a release?', chunks);
     const parsed = parsePromptBlocks(prompt.messages);
     expect(parsed.question).toBe('How do I roll back a release?');
-    expect(parsed.blocks.map(b => b.citeAs)).toEqual(prompt.blocks.map(b => b.citeAs));
+    expect(parsed.blocks.map(b => b.citeAs)).toEqual(
+      prompt.blocks.map(b => b.citeAs),
+    );
     expect(parsed.blocks[0].text).toBe(ROLLBACK);
 
-    const result = await answerQuestion({ question: 'How do I roll back a release?', chunks, model: extractiveModel(analyzers) });
+    const result = await answerQuestion({
+      question: 'How do I roll back a release?',
+      chunks,
+      model: extractiveModel(analyzers),
+    });
     expect(result.status).toBe('answered');
-    expect(result.answer).toMatch(/^To roll back a release, run the deploy pipeline with the previous image tag\. \[Release process › Rollback\]$/);
+    expect(result.answer).toMatch(
+      /^To roll back a release, run the deploy pipeline with the previous image tag\. \[Release process › Rollback\]$/,
+    );
     expect(result.sources.map(s => s.title)).toEqual(['Release process']);
   });
 
   it('says NOT_IN_DOCUMENTS when no sentence shares enough with the question', async () => {
-    const result = await answerQuestion({ question: 'Which cafeteria serves vegan lunch?', chunks, model: extractiveModel(analyzers) });
+    const result = await answerQuestion({
+      question: 'Which cafeteria serves vegan lunch?',
+      chunks,
+      model: extractiveModel(analyzers),
+    });
     expect(result.rawOutput).toBe(NOT_IN_DOCUMENTS_REPLY);
     expect(result.status).toBe('not_in_knowledge_base');
   });

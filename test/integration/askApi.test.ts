@@ -3,18 +3,10 @@
  * the real openai client against a fake OpenAI-compatible server over HTTP, and per-user
  * conditional permission decisions.
  */
-import { BackstageCredentials } from '@backstage/backend-plugin-api';
-import { mockCredentials, mockServices, startTestBackend } from '@backstage/backend-test-utils';
-import { Entity, parseEntityRef } from '@backstage/catalog-model';
-import { catalogEntityReadPermission } from '@backstage/plugin-catalog-common/alpha';
-import { catalogServiceMock } from '@backstage/plugin-catalog-node/testUtils';
-import { AuthorizeResult, isPermission } from '@backstage/plugin-permission-common';
-import techdocsPlugin from '@backstage/plugin-techdocs-backend';
-import askDocsPlugin from '@askdocs/plugin-ask-docs-backend';
+import { mockCredentials } from '@backstage/backend-test-utils';
+import { Entity } from '@backstage/catalog-model';
 import {
-  ASK_DOCS_CHUNK_RESOURCE_TYPE,
   askDocsAdministrativePermissions,
-  askDocsChunkReadPermission,
   NOT_IN_KNOWLEDGE_BASE_ANSWER,
 } from '@askdocs/plugin-ask-docs-common';
 import { execFileSync } from 'child_process';
@@ -24,8 +16,25 @@ import path from 'path';
 import request from 'supertest';
 import { parseAllDocuments } from 'yaml';
 import { FakeOpenAI, FakeReply, startFakeOpenAI } from '../fake-openai';
-import { startTestDatabase, TestDatabase } from '../../plugins/ask-docs-backend/src/testUtils/testDatabase';
-import { citeAsLabels, citeFirstBlock, withOwnerRelations, writeMetadata } from '../src';
+import {
+  startTestDatabase,
+  TestDatabase,
+} from '../../plugins/ask-docs-backend/src/testUtils/testDatabase';
+import {
+  AskDocsTestBackend,
+  bufferText,
+  citeAsLabels,
+  citeFirstBlock,
+  fakeModelSettings,
+  fakePermissions,
+  ingestThroughApi,
+  parseEvents,
+  restrictedToOwnersDecision,
+  startAskDocsTestBackend,
+  userRefOf,
+  withOwnerRelations,
+  writeMetadata,
+} from '../src';
 
 const root = path.resolve(__dirname, '../..');
 const alice = 'user:default/alice'; // team-payments
@@ -35,96 +44,68 @@ const claims: Record<string, string[]> = {
   [bob]: [bob, 'group:default/team-security'],
 };
 
-/** The dev policy's shape: restricted documents only for their owners. */
-class TestPermissions {
-  failing = false;
-  calls = 0;
-  async authorize(requests: any[], options: { credentials: BackstageCredentials }) {
-    this.calls += 1;
-    if (this.failing) throw new Error('permission backend unavailable');
-    const user = (options.credentials.principal as any).userEntityRef as string;
-    // alice administers ask-docs; everyone may ask
-    return requests.map(r => ({
-      result:
-        askDocsAdministrativePermissions.some(p => isPermission(r.permission, p)) && user !== alice
-          ? AuthorizeResult.DENY
-          : AuthorizeResult.ALLOW,
-    }));
-  }
-  async authorizeConditional(requests: any[], options: { credentials: BackstageCredentials }) {
-    this.calls += 1;
-    if (this.failing) throw new Error('permission backend unavailable');
-    const user = (options.credentials.principal as any).userEntityRef as string;
-    return requests.map(r => {
-      if (isPermission(r.permission, askDocsChunkReadPermission)) {
-        return {
-          result: AuthorizeResult.CONDITIONAL,
-          pluginId: 'ask-docs',
-          resourceType: ASK_DOCS_CHUNK_RESOURCE_TYPE,
-          conditions: {
-            anyOf: [
-              { not: { rule: 'HAS_TAG', resourceType: ASK_DOCS_CHUNK_RESOURCE_TYPE, params: { tag: 'restricted' } } },
-              { rule: 'IS_ENTITY_OWNER', resourceType: ASK_DOCS_CHUNK_RESOURCE_TYPE, params: { claims: claims[user] ?? [] } },
-            ],
-          },
-        };
-      }
-      if (isPermission(r.permission, catalogEntityReadPermission)) return { result: AuthorizeResult.ALLOW };
-      return { result: AuthorizeResult.DENY };
-    });
-  }
-}
+/** The dev policy's shape: restricted documents only for their owners; alice administers. */
+let failing = false;
+const permissions = fakePermissions(credentials => {
+  const user = userRefOf(credentials) ?? '';
+  return {
+    fail: failing,
+    chunk: restrictedToOwnersDecision(claims[user] ?? []),
+    otherResources: 'DENY',
+    basic: name =>
+      askDocsAdministrativePermissions.some(p => p.name === name) &&
+      user !== alice
+        ? 'DENY'
+        : 'ALLOW',
+  };
+});
 
 describe('answers API', () => {
   let db: TestDatabase;
   let fake: FakeOpenAI;
   let publishDir: string;
-  let backend: Awaited<ReturnType<typeof startTestBackend>>;
-  const permissions = new TestPermissions();
+  let backend: AskDocsTestBackend;
   const as = (user: string) => mockCredentials.user.header(user);
-  const ask = (question: unknown, user = alice, body: Record<string, unknown> = {}) =>
-    request(backend.server).post('/api/ask-docs/v1/ask').set('Authorization', as(user)).send({ question, ...body });
+  const ask = (
+    question: unknown,
+    user = alice,
+    body: Record<string, unknown> = {},
+  ) =>
+    request(backend.server)
+      .post('/api/ask-docs/v1/ask')
+      .set('Authorization', as(user))
+      .send({ question, ...body });
 
   beforeAll(async () => {
     db = await startTestDatabase({ migrate: false });
     fake = await startFakeOpenAI({ behaviour: citeFirstBlock });
     publishDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ask-docs-api-'));
-    execFileSync(process.execPath, [path.join(root, 'scripts/build-sample-docs.mjs'), publishDir], { stdio: 'ignore' });
-    const entities = parseAllDocuments(fs.readFileSync(path.join(root, 'examples/entities.yaml'), 'utf8'))
+    execFileSync(
+      process.execPath,
+      [path.join(root, 'scripts/build-sample-docs.mjs'), publishDir],
+      { stdio: 'ignore' },
+    );
+    const entities = parseAllDocuments(
+      fs.readFileSync(path.join(root, 'examples/entities.yaml'), 'utf8'),
+    )
       .map(d => d.toJSON() as Entity)
       .filter(e => e.kind === 'Component')
-      .map(e => withOwnerRelations({ ...e, metadata: { ...e.metadata, namespace: 'default', etag: `etag-${e.metadata.name}` } }));
-    const catalog = catalogServiceMock.mock({
-      queryEntities: async () => ({ items: entities, totalItems: entities.length, pageInfo: {} }),
-      getEntityByRef: async (ref: any) => {
-        const name = typeof ref === 'string' ? parseEntityRef(ref).name : ref.name;
-        return entities.find(e => e.metadata.name === name);
-      },
-    });
-    backend = await startTestBackend({
-      features: [
-        techdocsPlugin,
-        askDocsPlugin,
-        catalog.factory,
-        mockServices.database.factory({ knex: db.knex }),
-        mockServices.permissions.mock({
-          authorize: (requests: any, options: any) => permissions.authorize(requests, options),
-          authorizeConditional: (requests: any, options: any) => permissions.authorizeConditional(requests, options),
-        } as any).factory,
-        mockServices.rootConfig.factory({
-          data: {
-            permission: { enabled: true },
-            techdocs: { builder: 'external', publisher: { type: 'local', local: { publishDirectory: publishDir } } },
-            askDocs: {
-              embeddings: { provider: 'hashing' },
-              ingestion: { schedule: { frequency: { hours: 24 }, timeout: { minutes: 10 }, initialDelay: { hours: 24 } } },
-              // The mock scheduler syncs once at startup; the ingestion run counts as a sync too.
-              visibilitySync: { maxStaleness: { hours: 1 } },
-              llm: { baseUrl: fake.baseUrl, apiKey: 'test-key', model: 'fake-model', timeoutMs: 1500, maxRetries: 0 },
-            },
+      .map(e =>
+        withOwnerRelations({
+          ...e,
+          metadata: {
+            ...e.metadata,
+            namespace: 'default',
+            etag: `etag-${e.metadata.name}`,
           },
         }),
-      ],
+      );
+    backend = await startAskDocsTestBackend({
+      db,
+      publishDir,
+      entities,
+      permissions,
+      askDocsConfig: { llm: fakeModelSettings(fake.baseUrl, 1500) },
     });
     await ingest();
   });
@@ -139,21 +120,13 @@ describe('answers API', () => {
   beforeEach(() => {
     fake.setBehaviour(citeFirstBlock);
     fake.reset();
-    permissions.failing = false;
+    failing = false;
   });
 
   async function ingest() {
-    const started = await request(backend.server).post('/api/ask-docs/v1/ingestion/runs').set('Authorization', as(alice));
-    expect(started.status).toBe(202);
-    for (let i = 0; i < 400; i++) {
-      const res = await request(backend.server).get('/api/ask-docs/v1/ingestion').set('Authorization', as(alice));
-      if (res.body.status !== 'running') {
-        expect(res.body.status).toBe('succeeded');
-        return res.body;
-      }
-      await new Promise(r => setTimeout(r, 250));
-    }
-    throw new Error('ingestion did not finish');
+    expect((await ingestThroughApi(backend.server, alice)).status).toBe(
+      'succeeded',
+    );
   }
 
   it('answers with a cited source that opens the TechDocs page at the section anchor', async () => {
@@ -165,20 +138,34 @@ describe('answers API', () => {
     expect(res.body.sources).toHaveLength(1);
     const [source] = res.body.sources;
     expect(source.title).toBe('Release process');
-    expect(source.url).toBe('/docs/default/component/payments-service/release-process/#rollback');
+    expect(source.url).toBe(
+      '/docs/default/component/payments-service/release-process/#rollback',
+    );
     expect(source.snippet).toMatch(/roll back/i);
     expect(res.body.answer).toContain('[Release process');
   });
 
   it('says "not in the knowledge base" without calling the model when nothing relevant is visible', async () => {
-    const res = await ask('How do I rotate the Kubernetes service account token of our deploy pipeline?');
+    const res = await ask(
+      'How do I rotate the Kubernetes service account token of our deploy pipeline?',
+    );
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ status: 'not_in_knowledge_base', grounded: false, answer: NOT_IN_KNOWLEDGE_BASE_ANSWER, sources: [] });
+    expect(res.body).toMatchObject({
+      status: 'not_in_knowledge_base',
+      grounded: false,
+      answer: NOT_IN_KNOWLEDGE_BASE_ANSWER,
+      sources: [],
+    });
     expect(fake.calls).toBe(0);
   });
 
   it('returns the evidence, labelled not grounded, when the model fails', async () => {
-    const failures: FakeReply[] = [{ status: 500 }, { status: 429 }, { hang: true }, { close: true }];
+    const failures: FakeReply[] = [
+      { status: 500 },
+      { status: 429 },
+      { hang: true },
+      { close: true },
+    ];
     for (const failure of failures) {
       fake.setBehaviour(() => failure);
       const res = await ask('How do I roll back a payments release?');
@@ -187,7 +174,9 @@ describe('answers API', () => {
       expect(res.body.grounded).toBe(false);
       expect(res.body.sources).toEqual([]);
       expect(res.body.notice).toMatch(/not an answer/i);
-      expect(res.body.evidence.map((e: any) => e.title)).toContain('Release process');
+      expect(res.body.evidence.map((e: any) => e.title)).toContain(
+        'Release process',
+      );
     }
   });
 
@@ -197,15 +186,22 @@ describe('answers API', () => {
     expect(res.body.status).toBe('evidence_only');
     expect(res.body.sources).toEqual([]);
 
-    fake.setBehaviour(() => 'As the Release process page says, roll back with deployctl.');
+    fake.setBehaviour(
+      () => 'As the Release process page says, roll back with deployctl.',
+    );
     res = await ask('How do I roll back a payments release?');
     expect(res.body.status).toBe('evidence_only');
     expect(res.body.sources).toEqual([]);
   });
 
   it('accepts a section suffix and picks that section', async () => {
-    fake.setBehaviour(() => 'Hotfixes branch from the last release tag. [Release process › Hotfixes]');
-    const res = await ask('Where does a hotfix branch from in the payments release process?');
+    fake.setBehaviour(
+      () =>
+        'Hotfixes branch from the last release tag. [Release process › Hotfixes]',
+    );
+    const res = await ask(
+      'Where does a hotfix branch from in the payments release process?',
+    );
     expect(res.body.status).toBe('answered');
     expect(res.body.sources).toHaveLength(1);
     expect(res.body.sources[0].anchor).toBe('hotfixes');
@@ -215,18 +211,29 @@ describe('answers API', () => {
     const question = 'What is the codename for a leaked acquirer key?';
     const denied = await ask(question, alice);
     expect(denied.body.status).toBe('not_in_knowledge_base');
-    expect(JSON.stringify(denied.body)).not.toMatch(/bluefalcon|Security runbooks|Incident response/i);
+    expect(JSON.stringify(denied.body)).not.toMatch(
+      /bluefalcon|Security runbooks|Incident response/i,
+    );
     expect(fake.calls).toBe(0);
 
     const allowed = await ask(question, bob);
     expect(allowed.body.status).toBe('answered');
-    expect(allowed.body.sources[0].entityRef).toBe('component:default/security-runbooks');
-    expect(fake.requests.map(r => JSON.stringify(r.messages)).join()).toMatch(/bluefalcon/);
+    expect(allowed.body.sources[0].entityRef).toBe(
+      'component:default/security-runbooks',
+    );
+    expect(fake.requests.map(r => JSON.stringify(r.messages)).join()).toMatch(
+      /bluefalcon/,
+    );
 
     // the model-down path must not leak either
     fake.setBehaviour(() => ({ status: 503 }));
-    const evidence = await ask('acquirer key codename bluefalcon rotate credentials', alice);
-    expect(JSON.stringify(evidence.body)).not.toMatch(/bluefalcon|Security runbooks/i);
+    const evidence = await ask(
+      'acquirer key codename bluefalcon rotate credentials',
+      alice,
+    );
+    expect(JSON.stringify(evidence.body)).not.toMatch(
+      /bluefalcon|Security runbooks/i,
+    );
   });
 
   it('corrects typos only from the asker’s own vocabulary', async () => {
@@ -235,11 +242,13 @@ describe('answers API', () => {
     expect(forAlice.body.corrections ?? []).toEqual([]);
     expect(JSON.stringify(forAlice.body)).not.toMatch(/bluefalcon/i);
     const forBob = await ask('bluefalcn', bob);
-    expect(forBob.body.corrections).toEqual([{ from: 'bluefalcn', to: 'bluefalcon' }]);
+    expect(forBob.body.corrections).toEqual([
+      { from: 'bluefalcn', to: 'bluefalcon' },
+    ]);
   });
 
   it('denies everything when the permission check fails', async () => {
-    permissions.failing = true;
+    failing = true;
     const res = await ask('How do I roll back a payments release?');
     expect(res.status).toBe(403);
     expect(JSON.stringify(res.body)).not.toMatch(/rollback|deployctl/i);
@@ -251,7 +260,9 @@ describe('answers API', () => {
     expect((await ask('   ')).status).toBe(400);
     expect((await ask('x'.repeat(2001))).status).toBe(400);
     expect((await ask(42)).status).toBe(400);
-    expect((await ask('ok?', alice, { scope: { entityRefs: 'not-a-list' } })).status).toBe(400);
+    expect(
+      (await ask('ok?', alice, { scope: { entityRefs: 'not-a-list' } })).status,
+    ).toBe(400);
     expect((await ask('ok?', alice, { unexpected: true })).status).toBe(400);
     const res = await ask('');
     expect(res.body.error.message).toMatch(/empty/);
@@ -264,17 +275,13 @@ describe('answers API', () => {
       .set('Authorization', as(alice))
       .send({ question: 'How do I roll back a payments release?' })
       .buffer(true)
-      .parse((r, cb) => {
-        let text = '';
-        r.on('data', (c: Buffer) => (text += c.toString()));
-        r.on('end', () => cb(null, text));
-      });
+      .parse(bufferText);
     expect(res.headers['content-type']).toMatch(/text\/event-stream/);
-    const events = String(res.body)
-      .split('\n\n')
-      .filter(Boolean)
-      .map(block => JSON.parse(block.replace(/^data: /, '')));
-    const deltas = events.filter(e => e.type === 'delta').map(e => e.text).join('');
+    const events = parseEvents(res.body);
+    const deltas = events
+      .filter(e => e.type === 'delta')
+      .map(e => e.text)
+      .join('');
     const done = events.find(e => e.type === 'done');
     expect(events[0]).toEqual({ type: 'status', phase: 'retrieving' });
     expect(done.response.status).toBe('answered');
@@ -283,32 +290,58 @@ describe('answers API', () => {
 
   it('logs every answer with the retrieved set and replays it for the asker only', async () => {
     const res = await ask('How do I roll back a payments release?');
-    const stored = await db.knex('ask_docs_answers').where('id', res.body.id).first();
+    const stored = await db
+      .knex('ask_docs_answers')
+      .where('id', res.body.id)
+      .first();
     expect(stored.user_ref).toBe(alice);
     expect(stored.llm_model).toBe('fake-model');
     expect(stored.raw_output).toContain('[Release process');
     expect(stored.retrieved.length).toBeGreaterThan(0);
-    expect(stored.retrieved.every((c: any) => c.revision && c.contentHash && c.chunkId)).toBe(true);
-    expect(stored.retrieved.filter((c: any) => c.sent).length).toBeGreaterThan(0);
+    expect(
+      stored.retrieved.every(
+        (c: any) => c.revision && c.contentHash && c.chunkId,
+      ),
+    ).toBe(true);
+    expect(stored.retrieved.filter((c: any) => c.sent).length).toBeGreaterThan(
+      0,
+    );
     // ...and the settings that ranked them (the hashing fallback's fusion weights here)
-    expect(stored.policy.retrieval).toMatchObject({ k: 8, weights: { vector: 0.1, keyword: 1 } });
-    expect(stored.policy.retrieval.thresholds).toEqual({ minSimilarity: expect.any(Number), minCoverage: expect.any(Number) });
+    expect(stored.policy.retrieval).toMatchObject({
+      k: 8,
+      weights: { vector: 0.1, keyword: 1 },
+    });
+    expect(stored.policy.retrieval.thresholds).toEqual({
+      minSimilarity: expect.any(Number),
+      minCoverage: expect.any(Number),
+    });
     expect(stored.policy.corrections).toEqual([]);
     // the exact texts that were sent are still addressable by (chunk id, content hash)
     for (const c of stored.retrieved) {
-      const v = await db.knex('ask_docs_chunk_versions').where({ chunk_id: c.chunkId, content_hash: c.contentHash }).first();
+      const v = await db
+        .knex('ask_docs_chunk_versions')
+        .where({ chunk_id: c.chunkId, content_hash: c.contentHash })
+        .first();
       expect(v).toBeDefined();
     }
 
-    const replay = await request(backend.server).get(`/api/ask-docs/v1/answers/${res.body.id}`).set('Authorization', as(alice));
+    const replay = await request(backend.server)
+      .get(`/api/ask-docs/v1/answers/${res.body.id}`)
+      .set('Authorization', as(alice));
     expect(replay.status).toBe(200);
     expect(replay.body.sources).toEqual(res.body.sources);
     expect(replay.body.outdatedSources).toEqual([]);
-    const other = await request(backend.server).get(`/api/ask-docs/v1/answers/${res.body.id}`).set('Authorization', as(bob));
+    const other = await request(backend.server)
+      .get(`/api/ask-docs/v1/answers/${res.body.id}`)
+      .set('Authorization', as(bob));
     expect(other.status).toBe(404);
-    const ingestionForBob = await request(backend.server).get('/api/ask-docs/v1/ingestion').set('Authorization', as(bob));
+    const ingestionForBob = await request(backend.server)
+      .get('/api/ask-docs/v1/ingestion')
+      .set('Authorization', as(bob));
     expect(ingestionForBob.status).toBe(403);
-    const list = await request(backend.server).get('/api/ask-docs/v1/answers?limit=5').set('Authorization', as(alice));
+    const list = await request(backend.server)
+      .get('/api/ask-docs/v1/answers?limit=5')
+      .set('Authorization', as(alice));
     expect(list.body.items[0].id).toBe(res.body.id);
 
     const feedback = await request(backend.server)
@@ -316,21 +349,38 @@ describe('answers API', () => {
       .set('Authorization', as(alice))
       .send({ rating: 'up' });
     expect(feedback.status).toBe(204);
-    expect((await db.knex('ask_docs_answers').where('id', res.body.id).first()).feedback).toEqual({ rating: 'up' });
+    expect(
+      (await db.knex('ask_docs_answers').where('id', res.body.id).first())
+        .feedback,
+    ).toEqual({ rating: 'up' });
   });
 
   it('says when a cited document has a newer revision than the answer', async () => {
     const res = await ask('How do I roll back a payments release?');
     expect(res.body.status).toBe('answered');
-    const site = path.join(publishDir, 'default', 'component', 'payments-service');
+    const site = path.join(
+      publishDir,
+      'default',
+      'component',
+      'payments-service',
+    );
     const page = path.join(site, 'release-process', 'index.html');
-    fs.writeFileSync(page, fs.readFileSync(page, 'utf8').replace('roll back at once', 'roll back within one minute'));
+    fs.writeFileSync(
+      page,
+      fs
+        .readFileSync(page, 'utf8')
+        .replace('roll back at once', 'roll back within one minute'),
+    );
     writeMetadata(site, 'Payments service');
     await ingest();
-    const replay = await request(backend.server).get(`/api/ask-docs/v1/answers/${res.body.id}`).set('Authorization', as(alice));
+    const replay = await request(backend.server)
+      .get(`/api/ask-docs/v1/answers/${res.body.id}`)
+      .set('Authorization', as(alice));
     expect(replay.body.outdatedSources).toHaveLength(1);
     expect(replay.body.outdatedSources[0].title).toBe('Release process');
-    expect(replay.body.outdatedSources[0].currentRevision).not.toBe(replay.body.outdatedSources[0].answeredRevision);
+    expect(replay.body.outdatedSources[0].currentRevision).not.toBe(
+      replay.body.outdatedSources[0].answeredRevision,
+    );
   });
 
   it('labels context blocks so a document cannot add sources by instructing the model', async () => {
@@ -339,6 +389,8 @@ describe('answers API', () => {
       return `Roll back with deployctl. ${labels[0]} Also see [Security runbooks] and [Incident response].`;
     });
     const res = await ask('How do I roll back a payments release?', alice);
-    expect(res.body.sources.map((s: any) => s.title)).toEqual(['Release process']);
+    expect(res.body.sources.map((s: any) => s.title)).toEqual([
+      'Release process',
+    ]);
   });
 });

@@ -10,9 +10,11 @@ import http from 'http';
 import { AddressInfo } from 'net';
 import request from 'supertest';
 import {
+  bufferText,
   citeAsLabels,
   citeFirstBlock,
   engineeringHandbookSite,
+  parseEvents,
   useFakeModelBackend,
 } from '../src';
 
@@ -30,13 +32,6 @@ const distinctWords = (n: number) => {
   );
 };
 
-function parseEvents(text: string): any[] {
-  return text
-    .split('\n\n')
-    .filter(Boolean)
-    .map(block => JSON.parse(block.replace(/^data: /, '')));
-}
-
 describe('ask endpoints under refusal, bounds, failures and disconnects', () => {
   const post = (path: string, user: string, body: unknown) =>
     request(env.backend.server)
@@ -44,11 +39,7 @@ describe('ask endpoints under refusal, bounds, failures and disconnects', () => 
       .set('Authorization', mockCredentials.user.header(user))
       .send(body as object)
       .buffer(true)
-      .parse((r, cb) => {
-        let text = '';
-        r.on('data', (c: Buffer) => (text += c.toString()));
-        r.on('end', () => cb(null, text));
-      });
+      .parse(bufferText);
   const answerCount = async () =>
     Number(
       (await env.backend.db.knex('ask_docs_answers').count('* as n').first())!

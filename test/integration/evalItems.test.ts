@@ -41,7 +41,14 @@ const BLOCK_TAGS =
   'p|div|br|li|dt|dd|tr|td|th|h[1-6]|pre|table|ul|ol|dl|blockquote|section|article|hr|' +
   'thead|tbody|caption|figure|figcaption|nav|header|footer|main|img';
 const NAMED: Record<string, string> = {
-  amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', para: '¶', quest: '?',
+  amp: '&',
+  lt: '<',
+  gt: '>',
+  quot: '"',
+  apos: "'",
+  nbsp: ' ',
+  para: '¶',
+  quest: '?',
 };
 
 interface Item {
@@ -64,7 +71,9 @@ function decode(s: string): string {
   return s.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (whole, e: string) => {
     if (e[0] === '#') {
       const hex = e[1] === 'x' || e[1] === 'X';
-      return String.fromCodePoint(parseInt(e.slice(hex ? 2 : 1), hex ? 16 : 10));
+      return String.fromCodePoint(
+        parseInt(e.slice(hex ? 2 : 1), hex ? 16 : 10),
+      );
     }
     return NAMED[e.toLowerCase()] ?? whole;
   });
@@ -96,7 +105,9 @@ function pageSections(html: string, isMkdocs: boolean): Section[] {
     if (end >= 0) body = body.slice(0, end);
   }
   const parts = body.split(/(<h[1-6]\b[^>]*>[\s\S]*?<\/h[1-6]>)/i);
-  const sections: Section[] = [{ level: 0, heading: '', text: visibleText(parts[0]) }];
+  const sections: Section[] = [
+    { level: 0, heading: '', text: visibleText(parts[0]) },
+  ];
   for (let i = 1; i < parts.length; i += 2) {
     const heading = visibleText(parts[i]);
     const text = visibleText(parts[i + 1] ?? '');
@@ -109,10 +120,16 @@ function pageSections(html: string, isMkdocs: boolean): Section[] {
 
 /** Text under `heading`, subsections included; undefined when the page has no such heading. */
 function sectionText(sections: Section[], heading: string): string | undefined {
-  const at = sections.findIndex(s => s.level > 0 && s.heading === norm(heading));
+  const at = sections.findIndex(
+    s => s.level > 0 && s.heading === norm(heading),
+  );
   if (at < 0) return undefined;
   const texts = [sections[at].text];
-  for (let i = at + 1; i < sections.length && sections[i].level > sections[at].level; i++) {
+  for (
+    let i = at + 1;
+    i < sections.length && sections[i].level > sections[at].level;
+    i++
+  ) {
     texts.push(sections[i].heading, sections[i].text);
   }
   return texts.join(' ');
@@ -122,7 +139,8 @@ function sectionText(sections: Section[], heading: string): string | undefined {
 function pageFile(root: string, corpus: string, page: string): string {
   if (!MKDOCS.has(corpus)) return path.join(root, page);
   let route = page.replace(/\.md$/, '');
-  if (route === 'index' || route.endsWith('/index')) route = route.slice(0, -'index'.length);
+  if (route === 'index' || route.endsWith('/index'))
+    route = route.slice(0, -'index'.length);
   else if (route === 'README' || route.endsWith('/README')) {
     route = route.slice(0, -'README'.length);
   }
@@ -130,7 +148,9 @@ function pageFile(root: string, corpus: string, page: string): string {
 }
 
 function loadItems(): Item[] {
-  const files = readdirSync(ITEMS_DIR).filter(f => f.endsWith('.jsonl')).sort();
+  const files = readdirSync(ITEMS_DIR)
+    .filter(f => f.endsWith('.jsonl'))
+    .sort();
   const items: Item[] = [];
   for (const file of files) {
     readFileSync(path.join(ITEMS_DIR, file), 'utf8')
@@ -141,7 +161,9 @@ function loadItems(): Item[] {
         try {
           parsed = JSON.parse(line);
         } catch (e) {
-          throw new Error(`${file}:${i + 1} is not valid JSON: ${(e as Error).message}`);
+          throw new Error(
+            `${file}:${i + 1} is not valid JSON: ${(e as Error).message}`,
+          );
         }
         items.push({ ...parsed, file });
       });
@@ -161,7 +183,8 @@ function devItems(): Array<{ id: string; question: string }> {
     );
 }
 
-const splitOf = (id: string) => SPLITS[createHash('sha256').update(id).digest()[0] % 4];
+const splitOf = (id: string) =>
+  SPLITS[createHash('sha256').update(id).digest()[0] % 4];
 
 describe('evaluation items (test/eval/items)', () => {
   const items = loadItems();
@@ -178,28 +201,37 @@ describe('evaluation items (test/eval/items)', () => {
     const problems: string[] = [];
     for (const it of items) {
       const where = `${it.file} ${it.id}`;
-      if (!/^[a-z]+(-[a-z]+)?-\d{3}$/.test(String(it.id))) problems.push(`${where}: id`);
-      if (!CORPORA.includes(it.corpus)) problems.push(`${where}: corpus ${it.corpus}`);
-      if (!['en', 'cs'].includes(it.lang)) problems.push(`${where}: lang ${it.lang}`);
+      if (!/^[a-z]+(-[a-z]+)?-\d{3}$/.test(String(it.id)))
+        problems.push(`${where}: id`);
+      if (!CORPORA.includes(it.corpus))
+        problems.push(`${where}: corpus ${it.corpus}`);
+      if (!['en', 'cs'].includes(it.lang))
+        problems.push(`${where}: lang ${it.lang}`);
       if (typeof it.question !== 'string' || it.question.trim().length < 8) {
         problems.push(`${where}: question`);
       }
-      if (typeof it.answerable !== 'boolean') problems.push(`${where}: answerable`);
+      if (typeof it.answerable !== 'boolean')
+        problems.push(`${where}: answerable`);
       if (!Array.isArray(it.gold)) problems.push(`${where}: gold`);
       if (it.answerable) {
-        if (!ANSWERABLE_KINDS.has(it.kind)) problems.push(`${where}: kind ${it.kind}`);
+        if (!ANSWERABLE_KINDS.has(it.kind))
+          problems.push(`${where}: kind ${it.kind}`);
         if (it.gold.length === 0 || it.gold.some(g => !g.page || !g.heading)) {
           problems.push(`${where}: gold`);
         }
         const n = norm(it.evidence ?? '').length;
         if (n < 15 || n > 300) problems.push(`${where}: evidence length ${n}`);
       } else {
-        if (!UNANSWERABLE_KINDS.has(it.kind)) problems.push(`${where}: kind ${it.kind}`);
-        if (it.gold.length !== 0) problems.push(`${where}: unanswerable item with gold`);
+        if (!UNANSWERABLE_KINDS.has(it.kind))
+          problems.push(`${where}: kind ${it.kind}`);
+        if (it.gold.length !== 0)
+          problems.push(`${where}: unanswerable item with gold`);
         if (!it.note || it.note.length < 10) problems.push(`${where}: note`);
       }
       if (splitOf(it.id) !== it.split) {
-        problems.push(`${where}: split ${it.split}, rule says ${splitOf(it.id)}`);
+        problems.push(
+          `${where}: split ${it.split}, rule says ${splitOf(it.id)}`,
+        );
       }
     }
     expect(problems).toEqual([]);
@@ -208,10 +240,14 @@ describe('evaluation items (test/eval/items)', () => {
   it('has unique ids, also against the shared dev set, and no dev question reused', () => {
     const dev = devItems();
     const seen = new Set(dev.map(d => d.id));
-    const duplicates = items.filter(it => seen.has(it.id) || !seen.add(it.id)).map(it => it.id);
+    const duplicates = items
+      .filter(it => seen.has(it.id) || !seen.add(it.id))
+      .map(it => it.id);
     expect(duplicates).toEqual([]);
     const devQuestions = new Set(dev.map(d => norm(d.question).toLowerCase()));
-    const reused = items.filter(it => devQuestions.has(norm(it.question).toLowerCase()));
+    const reused = items.filter(it =>
+      devQuestions.has(norm(it.question).toLowerCase()),
+    );
     expect(reused.map(it => it.id)).toEqual([]);
     const ownQuestions = new Set<string>();
     const repeated = items.filter(it => {
@@ -227,7 +263,9 @@ describe('evaluation items (test/eval/items)', () => {
     expect(unanswerable.length).toBeGreaterThanOrEqual(150);
     const nearMisses = unanswerable.filter(i => i.kind !== 'off-topic');
     expect(nearMisses.length * 2).toBeGreaterThanOrEqual(unanswerable.length);
-    expect(items.filter(i => i.lang === 'cs').length).toBeGreaterThanOrEqual(150);
+    expect(items.filter(i => i.lang === 'cs').length).toBeGreaterThanOrEqual(
+      150,
+    );
   });
 
   it('quotes every evidence verbatim from its gold page, under its gold heading', async () => {
@@ -243,14 +281,23 @@ describe('evaluation items (test/eval/items)', () => {
             problems.push(`${it.id}: no page ${gold.page} in ${it.corpus}`);
             continue;
           }
-          cache.set(key, pageSections(await fs.readFile(file, 'utf8'), MKDOCS.has(it.corpus)));
+          cache.set(
+            key,
+            pageSections(
+              await fs.readFile(file, 'utf8'),
+              MKDOCS.has(it.corpus),
+            ),
+          );
         }
         const text = sectionText(cache.get(key)!, gold.heading);
         if (text === undefined) {
-          problems.push(`${it.id}: no heading "${gold.heading}" on ${gold.page}`);
-        }
-        else if (gold === it.gold[0] && !text.includes(norm(it.evidence))) {
-          problems.push(`${it.id}: evidence not under "${gold.heading}" on ${gold.page}`);
+          problems.push(
+            `${it.id}: no heading "${gold.heading}" on ${gold.page}`,
+          );
+        } else if (gold === it.gold[0] && !text.includes(norm(it.evidence))) {
+          problems.push(
+            `${it.id}: evidence not under "${gold.heading}" on ${gold.page}`,
+          );
         }
       }
     }

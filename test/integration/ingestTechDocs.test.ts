@@ -2,21 +2,29 @@
  * Acceptance of the knowledge index: real Postgres + pgvector (embedded PGlite over the wire),
  * real TechDocs backend serving real MkDocs sites, our plugin reading them over HTTP.
  */
-import { mockCredentials, mockServices, startTestBackend } from '@backstage/backend-test-utils';
 import { Entity } from '@backstage/catalog-model';
-import { catalogServiceMock } from '@backstage/plugin-catalog-node/testUtils';
 import fs from 'fs';
 import os from 'os';
 import path from 'path';
-import request from 'supertest';
-import { AuthorizeResult } from '@backstage/plugin-permission-common';
-import techdocsPlugin from '@backstage/plugin-techdocs-backend';
-import askDocsPlugin from '@askdocs/plugin-ask-docs-backend';
-import { startTestDatabase, TestDatabase } from '../../plugins/ask-docs-backend/src/testUtils/testDatabase';
+import {
+  startTestDatabase,
+  TestDatabase,
+} from '../../plugins/ask-docs-backend/src/testUtils/testDatabase';
 import { unpackCorpus } from '../../plugins/ask-docs-backend/src/ingestion/parsing/testUtils/unpackCorpus';
-import { listFiles, publishSite, writeMetadata } from '../src';
+import {
+  AskDocsTestBackend,
+  ingestThroughApi,
+  listFiles,
+  publishSite,
+  startAskDocsTestBackend,
+  writeMetadata,
+} from '../src';
 
-const component = (name: string, title: string, extra: Partial<Entity['metadata']> = {}): Entity => ({
+const component = (
+  name: string,
+  title: string,
+  extra: Partial<Entity['metadata']> = {},
+): Entity => ({
   apiVersion: 'backstage.io/v1alpha1',
   kind: 'Component',
   metadata: {
@@ -27,13 +35,17 @@ const component = (name: string, title: string, extra: Partial<Entity['metadata'
     annotations: { 'backstage.io/techdocs-ref': 'dir:.' },
     ...extra,
   },
-  spec: { type: 'documentation', lifecycle: 'production', owner: 'group:default/docs' },
+  spec: {
+    type: 'documentation',
+    lifecycle: 'production',
+    owner: 'group:default/docs',
+  },
 });
 
 describe('ingestion through the TechDocs backend', () => {
   let db: TestDatabase;
   let publishDir: string;
-  let backend: Awaited<ReturnType<typeof startTestBackend>>;
+  let backend: AskDocsTestBackend;
   const entities: Entity[] = [];
   let pyvecPages = 0;
   let mkdocsPages = 0;
@@ -43,46 +55,45 @@ describe('ingestion through the TechDocs backend', () => {
     publishDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ask-docs-techdocs-'));
     const pyvec = await unpackCorpus('pyvec-docs-cs');
     const mkdocs = await unpackCorpus('mkdocs-docs-en');
-    publishSite({ siteDir: path.join(pyvec, 'site'), publishDir, entity: { kind: 'Component', name: 'pyvec-docs' }, siteName: 'Pyvec' });
-    publishSite({ siteDir: path.join(mkdocs, 'site'), publishDir, entity: { kind: 'Component', name: 'mkdocs-guide' }, siteName: 'MkDocs' });
-    const pages = (dir: string) => listFiles(path.join(dir, 'site')).filter(f => f.endsWith('.html') && f !== '404.html' && !f.startsWith('search/')).length;
+    publishSite({
+      siteDir: path.join(pyvec, 'site'),
+      publishDir,
+      entity: { kind: 'Component', name: 'pyvec-docs' },
+      siteName: 'Pyvec',
+    });
+    publishSite({
+      siteDir: path.join(mkdocs, 'site'),
+      publishDir,
+      entity: { kind: 'Component', name: 'mkdocs-guide' },
+      siteName: 'MkDocs',
+    });
+    const pages = (dir: string) =>
+      listFiles(path.join(dir, 'site')).filter(
+        f =>
+          f.endsWith('.html') && f !== '404.html' && !f.startsWith('search/'),
+      ).length;
     pyvecPages = pages(pyvec);
     mkdocsPages = pages(mkdocs);
-    entities.push(component('pyvec-docs', 'Pyvec'), component('mkdocs-guide', 'MkDocs guide'), {
-      ...component('no-docs', 'Service without docs'),
-      metadata: { name: 'no-docs', namespace: 'default', etag: 'e1', description: 'A service that only has a catalog entry.' },
-    });
-
-    const catalog = catalogServiceMock.mock({
-      queryEntities: async () => ({ items: [...entities], totalItems: entities.length, pageInfo: {} }),
-      getEntityByRef: async (ref: any) => {
-        const name = typeof ref === 'string' ? ref.split('/').pop() : ref.name;
-        return entities.find(e => e.metadata.name === name);
+    entities.push(
+      component('pyvec-docs', 'Pyvec'),
+      component('mkdocs-guide', 'MkDocs guide'),
+      {
+        ...component('no-docs', 'Service without docs'),
+        metadata: {
+          name: 'no-docs',
+          namespace: 'default',
+          etag: 'e1',
+          description: 'A service that only has a catalog entry.',
+        },
       },
-    });
+    );
 
-    backend = await startTestBackend({
-      features: [
-        techdocsPlugin,
-        askDocsPlugin,
-        catalog.factory,
-        mockServices.rootLogger.factory({ level: 'warn' }),
-        mockServices.permissions.factory({ result: AuthorizeResult.ALLOW }),
-        mockServices.database.factory({ knex: db.knex }),
-        mockServices.rootConfig.factory({
-          data: {
-            permission: { enabled: true },
-            techdocs: { builder: 'external', publisher: { type: 'local', local: { publishDirectory: publishDir } } },
-            askDocs: {
-              languages: ['en', 'cs'],
-              embeddings: { provider: 'hashing' },
-              ingestion: { schedule: { frequency: { hours: 24 }, timeout: { minutes: 10 }, initialDelay: { hours: 24 } } },
-              // The mock scheduler syncs once at startup; the ingestion run counts as a sync too.
-              visibilitySync: { maxStaleness: { hours: 1 } },
-            },
-          },
-        }),
-      ],
+    backend = await startAskDocsTestBackend({
+      db,
+      publishDir,
+      entities,
+      logLevel: 'warn',
+      askDocsConfig: { languages: ['en', 'cs'] },
     });
   });
 
@@ -92,19 +103,8 @@ describe('ingestion through the TechDocs backend', () => {
     fs.rmSync(publishDir, { recursive: true, force: true });
   });
 
-  async function runIngestion() {
-    const start = await request(backend.server)
-      .post('/api/ask-docs/v1/ingestion/runs')
-      .set('Authorization', mockCredentials.user.header());
-    expect(start.status).toBe(202);
-    for (let i = 0; i < 600; i++) {
-      const res = await request(backend.server).get('/api/ask-docs/v1/ingestion').set('Authorization', mockCredentials.user.header());
-      if (res.status !== 200) throw new Error(`GET /v1/ingestion: ${res.status} ${JSON.stringify(res.body)}`);
-      if (res.body.status !== 'running') return res.body;
-      await new Promise(r => setTimeout(r, 250));
-    }
-    throw new Error('ingestion did not finish');
-  }
+  const runIngestion = () =>
+    ingestThroughApi(backend.server, 'user:default/mock');
 
   it('indexes every page of both sites with durable chunk identity, then re-ingests nothing', async () => {
     const first = await runIngestion();
@@ -116,58 +116,112 @@ describe('ingestion through the TechDocs backend', () => {
     expect(first.chunksEmbedded).toBeGreaterThan(100);
     expect(first.chunksEmbedded).toBe(first.chunksWritten);
 
-    const docs = await db.knex('ask_docs_documents').select('entity_ref', 'source_kind', 'lang', 'page_path');
-    const pyvecDocs = docs.filter(d => d.entity_ref === 'component:default/pyvec-docs' && d.source_kind === 'techdocs');
+    const docs = await db
+      .knex('ask_docs_documents')
+      .select('entity_ref', 'source_kind', 'lang', 'page_path');
+    const pyvecDocs = docs.filter(
+      d =>
+        d.entity_ref === 'component:default/pyvec-docs' &&
+        d.source_kind === 'techdocs',
+    );
     expect(pyvecDocs).toHaveLength(pyvecPages);
     // language detected per document: the Pyvec docs are Czech, the MkDocs guide English
-    expect(pyvecDocs.filter(d => d.lang === 'cs').length).toBeGreaterThan(pyvecPages * 0.8);
-    const mkDocs = docs.filter(d => d.entity_ref === 'component:default/mkdocs-guide' && d.source_kind === 'techdocs');
+    expect(pyvecDocs.filter(d => d.lang === 'cs').length).toBeGreaterThan(
+      pyvecPages * 0.8,
+    );
+    const mkDocs = docs.filter(
+      d =>
+        d.entity_ref === 'component:default/mkdocs-guide' &&
+        d.source_kind === 'techdocs',
+    );
     expect(mkDocs.every(d => d.lang === 'en')).toBe(true);
 
-    const chunk = await db.knex('ask_docs_chunks as c').join('ask_docs_documents as d', 'd.document_id', 'c.document_id')
-      .where('d.page_path', 'user-guide/configuration/index.html').select('c.*', 'd.url').orderBy('c.ordinal').first();
+    const chunk = await db
+      .knex('ask_docs_chunks as c')
+      .join('ask_docs_documents as d', 'd.document_id', 'c.document_id')
+      .where('d.page_path', 'user-guide/configuration/index.html')
+      .select('c.*', 'd.url')
+      .orderBy('c.ordinal')
+      .first();
     expect(chunk.section_path.startsWith(`${chunk.title}`)).toBe(true);
-    expect(chunk.url).toBe('/docs/default/component/mkdocs-guide/user-guide/configuration/');
-    const embedding = await db.knex('ask_docs_embeddings').where('chunk_id', chunk.chunk_id).first();
+    expect(chunk.url).toBe(
+      '/docs/default/component/mkdocs-guide/user-guide/configuration/',
+    );
+    const embedding = await db
+      .knex('ask_docs_embeddings')
+      .where('chunk_id', chunk.chunk_id)
+      .first();
     // The plugin builds the fallback with its language analyzers (v2), named by their languages.
     expect(embedding.model_id).toBe('hashing-fallback-v2-en+cs-384');
-    const terms = await db.knex('ask_docs_terms').where('chunk_id', chunk.chunk_id).select('kind');
+    const terms = await db
+      .knex('ask_docs_terms')
+      .where('chunk_id', chunk.chunk_id)
+      .select('kind');
     expect(new Set(terms.map(t => t.kind))).toEqual(new Set(['l', 's', 'w']));
 
-    const idsBefore = (await db.knex('ask_docs_chunks').select('chunk_id').orderBy('chunk_id')).map(r => r.chunk_id);
+    const idsBefore = (
+      await db.knex('ask_docs_chunks').select('chunk_id').orderBy('chunk_id')
+    ).map(r => r.chunk_id);
     const second = await runIngestion();
     expect(second.status).toBe('succeeded');
     expect(second.chunksEmbedded).toBe(0);
     expect(second.chunksWritten).toBe(0);
     expect(second.pagesSkipped).toBe(second.pagesDone);
-    const idsAfter = (await db.knex('ask_docs_chunks').select('chunk_id').orderBy('chunk_id')).map(r => r.chunk_id);
+    const idsAfter = (
+      await db.knex('ask_docs_chunks').select('chunk_id').orderBy('chunk_id')
+    ).map(r => r.chunk_id);
     expect(idsAfter).toEqual(idsBefore);
   });
 
   it('re-embeds only the changed chunks of a changed page and keeps the old text for audit', async () => {
-    const siteDir = path.join(publishDir, 'default', 'component', 'mkdocs-guide');
-    const page = path.join(siteDir, 'user-guide', 'configuration', 'index.html');
+    const siteDir = path.join(
+      publishDir,
+      'default',
+      'component',
+      'mkdocs-guide',
+    );
+    const page = path.join(
+      siteDir,
+      'user-guide',
+      'configuration',
+      'index.html',
+    );
     const html = fs.readFileSync(page, 'utf8');
     const marker = 'The zebra configuration option was added for this test.';
-    const changed = html.replace(/(<h3 id="site_name"[^]*?<p>)/, `$1${marker} `);
+    const changed = html.replace(
+      /(<h3 id="site_name"[^]*?<p>)/,
+      `$1${marker} `,
+    );
     expect(changed).not.toBe(html);
     fs.writeFileSync(page, changed);
     writeMetadata(siteDir, 'MkDocs');
 
-    const before = await db.knex('ask_docs_chunks').select('chunk_id', 'content_hash');
+    const before = await db
+      .knex('ask_docs_chunks')
+      .select('chunk_id', 'content_hash');
     const run = await runIngestion();
     expect(run.status).toBe('succeeded');
     expect(run.chunksEmbedded).toBeGreaterThanOrEqual(1);
     expect(run.chunksEmbedded).toBeLessThanOrEqual(3);
-    const after = await db.knex('ask_docs_chunks').select('chunk_id', 'content_hash');
+    const after = await db
+      .knex('ask_docs_chunks')
+      .select('chunk_id', 'content_hash');
     const beforeMap = new Map(before.map(r => [r.chunk_id, r.content_hash]));
-    const changedIds = after.filter(r => beforeMap.get(r.chunk_id) !== r.content_hash).map(r => r.chunk_id);
+    const changedIds = after
+      .filter(r => beforeMap.get(r.chunk_id) !== r.content_hash)
+      .map(r => r.chunk_id);
     expect(changedIds.length).toBe(run.chunksEmbedded);
     // the same ids survive: the changed chunk kept its identity
     expect(changedIds.every(id => beforeMap.has(id))).toBe(true);
-    const versions = await db.knex('ask_docs_chunk_versions').whereIn('chunk_id', changedIds);
-    expect(versions.some(v => v.superseded_at !== null && !v.text.includes('zebra'))).toBe(true);
-    expect(versions.some(v => v.superseded_at === null && v.text.includes('zebra'))).toBe(true);
+    const versions = await db
+      .knex('ask_docs_chunk_versions')
+      .whereIn('chunk_id', changedIds);
+    expect(
+      versions.some(v => v.superseded_at !== null && !v.text.includes('zebra')),
+    ).toBe(true);
+    expect(
+      versions.some(v => v.superseded_at === null && v.text.includes('zebra')),
+    ).toBe(true);
   });
 
   it('removes a deleted entity with all its chunks, vectors and terms', async () => {
@@ -177,11 +231,34 @@ describe('ingestion through the TechDocs backend', () => {
     expect(run.status).toBe('succeeded');
     expect(run.chunksDeleted).toBeGreaterThan(0);
     const ref = 'component:default/pyvec-docs';
-    expect(await db.knex('ask_docs_chunks').where('entity_ref', ref).count('* as n').first()).toEqual({ n: '0' });
-    expect(await db.knex('ask_docs_terms').where('entity_ref', ref).count('* as n').first()).toEqual({ n: '0' });
-    expect(await db.knex('ask_docs_documents').where('entity_ref', ref).count('* as n').first()).toEqual({ n: '0' });
     expect(
-      await db.knex('ask_docs_embeddings as e').leftJoin('ask_docs_chunks as c', 'c.chunk_id', 'e.chunk_id').whereNull('c.chunk_id').count('* as n').first(),
+      await db
+        .knex('ask_docs_chunks')
+        .where('entity_ref', ref)
+        .count('* as n')
+        .first(),
+    ).toEqual({ n: '0' });
+    expect(
+      await db
+        .knex('ask_docs_terms')
+        .where('entity_ref', ref)
+        .count('* as n')
+        .first(),
+    ).toEqual({ n: '0' });
+    expect(
+      await db
+        .knex('ask_docs_documents')
+        .where('entity_ref', ref)
+        .count('* as n')
+        .first(),
+    ).toEqual({ n: '0' });
+    expect(
+      await db
+        .knex('ask_docs_embeddings as e')
+        .leftJoin('ask_docs_chunks as c', 'c.chunk_id', 'e.chunk_id')
+        .whereNull('c.chunk_id')
+        .count('* as n')
+        .first(),
     ).toEqual({ n: '0' });
   });
 });

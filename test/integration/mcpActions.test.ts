@@ -14,9 +14,10 @@ import {
   AskBackend,
   citeFirstBlock,
   docsComponent,
+  fakePermissions,
   FakePolicy,
   htmlPage,
-  scriptedPermissionsService,
+  restrictedToOwnersDecision,
   startAskBackend,
 } from '../src';
 
@@ -68,28 +69,9 @@ const sites = [
 ];
 
 /** Unrestricted documents for everyone, restricted ones for their owners (the dev policy). */
-function policyFor(claims: string[]): FakePolicy {
-  return {
-    chunk: {
-      conditions: {
-        anyOf: [
-          {
-            not: {
-              rule: 'HAS_TAG',
-              resourceType: 'ask-docs-chunk',
-              params: { tag: 'restricted' },
-            },
-          },
-          {
-            rule: 'IS_ENTITY_OWNER',
-            resourceType: 'ask-docs-chunk',
-            params: { claims },
-          },
-        ],
-      },
-    },
-  };
-}
+const policyFor = (claims: string[]): FakePolicy => ({
+  chunk: restrictedToOwnersDecision(claims),
+});
 
 const policies: Record<string, FakePolicy> = {
   [bob]: policyFor([bob, 'group:default/team-security']),
@@ -144,7 +126,7 @@ describe('ask-docs actions as MCP tools', () => {
       claims: {},
       llmBaseUrl: fake.baseUrl,
       // Users get their policy; anyone else (admin, the plugins' service principals) ALLOW.
-      permissions: scriptedPermissionsService(
+      permissions: fakePermissions(
         credentials =>
           policies[(credentials?.principal as any)?.userEntityRef] ?? {},
       ),

@@ -42,7 +42,12 @@ describe('retrieval quality (MkDocs guide + Pyvec docs, hashing embedder)', () =
       model: extractiveModel(analyzers),
     });
     report = buildReport(results, {
-      embedder: { modelId: embedder.modelId, kind: embedder.kind, dimension: embedder.dimension, note: '' },
+      embedder: {
+        modelId: embedder.modelId,
+        kind: embedder.kind,
+        dimension: embedder.dimension,
+        note: '',
+      },
       corpora: CORPORA,
       product: productSettings(embedder),
       timings: {},
@@ -65,8 +70,12 @@ describe('retrieval quality (MkDocs guide + Pyvec docs, hashing embedder)', () =
     const { hybrid, vector, keyword } = report.methods;
     // Ties are allowed: both reach every item a lexical method can reach on this subset (the
     // misses are cross-lingual questions, which no lexical signal can bridge).
-    expect(hybrid.overall.recall['@5']).toBeGreaterThanOrEqual(vector.overall.recall['@5']);
-    expect(hybrid.overall.recall['@5']).toBeGreaterThanOrEqual(keyword.overall.recall['@5']);
+    expect(hybrid.overall.recall['@5']).toBeGreaterThanOrEqual(
+      vector.overall.recall['@5'],
+    );
+    expect(hybrid.overall.recall['@5']).toBeGreaterThanOrEqual(
+      keyword.overall.recall['@5'],
+    );
   });
 
   it('hybrid ranks the gold page higher than vector-only (MRR)', () => {
@@ -99,16 +108,26 @@ describe('retrieval quality (MkDocs guide + Pyvec docs, hashing embedder)', () =
     const { hybrid } = report.methods;
     for (const [name, m] of Object.entries(report.methods)) {
       if (!name.startsWith('pg-fts')) continue;
-      expect(hybrid.overall.recall['@5']).toBeGreaterThan(m.overall.recall['@5']);
+      expect(hybrid.overall.recall['@5']).toBeGreaterThan(
+        m.overall.recall['@5'],
+      );
     }
   });
 
   it('refuses unanswerable questions and rarely refuses answerable ones', () => {
-    expect(report.refusal.unanswerable.accuracy).toBeGreaterThanOrEqual(MIN_REFUSAL_ACCURACY);
-    expect(report.refusal.answerable.falseRefusalRate).toBeLessThanOrEqual(MAX_FALSE_REFUSAL_RATE);
+    expect(report.refusal.unanswerable.accuracy).toBeGreaterThanOrEqual(
+      MIN_REFUSAL_ACCURACY,
+    );
+    expect(report.refusal.answerable.falseRefusalRate).toBeLessThanOrEqual(
+      MAX_FALSE_REFUSAL_RATE,
+    );
     // Out-of-domain questions share no vocabulary with either site: every one must be refused.
-    const outOfDomain = results.filter(r => !r.answerable && r.kind === 'out-of-domain');
+    const outOfDomain = results.filter(
+      r => !r.answerable && r.kind === 'out-of-domain',
+    );
     expect(outOfDomain.length).toBeGreaterThan(0);
-    expect(outOfDomain.filter(r => !r.product.refused).map(r => r.id)).toEqual([]);
+    expect(outOfDomain.filter(r => !r.product.refused).map(r => r.id)).toEqual(
+      [],
+    );
   });
 });

@@ -1,6 +1,9 @@
 /* The evaluation's sentence-encoder adapter (test/eval/sentenceEncoderEmbedder.ts). */
 import { dot } from '../../plugins/ask-docs-backend/src/embedding';
-import { SentenceEncoderEmbedder, SentenceEncoderModule } from '../eval/sentenceEncoderEmbedder';
+import {
+  SentenceEncoderEmbedder,
+  SentenceEncoderModule,
+} from '../eval/sentenceEncoderEmbedder';
 
 /** A scripted encoder: records the batches it was given and returns what `vector` says. */
 function scripted(vector: (text: string) => number[]) {
@@ -17,7 +20,8 @@ function scripted(vector: (text: string) => number[]) {
   return { module, batches };
 }
 
-const constant = (value: number) => () => Array.from({ length: 512 }, () => value);
+const constant = (value: number) => () =>
+  Array.from({ length: 512 }, () => value);
 
 describe('SentenceEncoderEmbedder (scripted encoder)', () => {
   it('names the weights version in the model id, so an upgrade re-embeds', async () => {
@@ -30,16 +34,31 @@ describe('SentenceEncoderEmbedder (scripted encoder)', () => {
 
   it('batches passages, truncates long texts and never sends an empty one', async () => {
     const { module, batches } = scripted(constant(1));
-    const embedder = await SentenceEncoderEmbedder.load({ module, batchSize: 2, maxChars: 5 });
-    const vectors = await embedder.embedPassages(['abcdefgh', '', '   ', 'xy', 'z']);
+    const embedder = await SentenceEncoderEmbedder.load({
+      module,
+      batchSize: 2,
+      maxChars: 5,
+    });
+    const vectors = await embedder.embedPassages([
+      'abcdefgh',
+      '',
+      '   ',
+      'xy',
+      'z',
+    ]);
     expect(vectors).toHaveLength(5);
     expect(batches).toEqual([['abcde', '.'], ['.', 'xy'], ['z']]);
     for (const v of vectors) expect(dot(v, v)).toBeCloseTo(1, 10);
   });
 
   it('rejects vectors of the wrong size or with non-finite values', async () => {
-    for (const bad of [() => [1, 2, 3], () => Array.from({ length: 512 }, (_, i) => (i === 7 ? NaN : 1))]) {
-      const embedder = await SentenceEncoderEmbedder.load({ module: scripted(bad).module });
+    for (const bad of [
+      () => [1, 2, 3],
+      () => Array.from({ length: 512 }, (_, i) => (i === 7 ? NaN : 1)),
+    ]) {
+      const embedder = await SentenceEncoderEmbedder.load({
+        module: scripted(bad).module,
+      });
       await expect(embedder.embedQuery('question')).rejects.toThrow(/invalid/);
     }
   });
@@ -47,10 +66,14 @@ describe('SentenceEncoderEmbedder (scripted encoder)', () => {
   it('rejects an encoder that drops texts', async () => {
     const module: SentenceEncoderModule = {
       weightsVersion: '1',
-      load: async () => ({ embed: async (input: string[]) => input.slice(1).map(constant(1)) }),
+      load: async () => ({
+        embed: async (input: string[]) => input.slice(1).map(constant(1)),
+      }),
     };
     const embedder = await SentenceEncoderEmbedder.load({ module });
-    await expect(embedder.embedPassages(['a', 'b'])).rejects.toThrow(/1 vectors for 2 texts/);
+    await expect(embedder.embedPassages(['a', 'b'])).rejects.toThrow(
+      /1 vectors for 2 texts/,
+    );
   });
 });
 
@@ -61,25 +84,36 @@ describe('SentenceEncoderEmbedder (the packaged weights, no download)', () => {
   }, 120_000);
 
   it('is deterministic and returns unit vectors', async () => {
-    const [a, b] = await embedder.embedPassages(['Roll back a failed release.', 'Roll back a failed release.']);
+    const [a, b] = await embedder.embedPassages([
+      'Roll back a failed release.',
+      'Roll back a failed release.',
+    ]);
     expect(a).toEqual(b);
     expect(dot(a, a)).toBeCloseTo(1, 6);
   });
 
   it('ranks by meaning where the words differ', async () => {
-    const question = await embedder.embedQuery('does column order matter in a composite btree index');
+    const question = await embedder.embedQuery(
+      'does column order matter in a composite btree index',
+    );
     const [multicolumn, compositeType] = await embedder.embedPassages([
       'A multicolumn B-tree index is most efficient when there are constraints on the leading (leftmost) columns.',
       'A composite type represents the structure of a row or record; it is a list of field names and their data types.',
     ]);
     // The passage sharing the word "composite" is about something else.
-    expect(dot(question, multicolumn)).toBeGreaterThan(dot(question, compositeType));
+    expect(dot(question, multicolumn)).toBeGreaterThan(
+      dot(question, compositeType),
+    );
 
-    const cancel = await embedder.embedQuery('stop a slow query of another user but keep them connected');
+    const cancel = await embedder.embedQuery(
+      'stop a slow query of another user but keep them connected',
+    );
     const [cancelBackend, unrelated] = await embedder.embedPassages([
       'pg_cancel_backend cancels the current query of the session whose backend process has the specified process ID.',
       'The money type stores a currency amount with a fixed fractional precision.',
     ]);
-    expect(dot(cancel, cancelBackend)).toBeGreaterThan(dot(cancel, unrelated) + 0.1);
+    expect(dot(cancel, cancelBackend)).toBeGreaterThan(
+      dot(cancel, unrelated) + 0.1,
+    );
   }, 60_000);
 });

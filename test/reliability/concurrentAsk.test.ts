@@ -8,45 +8,88 @@ import { mockCredentials } from '@backstage/backend-test-utils';
 import request from 'supertest';
 import { FakeOpenAI, startFakeOpenAI } from '../fake-openai';
 import { seededRandom } from '../../plugins/ask-docs-backend/src/testUtils/seededRandom';
-import { AskBackend, citeFirstBlock, docsComponent, htmlPage, startAskBackend } from '../src';
+import {
+  AskBackend,
+  citeFirstBlock,
+  docsComponent,
+  htmlPage,
+  startAskBackend,
+} from '../src';
 
 const alice = 'user:default/alice';
 const bob = 'user:default/bob';
 
-
 const sites = [
   {
-    entity: docsComponent('payments-handbook', { owner: 'group:default/team-payments', tags: ['restricted'], title: 'Payments handbook' }),
+    entity: docsComponent('payments-handbook', {
+      owner: 'group:default/team-payments',
+      tags: ['restricted'],
+      title: 'Payments handbook',
+    }),
     pages: {
       'index.html': htmlPage('Settlement runbook', [
-        ['Settlement', 'The quokkasettle batch settles card payments with the acquirer every night at two.'],
-        ['Reconciliation', 'Mismatched quokkasettle totals are reconciled by the payments team the next morning.'],
+        [
+          'Settlement',
+          'The quokkasettle batch settles card payments with the acquirer every night at two.',
+        ],
+        [
+          'Reconciliation',
+          'Mismatched quokkasettle totals are reconciled by the payments team the next morning.',
+        ],
       ]),
     },
   },
   {
-    entity: docsComponent('security-handbook', { owner: 'group:default/team-security', tags: ['restricted'], title: 'Security handbook' }),
+    entity: docsComponent('security-handbook', {
+      owner: 'group:default/team-security',
+      tags: ['restricted'],
+      title: 'Security handbook',
+    }),
     pages: {
       'index.html': htmlPage('Key ceremony', [
-        ['Ceremony', 'The narwhalkeys ceremony rotates the hardware security module keys every quarter.'],
-        ['Witnesses', 'Two witnesses sign the narwhalkeys ceremony log before the vault is sealed again.'],
+        [
+          'Ceremony',
+          'The narwhalkeys ceremony rotates the hardware security module keys every quarter.',
+        ],
+        [
+          'Witnesses',
+          'Two witnesses sign the narwhalkeys ceremony log before the vault is sealed again.',
+        ],
       ]),
     },
   },
   {
-    entity: docsComponent('engineering-handbook', { owner: 'group:default/platform', title: 'Engineering handbook' }),
+    entity: docsComponent('engineering-handbook', {
+      owner: 'group:default/platform',
+      title: 'Engineering handbook',
+    }),
     pages: {
       'index.html': htmlPage('Code review', [
-        ['Reviews', 'Every change needs one approving review before it is merged into the main branch.'],
+        [
+          'Reviews',
+          'Every change needs one approving review before it is merged into the main branch.',
+        ],
       ]),
     },
   },
 ];
 
 const questions = {
-  payments: { text: 'When does the quokkasettle batch settle payments?', entityRef: 'component:default/payments-handbook', marker: /quokkasettle/i },
-  security: { text: 'How often does the narwhalkeys ceremony rotate keys?', entityRef: 'component:default/security-handbook', marker: /narwhalkeys/i },
-  shared: { text: 'How many approving reviews does a change need before merge?', entityRef: 'component:default/engineering-handbook', marker: /approving review/i },
+  payments: {
+    text: 'When does the quokkasettle batch settle payments?',
+    entityRef: 'component:default/payments-handbook',
+    marker: /quokkasettle/i,
+  },
+  security: {
+    text: 'How often does the narwhalkeys ceremony rotate keys?',
+    entityRef: 'component:default/security-handbook',
+    marker: /narwhalkeys/i,
+  },
+  shared: {
+    text: 'How many approving reviews does a change need before merge?',
+    entityRef: 'component:default/engineering-handbook',
+    marker: /approving review/i,
+  },
 };
 const visibleTo: Record<string, string[]> = {
   [alice]: [questions.payments.entityRef, questions.shared.entityRef],
@@ -73,7 +116,10 @@ describe('concurrent asks on loopback', () => {
     });
     backend = await startAskBackend({
       sites,
-      claims: { [alice]: [alice, 'group:default/team-payments'], [bob]: [bob, 'group:default/team-security'] },
+      claims: {
+        [alice]: [alice, 'group:default/team-payments'],
+        [bob]: [bob, 'group:default/team-security'],
+      },
       llmBaseUrl: fake.baseUrl,
     });
     const run = await backend.ingest();
@@ -90,10 +136,15 @@ describe('concurrent asks on loopback', () => {
     // Alternating users; each asks about their own restricted docs, the other's, and shared docs.
     const plan = Array.from({ length: 50 }, (_, i) => {
       const user = i % 2 === 0 ? alice : bob;
-      const topic = (['payments', 'security', 'shared'] as const)[Math.floor(i / 2) % 3];
+      const topic = (['payments', 'security', 'shared'] as const)[
+        Math.floor(i / 2) % 3
+      ];
       return { i, user, topic, question: questions[topic] };
     });
-    const results: Array<{ plan: (typeof plan)[number]; res: request.Response }> = [];
+    const results: Array<{
+      plan: (typeof plan)[number];
+      res: request.Response;
+    }> = [];
     let next = 0;
     await Promise.all(
       Array.from({ length: 10 }, async () => {
@@ -118,7 +169,9 @@ describe('concurrent asks on loopback', () => {
       expect(body).toEqual(
         expect.objectContaining({
           id: expect.stringMatching(/^[0-9a-f-]{36}$/),
-          status: expect.stringMatching(/^(answered|evidence_only|not_in_knowledge_base)$/),
+          status: expect.stringMatching(
+            /^(answered|evidence_only|not_in_knowledge_base)$/,
+          ),
           grounded: expect.any(Boolean),
           answer: expect.any(String),
           sources: expect.any(Array),
@@ -128,15 +181,35 @@ describe('concurrent asks on loopback', () => {
         }),
       );
       // Only the asker's documents, in every part of the response.
-      const refs = [...body.sources, ...body.evidence].map((s: any) => s.entityRef);
-      expect({ where, hidden: refs.filter((r: string) => !visibleTo[p.user].includes(r)) }).toEqual({ where, hidden: [] });
-      const hiddenMarkers = Object.values(questions).filter(q => !visibleTo[p.user].includes(q.entityRef)).map(q => q.marker);
-      const answerParts = JSON.stringify([body.sources, body.evidence, body.corrections ?? [], body.answer]);
-      expect({ where, leaked: hiddenMarkers.filter(m => m.test(answerParts)).map(String) }).toEqual({ where, leaked: [] });
+      const refs = [...body.sources, ...body.evidence].map(
+        (s: any) => s.entityRef,
+      );
+      expect({
+        where,
+        hidden: refs.filter((r: string) => !visibleTo[p.user].includes(r)),
+      }).toEqual({ where, hidden: [] });
+      const hiddenMarkers = Object.values(questions)
+        .filter(q => !visibleTo[p.user].includes(q.entityRef))
+        .map(q => q.marker);
+      const answerParts = JSON.stringify([
+        body.sources,
+        body.evidence,
+        body.corrections ?? [],
+        body.answer,
+      ]);
+      expect({
+        where,
+        leaked: hiddenMarkers.filter(m => m.test(answerParts)).map(String),
+      }).toEqual({ where, leaked: [] });
 
       const visible = visibleTo[p.user].includes(p.question.entityRef);
       if (!visible) {
-        expect({ where, status: body.status, sources: body.sources, evidence: body.evidence }).toEqual({
+        expect({
+          where,
+          status: body.status,
+          sources: body.sources,
+          evidence: body.evidence,
+        }).toEqual({
           where,
           status: 'not_in_knowledge_base',
           sources: [],
@@ -144,21 +217,30 @@ describe('concurrent asks on loopback', () => {
         });
       } else if (body.status === 'answered') {
         expect(body.grounded).toBe(true);
-        expect(body.sources.map((s: any) => s.entityRef)).toEqual([p.question.entityRef]);
+        expect(body.sources.map((s: any) => s.entityRef)).toEqual([
+          p.question.entityRef,
+        ]);
         expect(body.evidence).toEqual([]);
       } else {
         // The model failed: the evidence is returned, labelled, instead of an error.
-        expect({ where, status: body.status }).toEqual({ where, status: 'evidence_only' });
+        expect({ where, status: body.status }).toEqual({
+          where,
+          status: 'evidence_only',
+        });
         expect(body.grounded).toBe(false);
         expect(body.sources).toEqual([]);
         expect(body.notice).toMatch(/not an answer/i);
-        expect(body.evidence.map((e: any) => e.entityRef)).toContain(p.question.entityRef);
+        expect(body.evidence.map((e: any) => e.entityRef)).toContain(
+          p.question.entityRef,
+        );
       }
     }
 
     // Every model failure became exactly one evidence-only response, every success an answer,
     // and asks about invisible documents never reached the model.
-    const visibleAsks = results.filter(r => visibleTo[r.plan.user].includes(r.plan.question.entityRef)).length;
+    const visibleAsks = results.filter(r =>
+      visibleTo[r.plan.user].includes(r.plan.question.entityRef),
+    ).length;
     expect(replies.failed + replies.ok).toBe(visibleAsks);
     expect(replies.failed).toBeGreaterThan(0);
     expect(statuses.evidence_only ?? 0).toBe(replies.failed);
@@ -170,13 +252,31 @@ describe('concurrent asks on loopback', () => {
       const prompt = JSON.stringify(req.messages);
       const asked = Object.values(questions).find(q => prompt.includes(q.text));
       expect(asked).toBeDefined();
-      const other = asked === questions.payments ? [questions.security] : asked === questions.security ? [questions.payments] : [];
-      expect({ asked: asked!.text, leaked: other.filter(q => q.marker.test(prompt)).map(q => q.entityRef) }).toEqual({ asked: asked!.text, leaked: [] });
-      if (asked === questions.shared) expect(questions.payments.marker.test(prompt) && questions.security.marker.test(prompt)).toBe(false);
+      const other =
+        asked === questions.payments
+          ? [questions.security]
+          : asked === questions.security
+          ? [questions.payments]
+          : [];
+      expect({
+        asked: asked!.text,
+        leaked: other.filter(q => q.marker.test(prompt)).map(q => q.entityRef),
+      }).toEqual({ asked: asked!.text, leaked: [] });
+      if (asked === questions.shared)
+        expect(
+          questions.payments.marker.test(prompt) &&
+            questions.security.marker.test(prompt),
+        ).toBe(false);
     }
 
     // Each ask was audited once, under its own asker.
-    const rows = await backend.db.knex('ask_docs_answers').whereIn('id', results.map(r => r.res.body.id)).select('id', 'user_ref');
+    const rows = await backend.db
+      .knex('ask_docs_answers')
+      .whereIn(
+        'id',
+        results.map(r => r.res.body.id),
+      )
+      .select('id', 'user_ref');
     expect(rows).toHaveLength(50);
     const userOf = new Map(results.map(r => [r.res.body.id, r.plan.user]));
     expect(rows.filter(r => userOf.get(r.id) !== r.user_ref)).toEqual([]);

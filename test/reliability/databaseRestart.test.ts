@@ -22,7 +22,13 @@ import {
   parseHtmlPage,
 } from '../../plugins/ask-docs-backend/src/ingestion/parsing';
 import { createLanguageAnalyzers } from '../../plugins/ask-docs-backend/src/language';
-import { corpusSite, docsComponent, FileTechDocsReader, quietLogger, StaticEntitySource } from '../src';
+import {
+  corpusSite,
+  docsComponent,
+  FileTechDocsReader,
+  quietLogger,
+  StaticEntitySource,
+} from '../src';
 
 async function freePort(): Promise<number> {
   const server = net.createServer();
@@ -74,7 +80,12 @@ describe('ingestion across a database crash and restart', () => {
     pg = await startEmbeddedPostgres({ dataDir, port });
     // The crash makes pooled connections fail; that is expected here, not worth a log line each.
     const quiet = () => {};
-    knex = knexFactory({ client: 'pg', connection: pg.connection, pool: { min: 0, max: 5 }, log: { warn: quiet, error: quiet, debug: quiet, deprecate: quiet } });
+    knex = knexFactory({
+      client: 'pg',
+      connection: pg.connection,
+      pool: { min: 0, max: 5 },
+      log: { warn: quiet, error: quiet, debug: quiet, deprecate: quiet },
+    });
     await applyDatabaseMigrations(knex);
 
     // A subset of the PostgreSQL manual (large pages: each write is a long transaction) over two entities.
@@ -82,11 +93,18 @@ describe('ingestion across a database crash and restart', () => {
     const pages = site.pages.filter((_, i) => i % 24 === 3);
     files = new FileTechDocsReader();
     for (const [i, name] of ['pg-manual-a', 'pg-manual-b'].entries()) {
-      const entity = docsComponent(name, { title: `PostgreSQL manual ${i}`, owner: 'group:default/dba' });
+      const entity = docsComponent(name, {
+        title: `PostgreSQL manual ${i}`,
+        owner: 'group:default/dba',
+      });
       const own = pages.filter((_, j) => j % 2 === i);
       entities.push(entity);
       pagesOf.set(stringifyEntityRef(entity), own);
-      files.add(stringifyEntityRef(entity), { dir: site.siteDir, siteName: name, pages: own });
+      files.add(stringifyEntityRef(entity), {
+        dir: site.siteDir,
+        siteName: name,
+        pages: own,
+      });
     }
 
     // The oracle: what the parser and chunker make of every page, computed without a database.
@@ -95,12 +113,25 @@ describe('ingestion across a database crash and restart', () => {
       const catalog = entityToDocument(entity);
       catalog.title = `${catalog.title} (${entity.kind})`;
       const catalogId = documentIdFor(ref, 'catalog', '');
-      expected.set(catalogId, chunkSections(catalog, { documentId: catalogId }).map(c => c.chunkId).sort());
+      expected.set(
+        catalogId,
+        chunkSections(catalog, { documentId: catalogId })
+          .map(c => c.chunkId)
+          .sort(),
+      );
       const meta = (await files.getSite(entity))!;
       for (const pagePath of pagesOf.get(ref)!) {
-        const page = parseHtmlPage(await files.getPage(entity, pagePath), { siteName: meta.siteName, fallbackTitle: pagePath });
+        const page = parseHtmlPage(await files.getPage(entity, pagePath), {
+          siteName: meta.siteName,
+          fallbackTitle: pagePath,
+        });
         const documentId = documentIdFor(ref, 'techdocs', pagePath);
-        expected.set(documentId, chunkSections(page, { documentId }).map(c => c.chunkId).sort());
+        expected.set(
+          documentId,
+          chunkSections(page, { documentId })
+            .map(c => c.chunkId)
+            .sort(),
+        );
       }
     }
   });
@@ -111,12 +142,19 @@ describe('ingestion across a database crash and restart', () => {
     if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
-  async function ingester(options: { store: DatabaseAskDocsStore; techdocs: TechDocsReader }) {
+  async function ingester(options: {
+    store: DatabaseAskDocsStore;
+    techdocs: TechDocsReader;
+  }) {
     return new Ingester({
       ...options,
       entities: new StaticEntitySource(entities),
       embedder: new HashingEmbedder(),
-      analyzers: await createLanguageAnalyzers({ languages: ['en'], onMissingDictionary: 'stem-only', logger: quietLogger() }),
+      analyzers: await createLanguageAnalyzers({
+        languages: ['en'],
+        onMissingDictionary: 'stem-only',
+        logger: quietLogger(),
+      }),
       languages: ['en'],
       logger: quietLogger(),
     });
@@ -125,14 +163,26 @@ describe('ingestion across a database crash and restart', () => {
   /** Every stored document has exactly its chunks, each with postings and a vector. */
   async function expectNoPartialDocuments() {
     const docs = await knex('ask_docs_documents').select('document_id');
-    const chunks = await knex('ask_docs_chunks').select('chunk_id', 'document_id');
+    const chunks = await knex('ask_docs_chunks').select(
+      'chunk_id',
+      'document_id',
+    );
     const byDoc = new Map<string, string[]>();
-    for (const c of chunks) byDoc.set(c.document_id, [...(byDoc.get(c.document_id) ?? []), c.chunk_id]);
+    for (const c of chunks)
+      byDoc.set(c.document_id, [
+        ...(byDoc.get(c.document_id) ?? []),
+        c.chunk_id,
+      ]);
     for (const { document_id: id } of docs) {
-      expect({ id, chunks: (byDoc.get(id) ?? []).sort() }).toEqual({ id, chunks: expected.get(id) });
+      expect({ id, chunks: (byDoc.get(id) ?? []).sort() }).toEqual({
+        id,
+        chunks: expected.get(id),
+      });
     }
     // chunks never outlive or precede their document
-    expect([...byDoc.keys()].filter(id => !docs.some(d => d.document_id === id))).toEqual([]);
+    expect(
+      [...byDoc.keys()].filter(id => !docs.some(d => d.document_id === id)),
+    ).toEqual([]);
     const withoutVector = await knex('ask_docs_chunks as c')
       .leftJoin('ask_docs_embeddings as e', 'e.chunk_id', 'c.chunk_id')
       .whereNull('e.chunk_id')
@@ -140,7 +190,9 @@ describe('ingestion across a database crash and restart', () => {
       .first();
     expect(Number(withoutVector!.n)).toBe(0);
     const withoutTerms = await knex('ask_docs_chunks as c')
-      .whereNotExists(knex('ask_docs_terms as t').whereRaw('t.chunk_id = c.chunk_id'))
+      .whereNotExists(
+        knex('ask_docs_terms as t').whereRaw('t.chunk_id = c.chunk_id'),
+      )
       .count('* as n')
       .first();
     expect(Number(withoutTerms!.n)).toBe(0);
@@ -164,7 +216,10 @@ describe('ingestion across a database crash and restart', () => {
       if (++writes === KILL_AT) {
         // The write has not reached the server yet: it is certainly cut off mid-transaction.
         killedDocument = doc.documentId;
-        killed = { entityRef: doc.entityRef, page: doc.sourceKind === 'techdocs' ? doc.pagePath : undefined };
+        killed = {
+          entityRef: doc.entityRef,
+          page: doc.sourceKind === 'techdocs' ? doc.pagePath : undefined,
+        };
         const pid = pg.pid;
         process.kill(pid, 'SIGKILL');
         restarted = (async () => {
@@ -176,13 +231,17 @@ describe('ingestion across a database crash and restart', () => {
       return write;
     };
 
-    const progress = await (await ingester({ store, techdocs: reader })).run('manual');
+    const progress = await (
+      await ingester({ store, techdocs: reader })
+    ).run('manual');
     await restarted;
     expect(killedDocument).toBeDefined();
     // The crash surfaced as recorded errors, at least for the page whose write was cut off.
     expect(progress.errors.length).toBeGreaterThan(0);
     // (a catalog document's failure fails its whole entity, which is recorded without a page)
-    expect(progress.errors).toEqual(expect.arrayContaining([expect.objectContaining(killed)]));
+    expect(progress.errors).toEqual(
+      expect.arrayContaining([expect.objectContaining(killed)]),
+    );
 
     const run = await store.latestRun();
     expect(run).toBeDefined();
@@ -196,12 +255,16 @@ describe('ingestion across a database crash and restart', () => {
     expect(present.length).toBeGreaterThan(KILL_AT);
 
     // The next run, against the restarted database, completes and converges.
-    const second = await (await ingester({ store: new DatabaseAskDocsStore(knex), techdocs: files })).run('manual');
+    const second = await (
+      await ingester({ store: new DatabaseAskDocsStore(knex), techdocs: files })
+    ).run('manual');
     expect(second.errors).toEqual([]);
     expect((await store.latestRun())!.status).toBe('succeeded');
     const after = await expectNoPartialDocuments();
     expect(after.sort()).toEqual([...expected.keys()].sort());
-    const ids = (await knex('ask_docs_chunks').select('chunk_id')).map(r => r.chunk_id).sort();
+    const ids = (await knex('ask_docs_chunks').select('chunk_id'))
+      .map(r => r.chunk_id)
+      .sort();
     expect(ids).toEqual([...expected.values()].flat().sort());
     // what survived the crash was kept, not rewritten
     expect(second.pagesSkipped).toBeGreaterThanOrEqual(present.length);

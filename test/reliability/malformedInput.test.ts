@@ -5,7 +5,13 @@
 import { mockCredentials } from '@backstage/backend-test-utils';
 import request from 'supertest';
 import { FakeOpenAI, startFakeOpenAI } from '../fake-openai';
-import { AskBackend, citeFirstBlock, docsComponent, htmlPage, startAskBackend } from '../src';
+import {
+  AskBackend,
+  citeFirstBlock,
+  docsComponent,
+  htmlPage,
+  startAskBackend,
+} from '../src';
 
 const alice = 'user:default/alice';
 
@@ -13,15 +19,27 @@ describe('oversized and malformed input', () => {
   let fake: FakeOpenAI;
   let backend: AskBackend;
   const post = (path: string) =>
-    request(backend.server).post(`/api/ask-docs/v1${path}`).set('Authorization', mockCredentials.user.header(alice));
+    request(backend.server)
+      .post(`/api/ask-docs/v1${path}`)
+      .set('Authorization', mockCredentials.user.header(alice));
 
   beforeAll(async () => {
     fake = await startFakeOpenAI({ behaviour: citeFirstBlock });
     backend = await startAskBackend({
       sites: [
         {
-          entity: docsComponent('engineering-handbook', { owner: 'group:default/platform', title: 'Engineering handbook' }),
-          pages: { 'index.html': htmlPage('Code review', [['Reviews', 'Every change needs one approving review before it is merged.']]) },
+          entity: docsComponent('engineering-handbook', {
+            owner: 'group:default/platform',
+            title: 'Engineering handbook',
+          }),
+          pages: {
+            'index.html': htmlPage('Code review', [
+              [
+                'Reviews',
+                'Every change needs one approving review before it is merged.',
+              ],
+            ]),
+          },
         },
       ],
       claims: {},
@@ -38,11 +56,17 @@ describe('oversized and malformed input', () => {
   beforeEach(() => fake.reset());
 
   async function answersBefore() {
-    return Number((await backend.db.knex('ask_docs_answers').count('* as n').first())!.n);
+    return Number(
+      (await backend.db.knex('ask_docs_answers').count('* as n').first())!.n,
+    );
   }
 
   const expectClientError = (res: request.Response, allowed: number[]) => {
-    expect({ status: res.status, body: res.body, allowed: allowed.includes(res.status) }).toEqual({
+    expect({
+      status: res.status,
+      body: res.body,
+      allowed: allowed.includes(res.status),
+    }).toEqual({
       status: res.status,
       body: res.body,
       allowed: true,
@@ -50,13 +74,18 @@ describe('oversized and malformed input', () => {
     expect(res.body?.error?.message).toEqual(expect.any(String));
   };
 
-  it.each(['/ask', '/ask/stream'])('refuses a 100 kB question on %s with 413 or 400', async path => {
-    const before = await answersBefore();
-    const res = await post(path).send({ question: `How do reviews work? ${'x'.repeat(100_000)}` });
-    expectClientError(res, [400, 413]);
-    expect(fake.calls).toBe(0);
-    expect(await answersBefore()).toBe(before);
-  });
+  it.each(['/ask', '/ask/stream'])(
+    'refuses a 100 kB question on %s with 413 or 400',
+    async path => {
+      const before = await answersBefore();
+      const res = await post(path).send({
+        question: `How do reviews work? ${'x'.repeat(100_000)}`,
+      });
+      expectClientError(res, [400, 413]);
+      expect(fake.calls).toBe(0);
+      expect(await answersBefore()).toBe(before);
+    },
+  );
 
   it('refuses a question just over the question limit but within the body limit with 400', async () => {
     const res = await post('/ask').send({ question: 'review '.repeat(2000) });
@@ -73,7 +102,9 @@ describe('oversized and malformed input', () => {
     ['an empty body', ''],
   ])('refuses %s with 400', async (_name, raw) => {
     const before = await answersBefore();
-    const res = await post('/ask').set('Content-Type', 'application/json').send(raw);
+    const res = await post('/ask')
+      .set('Content-Type', 'application/json')
+      .send(raw);
     expectClientError(res, [400]);
     expect(fake.calls).toBe(0);
     expect(await answersBefore()).toBe(before);
@@ -81,7 +112,10 @@ describe('oversized and malformed input', () => {
 
   it.each([
     ['text/plain', 'question=How do reviews work?'],
-    ['application/x-www-form-urlencoded', 'question=How%20do%20reviews%20work%3F'],
+    [
+      'application/x-www-form-urlencoded',
+      'question=How%20do%20reviews%20work%3F',
+    ],
     ['application/xml', '<question>How do reviews work?</question>'],
   ])('refuses a %s body with 400', async (contentType, raw) => {
     const res = await post('/ask').set('Content-Type', contentType).send(raw);
@@ -90,7 +124,9 @@ describe('oversized and malformed input', () => {
   });
 
   it('still answers a well-formed question afterwards (the refusals are not vacuous)', async () => {
-    const res = await post('/ask').send({ question: 'How many approving reviews does a change need?' });
+    const res = await post('/ask').send({
+      question: 'How many approving reviews does a change need?',
+    });
     expect(res.status).toBe(200);
     expect(res.body.status).toBe('answered');
     expect(fake.calls).toBe(1);

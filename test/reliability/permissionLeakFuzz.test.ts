@@ -7,15 +7,25 @@
  */
 import { mockCredentials } from '@backstage/backend-test-utils';
 import { Entity, stringifyEntityRef } from '@backstage/catalog-model';
-import { AuthorizeResult } from '@backstage/plugin-permission-common';
 import { PermissionsService } from '@backstage/backend-plugin-api';
-import { startTestDatabase, TestDatabase } from '../../plugins/ask-docs-backend/src/testUtils/testDatabase';
+import {
+  startTestDatabase,
+  TestDatabase,
+} from '../../plugins/ask-docs-backend/src/testUtils/testDatabase';
+import { seededRandom } from '../../plugins/ask-docs-backend/src/testUtils/seededRandom';
+import { randomOperator } from '../src/leakFuzz/policies';
 import { DatabaseAskDocsStore } from '../../plugins/ask-docs-backend/src/database/DatabaseAskDocsStore';
 import { HashingEmbedder } from '../../plugins/ask-docs-backend/src/embedding';
-import { Ingester } from '../../plugins/ask-docs-backend/src/ingestion/Ingester';
 import { TechDocsReader } from '../../plugins/ask-docs-backend/src/ingestion/sources';
-import { Analyzers, analyzeQuery, createLanguageAnalyzers } from '../../plugins/ask-docs-backend/src/language';
-import { resolveVisibility } from '../../plugins/ask-docs-backend/src/permissions';
+import {
+  Analyzers,
+  analyzeQuery,
+  createLanguageAnalyzers,
+} from '../../plugins/ask-docs-backend/src/language';
+import {
+  resolveVisibility,
+  Visibility,
+} from '../../plugins/ask-docs-backend/src/permissions';
 import {
   keywordStatistics,
   QueryToken,
@@ -23,37 +33,57 @@ import {
   RetrievalMode,
   suggestCorrections,
 } from '../../plugins/ask-docs-backend/src/retrieval';
-import { StaticEntitySource, quietLogger } from '../src';
+import { fakePermissions, ingestEnglish, quietLogger } from '../src';
 
 const RT = 'ask-docs-chunk';
 const POLICIES = 60;
 
 /** mulberry32: reproducible runs; the seed is in the test name so a failure can be replayed. */
 function prng(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const next = seededRandom(seed);
   const int = (n: number) => Math.floor(next() * n);
   const pick = <T>(xs: readonly T[]): T => xs[int(xs.length)];
-  const subset = <T>(xs: readonly T[], max = xs.length): T[] => xs.filter(() => next() < 0.5).slice(0, max);
+  const subset = <T>(xs: readonly T[], max = xs.length): T[] =>
+    xs.filter(() => next() < 0.5).slice(0, max);
   const chance = (p: number) => next() < p;
   return { next, int, pick, subset, chance };
 }
 const SEED = 20261203;
 
 // Names at least three edits apart, none a prefix of another, so typos and prefixes are unambiguous.
-const NAMES = ['sierra', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot', 'golf', 'hotel', 'india', 'juliet', 'kilo', 'lima', 'oscar', 'quebec'];
+const NAMES = [
+  'sierra',
+  'bravo',
+  'charlie',
+  'delta',
+  'echo',
+  'foxtrot',
+  'golf',
+  'hotel',
+  'india',
+  'juliet',
+  'kilo',
+  'lima',
+  'oscar',
+  'quebec',
+];
 const KINDS = ['Component', 'API', 'System', 'Resource'];
 const NAMESPACES = ['default', 'ops', 'finance'];
-const GROUPS = ['group:default/team-a', 'group:default/team-b', 'group:default/team-c', 'group:ops/team-d'];
+const GROUPS = [
+  'group:default/team-a',
+  'group:default/team-b',
+  'group:default/team-c',
+  'group:ops/team-d',
+];
 const TAGS = ['public', 'restricted', 'pci', 'internal'];
-const LABELS: Record<string, string[]> = { tier: ['gold', 'silver'], env: ['prod', 'dev'] };
-const ANNOTATIONS: Record<string, string[]> = { 'example.com/confidential': ['true', 'false'], 'example.com/region': ['eu', 'us'] };
+const LABELS: Record<string, string[]> = {
+  tier: ['gold', 'silver'],
+  env: ['prod', 'dev'],
+};
+const ANNOTATIONS: Record<string, string[]> = {
+  'example.com/confidential': ['true', 'false'],
+  'example.com/region': ['eu', 'us'],
+};
 
 interface Fixture {
   name: string;
@@ -76,9 +106,11 @@ function buildFixtures(): Fixture[] {
     const kind = r.pick(KINDS);
     const namespace = r.pick(NAMESPACES);
     const labels: Record<string, string> = {};
-    for (const [k, vs] of Object.entries(LABELS)) if (r.chance(0.5)) labels[k] = r.pick(vs);
+    for (const [k, vs] of Object.entries(LABELS))
+      if (r.chance(0.5)) labels[k] = r.pick(vs);
     const annotations: Record<string, string> = {};
-    for (const [k, vs] of Object.entries(ANNOTATIONS)) if (r.chance(0.5)) annotations[k] = r.pick(vs);
+    for (const [k, vs] of Object.entries(ANNOTATIONS))
+      if (r.chance(0.5)) annotations[k] = r.pick(vs);
     const owners = [r.pick(GROUPS), ...r.subset(GROUPS, 1)];
     return {
       name,
@@ -115,14 +147,19 @@ function toEntity(f: Fixture): Entity {
 
 /** Two pages per entity; the marker is in body text and, on the second page, in the title. */
 function pagesOf(f: Fixture): Record<string, string> {
-  const body = (s: string) => `<html><head><title>${s}</title></head><body><article>${s}</article></body></html>`;
+  const body = (s: string) =>
+    `<html><head><title>${s}</title></head><body><article>${s}</article></body></html>`;
   return {
     'index.html': body(
-      `<h1>${capital(f.name)} runbook</h1><p>The handbook explains how ${f.marker} restarts the worker pool after an outage.</p>` +
+      `<h1>${capital(f.name)} runbook</h1><p>The handbook explains how ${
+        f.marker
+      } restarts the worker pool after an outage.</p>` +
         `<h2 id="escalation">Escalation</h2><p>The handbook lists who to page when the queue of ${f.marker} grows.</p>`,
     ),
     'ops/index.html': body(
-      `<h1>${capital(f.marker)} operations</h1><p>Daily checks from the handbook: disk usage, certificate expiry and backups.</p>` +
+      `<h1>${capital(
+        f.marker,
+      )} operations</h1><p>Daily checks from the handbook: disk usage, certificate expiry and backups.</p>` +
         `<h2 id="deploy">Deploying</h2><p>Deploy ${f.marker} with the standard pipeline described in the handbook.</p>`,
     ),
   };
@@ -132,7 +169,13 @@ class MemoryTechDocs implements TechDocsReader {
   constructor(private readonly sites: Map<string, Record<string, string>>) {}
   async getSite(entity: Entity) {
     const pages = this.sites.get(stringifyEntityRef(entity));
-    return pages ? { siteName: entity.metadata.name, etag: 'rev-1', pages: Object.keys(pages) } : undefined;
+    return pages
+      ? {
+          siteName: entity.metadata.name,
+          etag: 'rev-1',
+          pages: Object.keys(pages),
+        }
+      : undefined;
   }
   async getPage(entity: Entity, pagePath: string) {
     const page = this.sites.get(stringifyEntityRef(entity))?.[pagePath];
@@ -147,41 +190,58 @@ type Policy = any;
 
 const lc = (s: string) => s.toLowerCase();
 /** Case noise in parameters: the framework compares case-insensitively, as the catalog does. */
-const noisy = (r: ReturnType<typeof prng>, s: string) => (r.chance(0.2) ? s.toUpperCase() : s);
+const noisy = (r: ReturnType<typeof prng>, s: string) =>
+  r.chance(0.2) ? s.toUpperCase() : s;
 
 function randomLeaf(r: ReturnType<typeof prng>): Policy {
-  const leaf = (rule: string, params: object) => ({ rule, resourceType: RT, params });
+  const leaf = (rule: string, params: object) => ({
+    rule,
+    resourceType: RT,
+    params,
+  });
   switch (r.int(6)) {
     case 0:
-      return leaf('IS_ENTITY_OWNER', { claims: [...r.subset(GROUPS, 2), 'user:default/fuzzer'].map(c => noisy(r, c)) });
+      return leaf('IS_ENTITY_OWNER', {
+        claims: [...r.subset(GROUPS, 2), 'user:default/fuzzer'].map(c =>
+          noisy(r, c),
+        ),
+      });
     case 1:
-      return leaf('IS_ENTITY_KIND', { kinds: r.subset(KINDS, 2).map(k => noisy(r, k)) });
+      return leaf('IS_ENTITY_KIND', {
+        kinds: r.subset(KINDS, 2).map(k => noisy(r, k)),
+      });
     case 2:
-      return leaf('IS_IN_NAMESPACE', { namespaces: r.subset(NAMESPACES, 2).map(n => noisy(r, n)) });
+      return leaf('IS_IN_NAMESPACE', {
+        namespaces: r.subset(NAMESPACES, 2).map(n => noisy(r, n)),
+      });
     case 3:
       return leaf('HAS_TAG', { tag: noisy(r, r.pick(TAGS)) });
     case 4: {
       const label = r.pick(Object.keys(LABELS));
-      return leaf('HAS_LABEL', r.chance(0.5) ? { label } : { label, value: noisy(r, r.pick(LABELS[label])) });
+      return leaf(
+        'HAS_LABEL',
+        r.chance(0.5)
+          ? { label }
+          : { label, value: noisy(r, r.pick(LABELS[label])) },
+      );
     }
     default: {
       const annotation = r.pick(Object.keys(ANNOTATIONS));
-      return leaf('HAS_ANNOTATION', r.chance(0.5) ? { annotation } : { annotation, value: r.pick(ANNOTATIONS[annotation]) });
+      return leaf(
+        'HAS_ANNOTATION',
+        r.chance(0.5)
+          ? { annotation }
+          : { annotation, value: r.pick(ANNOTATIONS[annotation]) },
+      );
     }
   }
 }
 
 function randomPolicy(r: ReturnType<typeof prng>, depth = 0): Policy {
   if (depth >= 3 || r.chance(0.35)) return randomLeaf(r);
-  const children = () => Array.from({ length: 2 + r.int(2) }, () => randomPolicy(r, depth + 1));
-  switch (r.int(3)) {
-    case 0:
-      return { anyOf: children() };
-    case 1:
-      return { allOf: children() };
-    default:
-      return { not: randomPolicy(r, depth + 1) };
-  }
+  const children = () =>
+    Array.from({ length: 2 + r.int(2) }, () => randomPolicy(r, depth + 1));
+  return randomOperator(r, children, () => randomPolicy(r, depth + 1));
 }
 
 /** The oracle: what a policy grants, evaluated on the fixtures themselves. */
@@ -190,7 +250,10 @@ function oracle(policy: Policy, f: Fixture): boolean {
   if ('allOf' in policy) return policy.allOf.every((p: Policy) => oracle(p, f));
   if ('not' in policy) return !oracle(policy.not, f);
   const p = policy.params;
-  const annotations: Record<string, string> = { 'backstage.io/techdocs-ref': 'dir:.', ...f.annotations };
+  const annotations: Record<string, string> = {
+    'backstage.io/techdocs-ref': 'dir:.',
+    ...f.annotations,
+  };
   switch (policy.rule) {
     case 'IS_ENTITY_OWNER':
       return p.claims.some((c: string) => f.owners.map(lc).includes(lc(c)));
@@ -201,39 +264,44 @@ function oracle(policy: Policy, f: Fixture): boolean {
     case 'HAS_TAG':
       return f.tags.map(lc).includes(lc(p.tag));
     case 'HAS_LABEL':
-      return p.label in f.labels && (p.value === undefined || lc(f.labels[p.label]) === lc(p.value));
+      return (
+        p.label in f.labels &&
+        (p.value === undefined || lc(f.labels[p.label]) === lc(p.value))
+      );
     case 'HAS_ANNOTATION':
-      return p.annotation in annotations && (p.value === undefined || lc(annotations[p.annotation]) === lc(p.value));
+      return (
+        p.annotation in annotations &&
+        (p.value === undefined || lc(annotations[p.annotation]) === lc(p.value))
+      );
     default:
       throw new Error(`oracle: unknown rule ${policy.rule}`);
   }
 }
 
 /** A policy backend that answers ask-docs.chunk.read with the given conditional decision. */
-function policyService(conditions: unknown, decision: { pluginId?: string; resourceType?: string } = {}): PermissionsService {
-  return {
-    authorize: async () => {
-      throw new Error('not used by retrieval');
-    },
-    authorizeConditional: async (requests: any[]) =>
-      requests.map(r =>
-        r.permission.name === 'ask-docs.chunk.read'
-          ? { result: AuthorizeResult.CONDITIONAL, pluginId: decision.pluginId ?? 'ask-docs', resourceType: decision.resourceType ?? RT, conditions }
-          : { result: AuthorizeResult.ALLOW },
-      ),
-  } as unknown as PermissionsService;
-}
+const policyService = (
+  conditions: unknown,
+  decision: { pluginId?: string; resourceType?: string } = {},
+) => fakePermissions({ chunk: { conditions, ...decision } });
 
 // ---- the test ----------------------------------------------------------------------------
 
 /** Optimal string alignment distance, for checking that the generated typos are unambiguous. */
 function osa(a: string, b: string): number {
-  const d = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array(b.length).fill(0)]);
+  const d = Array.from({ length: a.length + 1 }, (_, i) => [
+    i,
+    ...Array(b.length).fill(0),
+  ]);
   for (let j = 0; j <= b.length; j++) d[0][j] = j;
   for (let i = 1; i <= a.length; i++) {
     for (let j = 1; j <= b.length; j++) {
-      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+      d[i][j] = Math.min(
+        d[i - 1][j] + 1,
+        d[i][j - 1] + 1,
+        d[i - 1][j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1),
+      );
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
     }
   }
   return d[a.length][b.length];
@@ -257,28 +325,60 @@ describe('permission leak fuzzing (real ingestion, random conditional policies, 
   const tokensOf = (text: string): QueryToken[] =>
     analyzeQuery(text, analyzers)
       .filter(t => !t.stopword)
-      .map(t => ({ token: t.token, lemmas: t.lemmas, stems: t.stems, words: [t.token] }));
+      .map(t => ({
+        token: t.token,
+        lemmas: t.lemmas,
+        stems: t.stems,
+        words: [t.token],
+      }));
   const visibilityOf = (service: PermissionsService) =>
-    resolveVisibility({ permissions: service, credentials: mockCredentials.user('user:default/fuzzer') });
+    resolveVisibility({
+      permissions: service,
+      credentials: mockCredentials.user('user:default/fuzzer'),
+    });
+  /** Every candidate a retriever produces (no evidence bar), so each one is checked. */
+  const retrieveAll = async (
+    visibility: Visibility,
+    question: string,
+    mode: RetrievalMode,
+  ) =>
+    retrieve({
+      knex: db.knex,
+      visibility,
+      modelId: embedder.modelId,
+      queryTokens: tokensOf(question),
+      queryVector: await embedder.embedQuery(question),
+      mode,
+      k: 50,
+      thresholds: { minSimilarity: -1, minCoverage: 0 },
+    });
   /** Chunks (by the stored text the terms are built from) that contain a word starting with `prefix`. */
   const chunksWith = (prefix: string, refs: Set<string>) =>
-    chunks.filter(c => refs.has(c.entity_ref) && new RegExp(`\\b${prefix}`).test(lc(`${c.section_path}\n${c.text}`)));
+    chunks.filter(
+      c =>
+        refs.has(c.entity_ref) &&
+        new RegExp(`\\b${prefix}`).test(lc(`${c.section_path}\n${c.text}`)),
+    );
 
   beforeAll(async () => {
     db = await startTestDatabase();
-    analyzers = await createLanguageAnalyzers({ languages: ['en'], onMissingDictionary: 'stem-only', logger: quietLogger() });
+    analyzers = await createLanguageAnalyzers({
+      languages: ['en'],
+      onMissingDictionary: 'stem-only',
+      logger: quietLogger(),
+    });
     const sites = new Map(fixtures.map(f => [f.ref, pagesOf(f)]));
-    const progress = await new Ingester({
+    const progress = await ingestEnglish({
       store: new DatabaseAskDocsStore(db.knex),
-      entities: new StaticEntitySource(fixtures.map(toEntity)),
+      entities: fixtures.map(toEntity),
       techdocs: new MemoryTechDocs(sites),
       embedder,
       analyzers,
-      languages: ['en'],
-      logger: quietLogger(),
-    }).run('manual');
+    });
     expect(progress.errors).toEqual([]);
-    chunks = await db.knex('ask_docs_chunks').select('chunk_id', 'entity_ref', 'title', 'section_path', 'text');
+    chunks = await db
+      .knex('ask_docs_chunks')
+      .select('chunk_id', 'entity_ref', 'title', 'section_path', 'text');
   });
 
   afterAll(async () => {
@@ -290,14 +390,23 @@ describe('permission leak fuzzing (real ingestion, random conditional policies, 
       const own = chunks.filter(c => c.entity_ref === f.ref);
       // catalog document + 4 TechDocs sections
       expect(own.length).toBeGreaterThanOrEqual(5);
-      expect(own.every(c => lc(`${c.section_path}\n${c.text}`).includes(f.marker))).toBe(true);
-      expect(chunks.filter(c => c.entity_ref !== f.ref && lc(c.text + c.section_path).includes(f.marker))).toEqual([]);
+      expect(
+        own.every(c => lc(`${c.section_path}\n${c.text}`).includes(f.marker)),
+      ).toBe(true);
+      expect(
+        chunks.filter(
+          c =>
+            c.entity_ref !== f.ref &&
+            lc(c.text + c.section_path).includes(f.marker),
+        ),
+      ).toEqual([]);
     }
     // every typo is one edit from its own marker and at least three from any other
     for (const f of fixtures) {
       const typo = typoOf(f.marker);
       expect(osa(typo, f.marker)).toBe(1);
-      for (const g of fixtures) if (g !== f) expect(osa(typo, g.marker)).toBeGreaterThanOrEqual(3);
+      for (const g of fixtures)
+        if (g !== f) expect(osa(typo, g.marker)).toBeGreaterThanOrEqual(3);
     }
   });
 
@@ -313,35 +422,68 @@ describe('permission leak fuzzing (real ingestion, random conditional policies, 
       const visible = fixtures.filter(f => oracle(policy, f));
       const hidden = fixtures.filter(f => !oracle(policy, f));
       const visibleRefs = new Set(visible.map(f => f.ref));
-      const hiddenIds = new Set(chunks.filter(c => !visibleRefs.has(c.entity_ref)).map(c => c.chunk_id));
-      const hiddenWords = new RegExp(hidden.map(f => f.name).join('|') || '(?!)', 'i');
+      const hiddenIds = new Set(
+        chunks.filter(c => !visibleRefs.has(c.entity_ref)).map(c => c.chunk_id),
+      );
+      const hiddenWords = new RegExp(
+        hidden.map(f => f.name).join('|') || '(?!)',
+        'i',
+      );
       visibleCounts.push(visible.length);
       const context = `policy #${i}: ${JSON.stringify(policy)}`;
       const visibility = await visibilityOf(policyService(policy));
-      expect({ context, decision: visibility.summary().decision }).toEqual({ context, decision: 'conditional' });
+      expect({ context, decision: visibility.summary().decision }).toEqual({
+        context,
+        decision: 'conditional',
+      });
 
       // 1. Statistics: N, df and match kind per token agree with the oracle.
-      const probe = fixtures.flatMap(f => [f.marker, prefixOf(f.marker), typoOf(f.marker)]);
-      const stats = await keywordStatistics({ knex: db.knex, visibility, queryTokens: tokensOf(probe.join(' ')) });
-      expect({ context, n: stats.visibleChunks }).toEqual({ context, n: chunks.filter(c => visibleRefs.has(c.entity_ref)).length });
+      const probe = fixtures.flatMap(f => [
+        f.marker,
+        prefixOf(f.marker),
+        typoOf(f.marker),
+      ]);
+      const stats = await keywordStatistics({
+        knex: db.knex,
+        visibility,
+        queryTokens: tokensOf(probe.join(' ')),
+      });
+      expect({ context, n: stats.visibleChunks }).toEqual({
+        context,
+        n: chunks.filter(c => visibleRefs.has(c.entity_ref)).length,
+      });
       const byToken = new Map(stats.tokens.map(t => [t.token, t]));
       for (const f of fixtures) {
         const shown = visibleRefs.has(f.ref);
         const expectedDf = chunksWith(f.marker, visibleRefs).length;
-        expect({ context, t: f.marker, df: byToken.get(f.marker)?.df, match: byToken.get(f.marker)?.match }).toEqual({
+        expect({
+          context,
+          t: f.marker,
+          df: byToken.get(f.marker)?.df,
+          match: byToken.get(f.marker)?.match,
+        }).toEqual({
           context,
           t: f.marker,
           df: expectedDf,
           match: shown ? 'exact' : 'none',
         });
         const prefix = byToken.get(prefixOf(f.marker));
-        expect({ context, t: prefix?.token, df: prefix?.df, match: prefix?.match }).toEqual({
+        expect({
+          context,
+          t: prefix?.token,
+          df: prefix?.df,
+          match: prefix?.match,
+        }).toEqual({
           context,
           t: prefixOf(f.marker),
           df: expectedDf,
           match: shown ? 'prefix' : 'none',
         });
-        expect({ context, t: typoOf(f.marker), df: byToken.get(typoOf(f.marker))?.df }).toEqual({ context, t: typoOf(f.marker), df: 0 });
+        expect({
+          context,
+          t: typoOf(f.marker),
+          df: byToken.get(typoOf(f.marker))?.df,
+        }).toEqual({ context, t: typoOf(f.marker), df: 0 });
       }
 
       // 2. Spelling: a typo is corrected to its marker exactly when the marker is visible.
@@ -352,9 +494,18 @@ describe('permission leak fuzzing (real ingestion, random conditional policies, 
         queryTokens: tokensOf(fixtures.map(f => typoOf(f.marker)).join(' ')),
         maxWords: fixtures.length,
       });
-      expect({ context, corrections: corrections.map(c => [c.from, c.to, c.df]).sort() }).toEqual({
+      expect({
         context,
-        corrections: visible.map(f => [typoOf(f.marker), f.marker, chunksWith(f.marker, visibleRefs).length]).sort(),
+        corrections: corrections.map(c => [c.from, c.to, c.df]).sort(),
+      }).toEqual({
+        context,
+        corrections: visible
+          .map(f => [
+            typoOf(f.marker),
+            f.marker,
+            chunksWith(f.marker, visibleRefs).length,
+          ])
+          .sort(),
       });
 
       // 3. Keyword retrieval of a word on every page returns exactly the oracle's chunks.
@@ -367,47 +518,89 @@ describe('permission leak fuzzing (real ingestion, random conditional policies, 
         mode: 'keyword',
         k: 500,
       });
-      expect({ context, ids: common.chunks.map(c => c.chunkId).sort() }).toEqual({
+      expect({
         context,
-        ids: chunksWith('handbook', visibleRefs).map(c => c.chunk_id).sort(),
+        ids: common.chunks.map(c => c.chunkId).sort(),
+      }).toEqual({
+        context,
+        ids: chunksWith('handbook', visibleRefs)
+          .map(c => c.chunk_id)
+          .sort(),
       });
 
       // 4. Marker, prefix and typo queries in every mode: nothing hidden, and visible ones found.
       const queries = [
-        ...(visible.length ? [{ f: r.pick(visible), shape: r.pick(['marker', 'prefix', 'typo'] as const) }] : []),
-        ...(hidden.length ? [{ f: r.pick(hidden), shape: r.pick(['marker', 'prefix', 'typo'] as const) }] : []),
+        ...(visible.length
+          ? [
+              {
+                f: r.pick(visible),
+                shape: r.pick(['marker', 'prefix', 'typo'] as const),
+              },
+            ]
+          : []),
+        ...(hidden.length
+          ? [
+              {
+                f: r.pick(hidden),
+                shape: r.pick(['marker', 'prefix', 'typo'] as const),
+              },
+            ]
+          : []),
       ];
       for (const { f, shape } of queries) {
-        const word = shape === 'marker' ? f.marker : shape === 'prefix' ? prefixOf(f.marker) : typoOf(f.marker);
+        const word =
+          shape === 'marker'
+            ? f.marker
+            : shape === 'prefix'
+            ? prefixOf(f.marker)
+            : typoOf(f.marker);
         const question = word;
         const shown = visibleRefs.has(f.ref);
         for (const mode of ['hybrid', 'vector', 'keyword'] as RetrievalMode[]) {
-          const result = await retrieve({
-            knex: db.knex,
-            visibility,
-            modelId: embedder.modelId,
-            queryTokens: tokensOf(question),
-            queryVector: await embedder.embedQuery(question),
-            mode,
-            k: 50,
-            // No evidence bar: every candidate a retriever produced is returned and checked.
-            thresholds: { minSimilarity: -1, minCoverage: 0 },
-          });
-          const where = `${context} query "${question}" (${shape} of ${shown ? 'visible' : 'hidden'} ${f.name}) ${mode}`;
-          const leaked = result.chunks.filter(c => !visibleRefs.has(c.entityRef) || hiddenIds.has(c.chunkId));
+          const result = await retrieveAll(visibility, question, mode);
+          const where = `${context} query "${question}" (${shape} of ${
+            shown ? 'visible' : 'hidden'
+          } ${f.name}) ${mode}`;
+          const leaked = result.chunks.filter(
+            c => !visibleRefs.has(c.entityRef) || hiddenIds.has(c.chunkId),
+          );
           expect({ where, leaked }).toEqual({ where, leaked: [] });
-          const shownText = JSON.stringify(result.chunks.map(c => [c.title, c.sectionPath, c.text, c.url, c.entityRef]));
-          expect({ where, hiddenNameShown: hiddenWords.exec(shownText)?.[0] }).toEqual({ where, hiddenNameShown: undefined });
-          expect({ where, corrections: result.corrections.filter(c => hiddenWords.test(c.to)) }).toEqual({ where, corrections: [] });
-          const hiddenStats = (result.keywordStatistics?.tokens ?? []).filter(t => hiddenWords.test(t.token) && t.df !== 0);
+          const shownText = JSON.stringify(
+            result.chunks.map(c => [
+              c.title,
+              c.sectionPath,
+              c.text,
+              c.url,
+              c.entityRef,
+            ]),
+          );
+          expect({
+            where,
+            hiddenNameShown: hiddenWords.exec(shownText)?.[0],
+          }).toEqual({ where, hiddenNameShown: undefined });
+          expect({
+            where,
+            corrections: result.corrections.filter(c => hiddenWords.test(c.to)),
+          }).toEqual({ where, corrections: [] });
+          const hiddenStats = (result.keywordStatistics?.tokens ?? []).filter(
+            t => hiddenWords.test(t.token) && t.df !== 0,
+          );
           expect({ where, hiddenStats }).toEqual({ where, hiddenStats: [] });
           if (mode === 'keyword') {
             // Keyword retrieval finds every chunk with the (corrected) marker, and only when visible.
-            const expected = shown ? chunksWith(f.marker, visibleRefs).map(c => c.chunk_id).sort() : [];
-            expect({ where, ids: result.chunks.map(c => c.chunkId).sort() }).toEqual({ where, ids: expected });
+            const expected = shown
+              ? chunksWith(f.marker, visibleRefs)
+                  .map(c => c.chunk_id)
+                  .sort()
+              : [];
+            expect({
+              where,
+              ids: result.chunks.map(c => c.chunkId).sort(),
+            }).toEqual({ where, ids: expected });
             expect({ where, corrections: result.corrections }).toEqual({
               where,
-              corrections: shown && shape === 'typo' ? [{ from: word, to: f.marker }] : [],
+              corrections:
+                shown && shape === 'typo' ? [{ from: word, to: f.marker }] : [],
             });
           }
         }
@@ -415,63 +608,135 @@ describe('permission leak fuzzing (real ingestion, random conditional policies, 
     }
     // The generator exercised all three outcomes, or the fuzzing proves little.
     expect(visibleCounts.filter(n => n === 0).length).toBeGreaterThan(0);
-    expect(visibleCounts.filter(n => n === fixtures.length).length).toBeGreaterThan(0);
-    expect(visibleCounts.filter(n => n > 0 && n < fixtures.length).length).toBeGreaterThan(POLICIES / 3);
+    expect(
+      visibleCounts.filter(n => n === fixtures.length).length,
+    ).toBeGreaterThan(0);
+    expect(
+      visibleCounts.filter(n => n > 0 && n < fixtures.length).length,
+    ).toBeGreaterThan(POLICIES / 3);
   });
 
-  const leaf = (rule: string, params: unknown, extra: object = {}) => ({ rule, resourceType: RT, params, ...extra });
+  const leaf = (rule: string, params: unknown, extra: object = {}) => ({
+    rule,
+    resourceType: RT,
+    params,
+    ...extra,
+  });
   // Objects, not tuples: it.each would take a missing third tuple element for jest's `done`.
-  const malformed: Array<{ name: string; conditions: unknown; decision?: { pluginId?: string; resourceType?: string } }> = ([
-    ['an unknown rule', leaf('IS_FRIEND_OF', { who: 'x' })],
-    ['an unknown rule under not', { not: leaf('IS_FRIEND_OF', {}) }],
-    ['an unknown rule beside a valid one in anyOf', { anyOf: [leaf('HAS_TAG', { tag: 'public' }), leaf('NOPE', {})] }],
-    ['a misspelt parameter under not', { not: leaf('HAS_LABEL', { label: 'tier', valeu: 'gold' }) }],
-    ['a missing parameter', leaf('IS_ENTITY_OWNER', {})],
-    ['claims that are not a list', leaf('IS_ENTITY_OWNER', { claims: 'group:default/team-a' })],
-    ['params that are not an object', leaf('HAS_TAG', 'public')],
-    ['an empty tag', { not: leaf('HAS_TAG', { tag: '' }) }],
-    ['a foreign resource type on a leaf', { not: { rule: 'HAS_TAG', resourceType: 'catalog-entity', params: { tag: 'public' } } }],
-    ['an extra key on a leaf', { not: leaf('HAS_TAG', { tag: 'public' }, { sql: 'true' }) }],
-    ['an empty anyOf', { anyOf: [] }],
-    ['an empty allOf', { allOf: [] }],
-    ['an empty allOf under not', { not: { allOf: [] } }],
-    ['an operator with extra keys', { anyOf: [leaf('HAS_TAG', { tag: 'public' })], not: leaf('HAS_TAG', { tag: 'x' }) }],
-    ['null conditions', null],
-    ['a list as conditions', [leaf('HAS_TAG', { tag: 'public' })]],
-    ['a string as conditions', 'true'],
-    ['nesting deeper than allowed', Array.from({ length: 40 }).reduce<unknown>(inner => ({ not: inner }), leaf('HAS_TAG', { tag: 'public' }))],
-    ['a decision for another plugin', { not: leaf('HAS_TAG', { tag: 'nothing-has-this' }) }, { pluginId: 'catalog' }],
-    ['a decision for another resource type', { not: leaf('HAS_TAG', { tag: 'nothing-has-this' }) }, { resourceType: 'catalog-entity' }],
-  ] as Array<[string, unknown, { pluginId?: string; resourceType?: string }?]>).map(([name, conditions, decision]) => ({ name, conditions, decision }));
+  const malformed: Array<{
+    name: string;
+    conditions: unknown;
+    decision?: { pluginId?: string; resourceType?: string };
+  }> = (
+    [
+      ['an unknown rule', leaf('IS_FRIEND_OF', { who: 'x' })],
+      ['an unknown rule under not', { not: leaf('IS_FRIEND_OF', {}) }],
+      [
+        'an unknown rule beside a valid one in anyOf',
+        { anyOf: [leaf('HAS_TAG', { tag: 'public' }), leaf('NOPE', {})] },
+      ],
+      [
+        'a misspelt parameter under not',
+        { not: leaf('HAS_LABEL', { label: 'tier', valeu: 'gold' }) },
+      ],
+      ['a missing parameter', leaf('IS_ENTITY_OWNER', {})],
+      [
+        'claims that are not a list',
+        leaf('IS_ENTITY_OWNER', { claims: 'group:default/team-a' }),
+      ],
+      ['params that are not an object', leaf('HAS_TAG', 'public')],
+      ['an empty tag', { not: leaf('HAS_TAG', { tag: '' }) }],
+      [
+        'a foreign resource type on a leaf',
+        {
+          not: {
+            rule: 'HAS_TAG',
+            resourceType: 'catalog-entity',
+            params: { tag: 'public' },
+          },
+        },
+      ],
+      [
+        'an extra key on a leaf',
+        { not: leaf('HAS_TAG', { tag: 'public' }, { sql: 'true' }) },
+      ],
+      ['an empty anyOf', { anyOf: [] }],
+      ['an empty allOf', { allOf: [] }],
+      ['an empty allOf under not', { not: { allOf: [] } }],
+      [
+        'an operator with extra keys',
+        {
+          anyOf: [leaf('HAS_TAG', { tag: 'public' })],
+          not: leaf('HAS_TAG', { tag: 'x' }),
+        },
+      ],
+      ['null conditions', null],
+      ['a list as conditions', [leaf('HAS_TAG', { tag: 'public' })]],
+      ['a string as conditions', 'true'],
+      [
+        'nesting deeper than allowed',
+        Array.from({ length: 40 }).reduce<unknown>(
+          inner => ({ not: inner }),
+          leaf('HAS_TAG', { tag: 'public' }),
+        ),
+      ],
+      [
+        'a decision for another plugin',
+        { not: leaf('HAS_TAG', { tag: 'nothing-has-this' }) },
+        { pluginId: 'catalog' },
+      ],
+      [
+        'a decision for another resource type',
+        { not: leaf('HAS_TAG', { tag: 'nothing-has-this' }) },
+        { resourceType: 'catalog-entity' },
+      ],
+    ] as Array<[string, unknown, { pluginId?: string; resourceType?: string }?]>
+  ).map(([name, conditions, decision]) => ({ name, conditions, decision }));
 
-  it.each(malformed)('sees nothing for a policy with $name', async ({ conditions, decision }) => {
-    const visibility = await visibilityOf(policyService(conditions, decision));
-    expect(visibility.summary().decision).toBe('deny');
-    const question = `handbook ${fixtures.map(f => f.marker).join(' ')} ${typoOf(fixtures[0].marker)}`;
-    const stats = await keywordStatistics({ knex: db.knex, visibility, queryTokens: tokensOf(question) });
-    expect(stats.visibleChunks).toBe(0);
-    expect(stats.tokens.every(t => t.df === 0 && t.match === 'none')).toBe(true);
-    expect(await suggestCorrections({ knex: db.knex, visibility, queryTokens: tokensOf(typoOf(fixtures[0].marker)) })).toEqual([]);
-    for (const mode of ['hybrid', 'vector', 'keyword'] as RetrievalMode[]) {
-      const result = await retrieve({
+  it.each(malformed)(
+    'sees nothing for a policy with $name',
+    async ({ conditions, decision }) => {
+      const visibility = await visibilityOf(
+        policyService(conditions, decision),
+      );
+      expect(visibility.summary().decision).toBe('deny');
+      const question = `handbook ${fixtures
+        .map(f => f.marker)
+        .join(' ')} ${typoOf(fixtures[0].marker)}`;
+      const stats = await keywordStatistics({
         knex: db.knex,
         visibility,
-        modelId: embedder.modelId,
         queryTokens: tokensOf(question),
-        queryVector: await embedder.embedQuery(question),
-        mode,
-        k: 50,
-        thresholds: { minSimilarity: -1, minCoverage: 0 },
       });
-      expect(result.chunks).toEqual([]);
-      expect(result.corrections).toEqual([]);
-      expect(result.candidatesConsidered).toBe(0);
-    }
-  });
+      expect(stats.visibleChunks).toBe(0);
+      expect(stats.tokens.every(t => t.df === 0 && t.match === 'none')).toBe(
+        true,
+      );
+      expect(
+        await suggestCorrections({
+          knex: db.knex,
+          visibility,
+          queryTokens: tokensOf(typoOf(fixtures[0].marker)),
+        }),
+      ).toEqual([]);
+      for (const mode of ['hybrid', 'vector', 'keyword'] as RetrievalMode[]) {
+        const result = await retrieveAll(visibility, question, mode);
+        expect(result.chunks).toEqual([]);
+        expect(result.corrections).toEqual([]);
+        expect(result.candidatesConsidered).toBe(0);
+      }
+    },
+  );
 
   it('the same tree with only valid rules does see something (the malformed cases are not vacuous)', async () => {
-    const visibility = await visibilityOf(policyService({ not: leaf('HAS_TAG', { tag: 'nothing-has-this' }) }));
-    const stats = await keywordStatistics({ knex: db.knex, visibility, queryTokens: tokensOf('handbook') });
+    const visibility = await visibilityOf(
+      policyService({ not: leaf('HAS_TAG', { tag: 'nothing-has-this' }) }),
+    );
+    const stats = await keywordStatistics({
+      knex: db.knex,
+      visibility,
+      queryTokens: tokensOf('handbook'),
+    });
     expect(stats.visibleChunks).toBe(chunks.length);
   });
 });

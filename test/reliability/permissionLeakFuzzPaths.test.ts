@@ -17,7 +17,6 @@ import request from 'supertest';
 import { DefaultAskDocsService } from '../../plugins/ask-docs-node/src';
 import { DatabaseAskDocsStore } from '../../plugins/ask-docs-backend/src/database/DatabaseAskDocsStore';
 import { HashingEmbedder } from '../../plugins/ask-docs-backend/src/embedding';
-import { Ingester } from '../../plugins/ask-docs-backend/src/ingestion/Ingester';
 import { createLanguageAnalyzers } from '../../plugins/ask-docs-backend/src/language';
 import { resolveVisibility } from '../../plugins/ask-docs-backend/src/permissions';
 import { retrieve } from '../../plugins/ask-docs-backend/src/retrieval';
@@ -31,11 +30,11 @@ import { FakeBehaviour, FakeOpenAI, startFakeOpenAI } from '../fake-openai';
 import {
   AskBackend,
   citeAsLabels,
+  fakePermissions,
   FakePolicy,
+  ingestEnglish,
   quietLogger,
-  scriptedPermissionsService,
   startAskBackend,
-  StaticEntitySource,
 } from '../src';
 import {
   buildLeakCorpus,
@@ -53,7 +52,9 @@ const ROUNDS = Number(process.env.ASK_DOCS_FUZZ_ROUNDS ?? 470);
  * After the fixed seed's rounds, more rounds from a seed new in every run (printed; set
  * ASK_DOCS_FUZZ_RUN_SEED to replay one), so repeated gate runs keep exploring.
  */
-const RUN_SEED = Number(process.env.ASK_DOCS_FUZZ_RUN_SEED ?? Date.now() % 2 ** 31);
+const RUN_SEED = Number(
+  process.env.ASK_DOCS_FUZZ_RUN_SEED ?? Date.now() % 2 ** 31,
+);
 const RUN_ROUNDS = Number(process.env.ASK_DOCS_FUZZ_RUN_ROUNDS ?? 60);
 /** Every HTTP_EVERY-th round also runs the HTTP and node-service paths. */
 const HTTP_EVERY = 4;
@@ -76,7 +77,10 @@ interface Principal {
 
 /** Mock tokens are JSON; \u-escaping keeps non-ASCII refs legal in an HTTP header. */
 const asciiToken = (token: string) =>
-  token.replace(/[^\x00-\x7f]/g, c => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  token.replace(
+    /[^\x00-\x7f]/g,
+    c => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 
 function user(ref: string, groups: string[], alwaysFailing = false): Principal {
   return {
@@ -128,9 +132,11 @@ describe('permission leak fuzz over every read path (seeded policies, oracle, ca
   const entities = corpus.entities.map(e => e.entity);
   const pools = poolsOf(entities);
   const policies = new Map<string, FakePolicy>();
-  const permissions = scriptedPermissionsService(credentials => {
-    const p = credentials?.principal as { type?: string; userEntityRef?: string } | undefined;
-    if (p?.type !== 'user') return {}; // like Backstage: services are allowed everything
+  const permissions = fakePermissions(credentials => {
+    const p = credentials?.principal as
+      | { type?: string; userEntityRef?: string }
+      | undefined;
+    if (p?.type !== 'user') return {}; // services: their access restrictions (none) decide
     return (
       policies.get(p.userEntityRef!) ?? {
         chunk: 'DENY',
@@ -157,7 +163,8 @@ describe('permission leak fuzz over every read path (seeded policies, oracle, ca
   /** The entities whose canaries or lookup words appear in `body`, minus the asker's own words. */
   function seen(body: string, question = ''): Set<number> {
     const out = new Set<number>();
-    for (const c of body.match(CANARY_PATTERN) ?? []) out.add(corpus.canaryEntity(c)!);
+    for (const c of body.match(CANARY_PATTERN) ?? [])
+      out.add(corpus.canaryEntity(c)!);
     const asked = new Set(question.match(WORD_PATTERN) ?? []);
     for (const w of body.match(WORD_PATTERN) ?? []) {
       const owner = corpus.wordEntity(w);
@@ -169,7 +176,12 @@ describe('permission leak fuzz over every read path (seeded policies, oracle, ca
   /** One case: records it and any entity outside the expected set that the body shows. */
   let lastCheck = Date.now();
   const timeSpent = new Map<string, number>();
-  function check(path: string, ctx: Context, body: string, question = ''): Set<number> {
+  function check(
+    path: string,
+    ctx: Context,
+    body: string,
+    question = '',
+  ): Set<number> {
     counts.set(path, (counts.get(path) ?? 0) + 1);
     timeSpent.set(path, (timeSpent.get(path) ?? 0) + Date.now() - lastCheck);
     lastCheck = Date.now();
@@ -198,7 +210,9 @@ describe('permission leak fuzz over every read path (seeded policies, oracle, ca
   };
   /** Stored questions are the asker's own words, not chunk text: left out of replay scans. */
   const withoutQuestions = (json: string) =>
-    JSON.stringify(JSON.parse(json), (k, v) => (k === 'question' ? undefined : v));
+    JSON.stringify(JSON.parse(json), (k, v) =>
+      k === 'question' ? undefined : v,
+    );
   const remember = (principal: string, body: string) => {
     const id = /"id":"([0-9a-f-]{36})"/.exec(body)?.[1];
     if (id) answers.set(principal, [...(answers.get(principal) ?? []), id]);
@@ -231,15 +245,13 @@ describe('permission leak fuzz over every read path (seeded policies, oracle, ca
     });
     embedder = new HashingEmbedder({ analyzers });
     const store = new DatabaseAskDocsStore(knex);
-    const progress = await new Ingester({
+    const progress = await ingestEnglish({
       store,
-      entities: new StaticEntitySource(entities),
+      entities,
       techdocs: corpus.techdocs,
       embedder,
       analyzers,
-      languages: ['en'],
-      logger: quietLogger(),
-    }).run('manual');
+    });
     expect(progress.errors).toEqual([]);
     const config = new ConfigReader({ askDocs: ASK_DOCS_CONFIG });
     service = new AskService({
@@ -253,7 +265,9 @@ describe('permission leak fuzz over every read path (seeded policies, oracle, ca
       answer: readAskDocsConfig(config).answer.options,
       logger: quietLogger(),
     });
-    const base = `http://127.0.0.1:${(backend.server.address() as AddressInfo).port}/api/ask-docs`;
+    const base = `http://127.0.0.1:${
+      (backend.server.address() as AddressInfo).port
+    }/api/ask-docs`;
     const auth = mockServices.auth({ pluginId: 'catalog' });
     nodeService = new DefaultAskDocsService(
       { getBaseUrl: async () => base, getExternalBaseUrl: async () => base },
@@ -272,10 +286,13 @@ describe('permission leak fuzz over every read path (seeded policies, oracle, ca
   });
 
   it('indexed every canary, and the backend embeds with the same model', async () => {
-    const rows: Array<{ text: string; title: string; section_path: string }> = await backend.db
-      .knex('ask_docs_chunks')
-      .select('text', 'title', 'section_path');
-    const stored = rows.map(r => `${r.title}\n${r.section_path}\n${r.text}`).join('\n');
+    const rows: Array<{ text: string; title: string; section_path: string }> =
+      await backend.db
+        .knex('ask_docs_chunks')
+        .select('text', 'title', 'section_path');
+    const stored = rows
+      .map(r => `${r.title}\n${r.section_path}\n${r.text}`)
+      .join('\n');
     for (const e of corpus.entities) {
       for (const c of e.canaries)
         expect({ c, stored: stored.includes(c) }).toEqual({ c, stored: true });
@@ -289,7 +306,9 @@ describe('permission leak fuzz over every read path (seeded policies, oracle, ca
     lastCheck = started;
     let r = rng(SEED);
     const knex = backend.db.knex;
-    const refIndex = new Map(corpus.entities.map(e => [e.ref.toLocaleLowerCase('en-US'), e.index]));
+    const refIndex = new Map(
+      corpus.entities.map(e => [e.ref.toLocaleLowerCase('en-US'), e.index]),
+    );
     const ask = (p: Principal, question: string, scope?: string[]) =>
       settle(
         service.ask(
@@ -298,19 +317,26 @@ describe('permission leak fuzz over every read path (seeded policies, oracle, ca
         ),
       );
     const wordOf = (e: CorpusEntity) => r.pick(e.words);
-    const caseNoise = (s: string) => (r.chance(0.5) ? s.toLocaleUpperCase('en-US') : s);
+    const caseNoise = (s: string) =>
+      r.chance(0.5) ? s.toLocaleUpperCase('en-US') : s;
 
     // Answers asked under a broad policy, for replay and history under narrower ones later.
-    for (const p of PRINCIPALS.filter(x => x.type === 'user' && !x.alwaysFailing)) {
+    for (const p of PRINCIPALS.filter(
+      x => x.type === 'user' && !x.alwaysFailing,
+    )) {
       policies.set(p.key, {});
       for (let i = 0; i < 3; i++) {
-        const question = Array.from({ length: 3 }, () => wordOf(r.pick(corpus.entities))).join(' ');
+        const question = Array.from({ length: 3 }, () =>
+          wordOf(r.pick(corpus.entities)),
+        ).join(' ');
         const body = await ask(p, question);
         remember(p.key, body);
         if (i === 0)
           remember(
             p.key,
-            await settle(nodeService.ask({ question }, { credentials: p.credentials })),
+            await settle(
+              nodeService.ask({ question }, { credentials: p.credentials }),
+            ),
           );
       }
     }
@@ -319,13 +345,18 @@ describe('permission leak fuzz over every read path (seeded policies, oracle, ca
       if (round === ROUNDS) r = rng(RUN_SEED);
       // Users twice as often as the service principal and the always-failing user.
       const p = r.pick(
-        PRINCIPALS.flatMap(x => (x.type === 'user' && !x.alwaysFailing ? [x, x] : [x])),
+        PRINCIPALS.flatMap(x =>
+          x.type === 'user' && !x.alwaysFailing ? [x, x] : [x],
+        ),
       );
       const failing = p.alwaysFailing || r.chance(0.04);
       const chunk = generateDecision(r, 'chunk', pools, p.claims);
       // Catalog read is often plainly allowed in real policies; keeps partial visible sets common.
       const catalog = r.chance(0.35)
-        ? { oracle: { kind: 'ALLOW' } as OracleDecision, wire: 'ALLOW' as const }
+        ? {
+            oracle: { kind: 'ALLOW' } as OracleDecision,
+            wire: 'ALLOW' as const,
+          }
         : generateDecision(r, 'catalog', pools, p.claims);
       const auditor = r.chance(0.5);
       if (p.type === 'user') {
@@ -349,13 +380,20 @@ describe('permission leak fuzz over every read path (seeded policies, oracle, ca
         expected,
       };
       outcomes[
-        expected.size === 0 ? 'none' : expected.size === entities.length ? 'all' : 'some'
+        expected.size === 0
+          ? 'none'
+          : expected.size === entities.length
+          ? 'all'
+          : 'some'
       ] += 1;
       const hidden = corpus.entities.filter(e => !expected.has(e.index));
       const visible = corpus.entities.filter(e => expected.has(e.index));
 
       // 1. The visibility predicate itself, on the entity table.
-      const visibility = await resolveVisibility({ permissions, credentials: p.credentials });
+      const visibility = await resolveVisibility({
+        permissions,
+        credentials: p.credentials,
+      });
       const rows: Array<{ entity_ref: string }> = await visibility.apply(
         knex('ask_docs_entities').select('entity_ref'),
         'entity_ref',
@@ -388,7 +426,12 @@ describe('permission leak fuzz over every read path (seeded policies, oracle, ca
         const typo = typoOf(q);
         check('ask typo of a hidden word', ctx, await ask(p, typo), typo);
         const scopeRef = caseNoise(target.ref);
-        check('ask scoped to a hidden entity', ctx, await ask(p, q, [scopeRef]), q);
+        check(
+          'ask scoped to a hidden entity',
+          ctx,
+          await ask(p, q, [scopeRef]),
+          q,
+        );
       }
       if (shown) {
         const q = wordOf(shown);
@@ -409,7 +452,9 @@ describe('permission leak fuzz over every read path (seeded policies, oracle, ca
         }
       }
       {
-        const q = Array.from({ length: 4 }, () => wordOf(r.pick(corpus.entities))).join(' ');
+        const q = Array.from({ length: 4 }, () =>
+          wordOf(r.pick(corpus.entities)),
+        ).join(' ');
         const prepared = prepareQuestion(`${q} handbook`, analyzers);
         const result = await settle(
           retrieve({
@@ -428,10 +473,14 @@ describe('permission leak fuzz over every read path (seeded policies, oracle, ca
 
       // 3. History and replay under the current policy.
       const own = answers.get(p.key) ?? [];
-      const others = [...answers.entries()].filter(([k]) => k !== p.key).flatMap(([, ids]) => ids);
+      const others = [...answers.entries()]
+        .filter(([k]) => k !== p.key)
+        .flatMap(([, ids]) => ids);
       for (let i = 0; i < 2; i++) {
         if (own.length) {
-          const body = await settle(service.getAnswer(r.pick(own), { credentials: p.credentials }));
+          const body = await settle(
+            service.getAnswer(r.pick(own), { credentials: p.credentials }),
+          );
           check('replay own answer (service)', ctx, withoutQuestions(body));
         }
         if (others.length) {
@@ -439,7 +488,9 @@ describe('permission leak fuzz over every read path (seeded policies, oracle, ca
             service.getAnswer(r.pick(others), { credentials: p.credentials }),
           );
           check(
-            `replay other's answer (service, ${auditor ? 'auditor' : 'not auditor'})`,
+            `replay other's answer (service, ${
+              auditor ? 'auditor' : 'not auditor'
+            })`,
             ctx,
             withoutQuestions(body),
           );
@@ -449,7 +500,9 @@ describe('permission leak fuzz over every read path (seeded policies, oracle, ca
         'history (service)',
         ctx,
         withoutQuestions(
-          await settle(service.listAnswers({ credentials: p.credentials, limit: 100 })),
+          await settle(
+            service.listAnswers({ credentials: p.credentials, limit: 100 }),
+          ),
         ),
       );
 
@@ -459,7 +512,9 @@ describe('permission leak fuzz over every read path (seeded policies, oracle, ca
         const q = target ? wordOf(target) : shown ? wordOf(shown) : 'handbook';
         const question = `${q} ${shown ? wordOf(shown) : ''} procedure`.trim();
         const http = (path: string) =>
-          request(backend.server).get(`/api/ask-docs${path}`).set('Authorization', p.header);
+          request(backend.server)
+            .get(`/api/ask-docs${path}`)
+            .set('Authorization', p.header);
         const json = await request(backend.server)
           .post('/api/ask-docs/v1/ask')
           .set('Authorization', p.header)
@@ -471,7 +526,9 @@ describe('permission leak fuzz over every read path (seeded policies, oracle, ca
           .set('Authorization', p.header)
           .send({
             question: typoOf(q),
-            ...(target && r.chance(0.5) ? { scope: { entityRefs: [caseNoise(target.ref)] } } : {}),
+            ...(target && r.chance(0.5)
+              ? { scope: { entityRefs: [caseNoise(target.ref)] } }
+              : {}),
           })
           .buffer(true)
           .parse((res, done) => {
@@ -483,23 +540,34 @@ describe('permission leak fuzz over every read path (seeded policies, oracle, ca
         check(
           'history (HTTP)',
           ctx,
-          withoutQuestions(JSON.stringify((await http('/v1/answers?limit=100')).body)),
+          withoutQuestions(
+            JSON.stringify((await http('/v1/answers?limit=100')).body),
+          ),
         );
         const any = [...answers.values()].flat();
         if (any.length)
           check(
             'replay (HTTP)',
             ctx,
-            withoutQuestions(JSON.stringify((await http(`/v1/answers/${r.pick(any)}`)).body)),
+            withoutQuestions(
+              JSON.stringify((await http(`/v1/answers/${r.pick(any)}`)).body),
+            ),
           );
         if (p.type === 'user') {
           const viaNode = await settle(
             nodeService.ask({ question }, { credentials: p.credentials }),
           );
-          check('ask (node service, on behalf of the user)', ctx, viaNode, question);
+          check(
+            'ask (node service, on behalf of the user)',
+            ctx,
+            viaNode,
+            question,
+          );
           if (any.length) {
             const replay = await settle(
-              nodeService.getAnswer(r.pick(any), { credentials: p.credentials }),
+              nodeService.getAnswer(r.pick(any), {
+                credentials: p.credentials,
+              }),
             );
             check('replay (node service)', ctx, withoutQuestions(replay));
           }
@@ -536,7 +604,10 @@ describe('permission leak fuzz over every read path (seeded policies, oracle, ca
     ];
     // eslint-disable-next-line no-console
     console.log(lines.join('\n'));
-    expect({ leaks: leaks.slice(0, 10), total: leaks.length }).toEqual({ leaks: [], total: 0 });
+    expect({ leaks: leaks.slice(0, 10), total: leaks.length }).toEqual({
+      leaks: [],
+      total: 0,
+    });
     expect(total).toBeGreaterThanOrEqual(5000);
   });
 

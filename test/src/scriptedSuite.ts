@@ -27,7 +27,9 @@ export async function waitFor<T>(
     }
     await new Promise(r => setTimeout(r, intervalMs));
   }
-  throw new Error(`timed out waiting for ${what}${lastError ? `: ${lastError}` : ''}`);
+  throw new Error(
+    `timed out waiting for ${what}${lastError ? `: ${lastError}` : ''}`,
+  );
 }
 
 export interface SuiteCheck {

@@ -1,6 +1,14 @@
 import { createBackendModule } from '@backstage/backend-plugin-api';
-import { AuthorizeResult, PolicyDecision, isPermission } from '@backstage/plugin-permission-common';
-import { PermissionPolicy, PolicyQuery, PolicyQueryUser } from '@backstage/plugin-permission-node';
+import {
+  AuthorizeResult,
+  PolicyDecision,
+  isPermission,
+} from '@backstage/plugin-permission-common';
+import {
+  PermissionPolicy,
+  PolicyQuery,
+  PolicyQueryUser,
+} from '@backstage/plugin-permission-node';
 import { policyExtensionPoint } from '@backstage/plugin-permission-node/alpha';
 import {
   ASK_DOCS_CHUNK_RESOURCE_TYPE,
@@ -14,7 +22,10 @@ import {
  * is allowed.
  */
 export class DevPermissionPolicy implements PermissionPolicy {
-  async handle(request: PolicyQuery, user?: PolicyQueryUser): Promise<PolicyDecision> {
+  async handle(
+    request: PolicyQuery,
+    user?: PolicyQueryUser,
+  ): Promise<PolicyDecision> {
     const claims = user?.info.ownershipEntityRefs ?? [];
     if (isPermission(request.permission, askDocsChunkReadPermission)) {
       return {
@@ -23,15 +34,31 @@ export class DevPermissionPolicy implements PermissionPolicy {
         resourceType: ASK_DOCS_CHUNK_RESOURCE_TYPE,
         conditions: {
           anyOf: [
-            { not: { rule: 'HAS_TAG', resourceType: ASK_DOCS_CHUNK_RESOURCE_TYPE, params: { tag: 'restricted' } } },
-            { rule: 'IS_ENTITY_OWNER', resourceType: ASK_DOCS_CHUNK_RESOURCE_TYPE, params: { claims } },
+            {
+              not: {
+                rule: 'HAS_TAG',
+                resourceType: ASK_DOCS_CHUNK_RESOURCE_TYPE,
+                params: { tag: 'restricted' },
+              },
+            },
+            {
+              rule: 'IS_ENTITY_OWNER',
+              resourceType: ASK_DOCS_CHUNK_RESOURCE_TYPE,
+              params: { claims },
+            },
           ],
         },
       };
     }
-    if (askDocsAdministrativePermissions.some(p => isPermission(request.permission, p))) {
+    if (
+      askDocsAdministrativePermissions.some(p =>
+        isPermission(request.permission, p),
+      )
+    ) {
       return {
-        result: claims.includes('group:default/team-ask-docs') ? AuthorizeResult.ALLOW : AuthorizeResult.DENY,
+        result: claims.includes('group:default/team-ask-docs')
+          ? AuthorizeResult.ALLOW
+          : AuthorizeResult.DENY,
       };
     }
     return { result: AuthorizeResult.ALLOW };

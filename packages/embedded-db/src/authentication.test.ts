@@ -2,7 +2,10 @@ import fs from 'fs';
 import net from 'net';
 import os from 'os';
 import path from 'path';
-import { EmbeddedPostgres, startEmbeddedPostgres } from './startEmbeddedPostgres';
+import {
+  EmbeddedPostgres,
+  startEmbeddedPostgres,
+} from './startEmbeddedPostgres';
 
 // eslint-disable-next-line @typescript-eslint/no-var-requires
 const { Client } = require('pg');
@@ -28,7 +31,11 @@ interface WireMessage {
  * Speaks the protocol by hand: a startup message, then `afterStartup` as soon as the server
  * answers. Resolves with everything the server sent once it closes the connection.
  */
-function rawSession(port: number, database: string, afterStartup: Buffer): Promise<WireMessage[]> {
+function rawSession(
+  port: number,
+  database: string,
+  afterStartup: Buffer,
+): Promise<WireMessage[]> {
   const params = Buffer.from(`user\0postgres\0database\0${database}\0\0`);
   const startup = Buffer.alloc(8);
   startup.writeInt32BE(8 + params.length, 0);
@@ -50,7 +57,11 @@ function rawSession(port: number, database: string, afterStartup: Buffer): Promi
     socket.on('close', () => {
       clearTimeout(timer);
       const messages: WireMessage[] = [];
-      for (let i = 0; i + 5 <= received.length; i += 1 + received.readInt32BE(i + 1)) {
+      for (
+        let i = 0;
+        i + 5 <= received.length;
+        i += 1 + received.readInt32BE(i + 1)
+      ) {
         const end = i + 1 + received.readInt32BE(i + 1);
         const type = String.fromCharCode(received[i]);
         messages.push({ type, body: received.subarray(i + 5, end) });
@@ -92,7 +103,10 @@ function listeningAddresses(port: number): string[] {
       found.push(
         hex.length === 8
           ? Buffer.from(hex, 'hex').reverse().join('.')
-          : hex.match(/.{8}/g)!.map(w => Buffer.from(w, 'hex').reverse().toString('hex')).join(''),
+          : hex
+              .match(/.{8}/g)!
+              .map(w => Buffer.from(w, 'hex').reverse().toString('hex'))
+              .join(''),
       );
     }
   }
@@ -113,7 +127,9 @@ describe('embedded server authentication', () => {
     expect(pg.connection.password).toMatch(/^[\w-]{32}$/);
     expect(pg.connection.password).not.toBe('postgres');
     expect(await query(pg.connection)).toEqual([{ one: 1 }]);
-    expect(await query({ connectionString: pg.connectionString })).toEqual([{ one: 1 }]);
+    expect(await query({ connectionString: pg.connectionString })).toEqual([
+      { one: 1 },
+    ]);
   });
 
   it('refuses a wrong password, an unknown user and the old fixed one with 28P01', async () => {
@@ -123,16 +139,20 @@ describe('embedded server authentication', () => {
       { password: `${pg.connection.password}x` },
       { user: 'admin' }, // right password, but not the one role
     ]) {
-      await expect(query({ ...pg.connection, ...wrong })).rejects.toMatchObject({
-        code: '28P01',
-        message: expect.stringMatching(/password authentication failed/),
-      });
+      await expect(query({ ...pg.connection, ...wrong })).rejects.toMatchObject(
+        {
+          code: '28P01',
+          message: expect.stringMatching(/password authentication failed/),
+        },
+      );
     }
   });
 
   it('refuses a client without a password, and runs nothing it sends', async () => {
     // pg gives up by itself once the server asks for SCRAM: it cannot answer without a password.
-    await expect(query({ ...pg.connection, password: undefined })).rejects.toThrow(/password/);
+    await expect(
+      query({ ...pg.connection, password: undefined }),
+    ).rejects.toThrow(/password/);
 
     // A client that skips authentication and sends a query gets 28000 and a closed connection.
     const sneaky = queryMessage('CREATE TABLE sneaky (v int)');
@@ -142,12 +162,16 @@ describe('embedded server authentication', () => {
     expect(messages[0].body.readInt32BE(0)).toBe(10);
     expect(messages[0].body.subarray(4).toString()).toContain('SCRAM-SHA-256');
     expect(sqlState(messages[1].body)).toBe('28000');
-    expect(await query(pg.connection, `SELECT to_regclass('sneaky') AS t`)).toEqual([{ t: null }]);
+    expect(
+      await query(pg.connection, `SELECT to_regclass('sneaky') AS t`),
+    ).toEqual([{ t: null }]);
   });
 
   it('refuses database names that would leave the data directory', async () => {
     for (const database of ['..', '.', '.password']) {
-      await expect(query({ ...pg.connection, database })).rejects.toThrow(/invalid database name/);
+      await expect(query({ ...pg.connection, database })).rejects.toThrow(
+        /invalid database name/,
+      );
     }
   });
 
@@ -179,7 +203,11 @@ describe('embedded server password of a data directory', () => {
 
       // An unauthenticated client makes the server open (and create) nothing.
       await expect(
-        query({ ...first.connection, password: 'wrong', database: 'never_opened' }),
+        query({
+          ...first.connection,
+          password: 'wrong',
+          database: 'never_opened',
+        }),
       ).rejects.toMatchObject({ code: '28P01' });
       expect(fs.existsSync(path.join(dataDir, 'never_opened'))).toBe(false);
       await query({ ...first.connection, database: 'opened' });
@@ -191,7 +219,9 @@ describe('embedded server password of a data directory', () => {
     const second = await startEmbeddedPostgres({ dataDir, preload: [] });
     try {
       expect(second.connection.password).toBe(password);
-      expect(await query({ ...second.connection, database: 'opened' })).toEqual([{ one: 1 }]);
+      expect(await query({ ...second.connection, database: 'opened' })).toEqual(
+        [{ one: 1 }],
+      );
     } finally {
       await second.stop();
     }
@@ -201,8 +231,15 @@ describe('embedded server password of a data directory', () => {
 describe('embedded server address', () => {
   it('refuses to listen anywhere but loopback', async () => {
     for (const host of ['0.0.0.0', '::', '192.0.2.1']) {
-      await expect(startEmbeddedPostgres({ host, preload: [] })).rejects.toThrow(
-        new RegExp(`refusing to listen on "${host.replace(/\./g, '\\.')}".*loopback only`),
+      await expect(
+        startEmbeddedPostgres({ host, preload: [] }),
+      ).rejects.toThrow(
+        new RegExp(
+          `refusing to listen on "${host.replace(
+            /\./g,
+            '\\.',
+          )}".*loopback only`,
+        ),
       );
     }
   });

@@ -24,7 +24,13 @@ export interface EmbeddedPostgres {
    * Connection settings for knex / Backstage `backend.database.connection`. The password is the
    * data directory's (kept in its `.password` file), or a fresh random one for in-memory data.
    */
-  connection: { host: string; port: number; user: string; password: string; database: string };
+  connection: {
+    host: string;
+    port: number;
+    user: string;
+    password: string;
+    database: string;
+  };
   connectionString: string;
   /** The file holding the password; undefined for in-memory data. */
   passwordFile?: string;
@@ -51,15 +57,23 @@ export async function startEmbeddedPostgres(
   options: EmbeddedPostgresOptions = {},
 ): Promise<EmbeddedPostgres> {
   const args = [embeddedServerScript, '--exit-with-parent'];
-  args.push('--host', options.host ?? '127.0.0.1', '--port', String(options.port ?? 0));
+  args.push(
+    '--host',
+    options.host ?? '127.0.0.1',
+    '--port',
+    String(options.port ?? 0),
+  );
   if (options.dataDir) args.push('--data-dir', options.dataDir);
-  if (options.maxConnections) args.push('--max-connections', String(options.maxConnections));
+  if (options.maxConnections)
+    args.push('--max-connections', String(options.maxConnections));
   // The default database is opened before "ready", so a client's first connection does not
   // wait for PGlite to boot inside its pool's acquire timeout.
   const preload = options.preload ?? ['postgres'];
   if (preload.length) args.push('--preload', preload.join(','));
 
-  const child = spawn(process.execPath, args, { stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, args, {
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   let stderr = '';
   child.stderr!.on('data', d => {
     stderr = (stderr + d.toString()).slice(-4000);
@@ -84,7 +98,9 @@ export async function startEmbeddedPostgres(
     });
     child.once('exit', code => {
       clearTimeout(timer);
-      reject(new Error(`embedded-db: server exited with code ${code}. ${stderr}`));
+      reject(
+        new Error(`embedded-db: server exited with code ${code}. ${stderr}`),
+      );
     });
   });
 
@@ -95,8 +111,9 @@ export async function startEmbeddedPostgres(
     host,
     port,
     connection,
-    connectionString:
-      `postgres://${user}:${encodeURIComponent(password)}@${urlHost}:${port}/postgres`,
+    connectionString: `postgres://${user}:${encodeURIComponent(
+      password,
+    )}@${urlHost}:${port}/postgres`,
     passwordFile: ready.passwordFile,
     pid: child.pid!,
     stop: () => stopChild(child),
@@ -104,7 +121,8 @@ export async function startEmbeddedPostgres(
 }
 
 function stopChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  if (child.exitCode !== null || child.signalCode !== null)
+    return Promise.resolve();
   return new Promise(resolve => {
     const killer = setTimeout(() => child.kill('SIGKILL'), 5000);
     child.once('exit', () => {

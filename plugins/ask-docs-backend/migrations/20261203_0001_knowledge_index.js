@@ -21,13 +21,19 @@ exports.up = async function up(knex) {
     t.jsonb('annotations').notNullable().defaultTo('{}');
     t.jsonb('spec').notNullable().defaultTo('{}');
     t.text('etag').notNullable();
-    t.timestamp('updated_at', { useTz: true }).notNullable().defaultTo(knex.fn.now());
+    t.timestamp('updated_at', { useTz: true })
+      .notNullable()
+      .defaultTo(knex.fn.now());
   });
 
   // One row per ingested page (TechDocs) or per entity description (catalog).
   await knex.schema.createTable('ask_docs_documents', t => {
     t.text('document_id').primary();
-    t.text('entity_ref').notNullable().references('entity_ref').inTable('ask_docs_entities').onDelete('CASCADE');
+    t.text('entity_ref')
+      .notNullable()
+      .references('entity_ref')
+      .inTable('ask_docs_entities')
+      .onDelete('CASCADE');
     t.text('source_kind').notNullable(); // 'techdocs' | 'catalog'
     t.text('page_path').notNullable(); // '' for catalog documents
     t.text('title').notNullable();
@@ -37,13 +43,19 @@ exports.up = async function up(knex) {
     t.text('content_hash').notNullable(); // hash of the page text: unchanged pages are skipped
     t.integer('text_length').notNullable();
     t.text('note'); // e.g. truncated huge page, duplicate title
-    t.timestamp('updated_at', { useTz: true }).notNullable().defaultTo(knex.fn.now());
+    t.timestamp('updated_at', { useTz: true })
+      .notNullable()
+      .defaultTo(knex.fn.now());
     t.index(['entity_ref']);
   });
 
   await knex.schema.createTable('ask_docs_chunks', t => {
     t.text('chunk_id').primary(); // hash(document_id, anchor, ordinal in section): stable across runs
-    t.text('document_id').notNullable().references('document_id').inTable('ask_docs_documents').onDelete('CASCADE');
+    t.text('document_id')
+      .notNullable()
+      .references('document_id')
+      .inTable('ask_docs_documents')
+      .onDelete('CASCADE');
     t.text('entity_ref').notNullable(); // denormalised so the visibility join needs no document hop
     t.integer('ordinal').notNullable(); // position in the page
     t.text('title').notNullable(); // document title
@@ -71,7 +83,9 @@ exports.up = async function up(knex) {
     t.text('section_path').notNullable();
     t.text('anchor').notNullable();
     t.text('text').notNullable();
-    t.timestamp('first_seen', { useTz: true }).notNullable().defaultTo(knex.fn.now());
+    t.timestamp('first_seen', { useTz: true })
+      .notNullable()
+      .defaultTo(knex.fn.now());
     t.timestamp('superseded_at', { useTz: true });
     t.primary(['chunk_id', 'content_hash']);
   });
@@ -79,7 +93,11 @@ exports.up = async function up(knex) {
   // Vectors of any dimension; each model gets its own partial HNSW index over a typed cast
   // (created by the store when the model is first used), so models can change without a migration.
   await knex.schema.createTable('ask_docs_embeddings', t => {
-    t.text('chunk_id').notNullable().references('chunk_id').inTable('ask_docs_chunks').onDelete('CASCADE');
+    t.text('chunk_id')
+      .notNullable()
+      .references('chunk_id')
+      .inTable('ask_docs_chunks')
+      .onDelete('CASCADE');
     t.text('model_id').notNullable();
     t.text('content_hash').notNullable(); // what was embedded: a changed chunk is re-embedded
     t.integer('dimension').notNullable();
@@ -91,12 +109,18 @@ exports.up = async function up(knex) {
     t.text('model_id').primary();
     t.integer('dimension').notNullable();
     t.text('kind').notNullable(); // 'transformers' | 'hashing-fallback'
-    t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(knex.fn.now());
+    t.timestamp('created_at', { useTz: true })
+      .notNullable()
+      .defaultTo(knex.fn.now());
   });
 
   // Keyword postings: kind 'l' lemma, 's' stem, 'w' surface word (typo vocabulary).
   await knex.schema.createTable('ask_docs_terms', t => {
-    t.text('chunk_id').notNullable().references('chunk_id').inTable('ask_docs_chunks').onDelete('CASCADE');
+    t.text('chunk_id')
+      .notNullable()
+      .references('chunk_id')
+      .inTable('ask_docs_chunks')
+      .onDelete('CASCADE');
     t.text('entity_ref').notNullable();
     t.text('lang').notNullable();
     t.string('kind', 1).notNullable();
@@ -104,14 +128,20 @@ exports.up = async function up(knex) {
     t.integer('tf').notNullable();
     t.primary(['chunk_id', 'kind', 'term']);
   });
-  await knex.raw('CREATE INDEX ask_docs_terms_lookup ON ask_docs_terms (kind, term)');
-  await knex.raw('CREATE INDEX ask_docs_terms_prefix ON ask_docs_terms (kind, term text_pattern_ops)');
+  await knex.raw(
+    'CREATE INDEX ask_docs_terms_lookup ON ask_docs_terms (kind, term)',
+  );
+  await knex.raw(
+    'CREATE INDEX ask_docs_terms_prefix ON ask_docs_terms (kind, term text_pattern_ops)',
+  );
 
   await knex.schema.createTable('ask_docs_ingestion_runs', t => {
     t.increments('id');
     t.text('trigger').notNullable(); // 'schedule' | 'manual'
     t.text('status').notNullable(); // 'running' | 'succeeded' | 'failed'
-    t.timestamp('started_at', { useTz: true }).notNullable().defaultTo(knex.fn.now());
+    t.timestamp('started_at', { useTz: true })
+      .notNullable()
+      .defaultTo(knex.fn.now());
     t.timestamp('finished_at', { useTz: true });
     t.integer('entities_done').notNullable().defaultTo(0);
     t.integer('pages_done').notNullable().defaultTo(0);
@@ -124,7 +154,9 @@ exports.up = async function up(knex) {
 
   await knex.schema.createTable('ask_docs_answers', t => {
     t.uuid('id').primary();
-    t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(knex.fn.now());
+    t.timestamp('created_at', { useTz: true })
+      .notNullable()
+      .defaultTo(knex.fn.now());
     t.text('user_ref').notNullable();
     t.text('question').notNullable();
     t.text('status').notNullable(); // 'answered' | 'not_in_knowledge_base' | 'evidence_only'

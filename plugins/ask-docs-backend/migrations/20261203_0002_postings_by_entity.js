@@ -13,38 +13,11 @@
  *   aggregating every visible 'w' posting on each query.
  */
 
-/** @param {import('knex').Knex} knex */
-exports.up = async function up(knex) {
-  // Repair any drift first, so the constraint below cannot fail on an existing index.
-  await knex.raw(`
-    UPDATE ask_docs_terms t SET entity_ref = c.entity_ref
-      FROM ask_docs_chunks c
-     WHERE c.chunk_id = t.chunk_id AND t.entity_ref <> c.entity_ref`);
-  await knex.raw('ALTER TABLE ask_docs_chunks ADD CONSTRAINT ask_docs_chunks_chunk_entity UNIQUE (chunk_id, entity_ref)');
-  await knex.raw('ALTER TABLE ask_docs_terms DROP CONSTRAINT IF EXISTS ask_docs_terms_chunk_id_foreign');
-  await knex.raw(`
-    ALTER TABLE ask_docs_terms ADD CONSTRAINT ask_docs_terms_chunk_entity_foreign
-      FOREIGN KEY (chunk_id, entity_ref) REFERENCES ask_docs_chunks (chunk_id, entity_ref)
-      ON DELETE CASCADE ON UPDATE CASCADE`);
-
-  await knex.raw('DROP INDEX IF EXISTS ask_docs_terms_lookup');
-  await knex.raw('DROP INDEX IF EXISTS ask_docs_terms_prefix');
-  // text_pattern_ops answers both `term = ?` and `term LIKE 'abc%'`.
-  await knex.raw(`
-    CREATE INDEX ask_docs_terms_by_term ON ask_docs_terms (kind, term text_pattern_ops)
-      INCLUDE (entity_ref, chunk_id, tf)`);
-
-  await knex.schema.createTable('ask_docs_vocabulary', t => {
-    t.text('entity_ref').notNullable();
-    t.text('term').notNullable();
-    t.integer('df').notNullable(); // chunks of the entity containing the word
-    t.primary(['entity_ref', 'term']);
-  });
-  // Candidates share the first or the second letter with the misspelt word (typo.ts); both
-  // alternatives are prefix lookups on one of these.
-  await knex.raw('CREATE INDEX ask_docs_vocabulary_term ON ask_docs_vocabulary (term text_pattern_ops)');
-  await knex.raw('CREATE INDEX ask_docs_vocabulary_tail ON ask_docs_vocabulary ((substr(term, 2)) text_pattern_ops)');
-
+/**
+ * The vocabulary's statement triggers; migration 0005 calls it again when migrating down.
+ * @param {import('knex').Knex} knex
+ */
+async function createVocabularySync(knex) {
   // Rows are upserted in (entity_ref, term) order, so concurrent page writes of one entity
   // take their row locks in the same order and cannot deadlock each other.
   await knex.raw(`
@@ -86,6 +59,50 @@ exports.up = async function up(knex) {
   await knex.raw(`
     CREATE TRIGGER ask_docs_terms_vocabulary_truncate AFTER TRUNCATE ON ask_docs_terms
       FOR EACH STATEMENT EXECUTE FUNCTION ask_docs_vocabulary_sync()`);
+}
+exports.createVocabularySync = createVocabularySync;
+
+/** @param {import('knex').Knex} knex */
+exports.up = async function up(knex) {
+  // Repair any drift first, so the constraint below cannot fail on an existing index.
+  await knex.raw(`
+    UPDATE ask_docs_terms t SET entity_ref = c.entity_ref
+      FROM ask_docs_chunks c
+     WHERE c.chunk_id = t.chunk_id AND t.entity_ref <> c.entity_ref`);
+  await knex.raw(
+    'ALTER TABLE ask_docs_chunks ADD CONSTRAINT ask_docs_chunks_chunk_entity UNIQUE (chunk_id, entity_ref)',
+  );
+  await knex.raw(
+    'ALTER TABLE ask_docs_terms DROP CONSTRAINT IF EXISTS ask_docs_terms_chunk_id_foreign',
+  );
+  await knex.raw(`
+    ALTER TABLE ask_docs_terms ADD CONSTRAINT ask_docs_terms_chunk_entity_foreign
+      FOREIGN KEY (chunk_id, entity_ref) REFERENCES ask_docs_chunks (chunk_id, entity_ref)
+      ON DELETE CASCADE ON UPDATE CASCADE`);
+
+  await knex.raw('DROP INDEX IF EXISTS ask_docs_terms_lookup');
+  await knex.raw('DROP INDEX IF EXISTS ask_docs_terms_prefix');
+  // text_pattern_ops answers both `term = ?` and `term LIKE 'abc%'`.
+  await knex.raw(`
+    CREATE INDEX ask_docs_terms_by_term ON ask_docs_terms (kind, term text_pattern_ops)
+      INCLUDE (entity_ref, chunk_id, tf)`);
+
+  await knex.schema.createTable('ask_docs_vocabulary', t => {
+    t.text('entity_ref').notNullable();
+    t.text('term').notNullable();
+    t.integer('df').notNullable(); // chunks of the entity containing the word
+    t.primary(['entity_ref', 'term']);
+  });
+  // Candidates share the first or the second letter with the misspelt word (typo.ts); both
+  // alternatives are prefix lookups on one of these.
+  await knex.raw(
+    'CREATE INDEX ask_docs_vocabulary_term ON ask_docs_vocabulary (term text_pattern_ops)',
+  );
+  await knex.raw(
+    'CREATE INDEX ask_docs_vocabulary_tail ON ask_docs_vocabulary ((substr(term, 2)) text_pattern_ops)',
+  );
+
+  await createVocabularySync(knex);
 
   await knex.raw(`
     INSERT INTO ask_docs_vocabulary (entity_ref, term, df)
@@ -95,16 +112,26 @@ exports.up = async function up(knex) {
 /** @param {import('knex').Knex} knex */
 exports.down = async function down(knex) {
   for (const op of ['insert', 'delete', 'update', 'truncate']) {
-    await knex.raw(`DROP TRIGGER IF EXISTS ask_docs_terms_vocabulary_${op} ON ask_docs_terms`);
+    await knex.raw(
+      `DROP TRIGGER IF EXISTS ask_docs_terms_vocabulary_${op} ON ask_docs_terms`,
+    );
   }
   await knex.raw('DROP FUNCTION IF EXISTS ask_docs_vocabulary_sync()');
   await knex.schema.dropTableIfExists('ask_docs_vocabulary');
   await knex.raw('DROP INDEX IF EXISTS ask_docs_terms_by_term');
-  await knex.raw('CREATE INDEX ask_docs_terms_lookup ON ask_docs_terms (kind, term)');
-  await knex.raw('CREATE INDEX ask_docs_terms_prefix ON ask_docs_terms (kind, term text_pattern_ops)');
-  await knex.raw('ALTER TABLE ask_docs_terms DROP CONSTRAINT IF EXISTS ask_docs_terms_chunk_entity_foreign');
+  await knex.raw(
+    'CREATE INDEX ask_docs_terms_lookup ON ask_docs_terms (kind, term)',
+  );
+  await knex.raw(
+    'CREATE INDEX ask_docs_terms_prefix ON ask_docs_terms (kind, term text_pattern_ops)',
+  );
+  await knex.raw(
+    'ALTER TABLE ask_docs_terms DROP CONSTRAINT IF EXISTS ask_docs_terms_chunk_entity_foreign',
+  );
   await knex.raw(`
     ALTER TABLE ask_docs_terms ADD CONSTRAINT ask_docs_terms_chunk_id_foreign
       FOREIGN KEY (chunk_id) REFERENCES ask_docs_chunks (chunk_id) ON DELETE CASCADE`);
-  await knex.raw('ALTER TABLE ask_docs_chunks DROP CONSTRAINT IF EXISTS ask_docs_chunks_chunk_entity');
+  await knex.raw(
+    'ALTER TABLE ask_docs_chunks DROP CONSTRAINT IF EXISTS ask_docs_chunks_chunk_entity',
+  );
 };

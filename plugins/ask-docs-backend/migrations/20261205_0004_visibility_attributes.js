@@ -31,7 +31,9 @@ exports.up = async function up(knex) {
     t.timestamp('attributes_at', { useTz: true });
     t.timestamp('deleted_at', { useTz: true });
   });
-  await knex.raw('CREATE INDEX ask_docs_entities_ref_key ON ask_docs_entities (ref_key)');
+  await knex.raw(
+    'CREATE INDEX ask_docs_entities_ref_key ON ask_docs_entities (ref_key)',
+  );
 
   await knex.schema.createTable('ask_docs_visibility_sync', t => {
     t.integer('id').primary();

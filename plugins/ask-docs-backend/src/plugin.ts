@@ -1,4 +1,7 @@
-import { coreServices, createBackendPlugin } from '@backstage/backend-plugin-api';
+import {
+  coreServices,
+  createBackendPlugin,
+} from '@backstage/backend-plugin-api';
 import { actionsRegistryServiceRef } from '@backstage/backend-plugin-api/alpha';
 import { catalogServiceRef } from '@backstage/plugin-catalog-node';
 import { askDocsPermissions } from '@askdocs/plugin-ask-docs-common';
@@ -8,7 +11,10 @@ import { DatabaseAskDocsStore } from './database/DatabaseAskDocsStore';
 import { applyDatabaseMigrations } from './database/migrations';
 import { requirePostgresWithVector } from './database/requirePostgres';
 import { createEmbedder, embedderInfo } from './embedding';
-import { startEntityAttributeSync, VISIBILITY_FIELDS } from './ingestion/attributeSync';
+import {
+  startEntityAttributeSync,
+  VISIBILITY_FIELDS,
+} from './ingestion/attributeSync';
 import { CatalogEntitySource } from './ingestion/catalogEntitySource';
 import { Ingester } from './ingestion/Ingester';
 import { TechDocsBackendReader } from './ingestion/techDocsBackendReader';
@@ -49,7 +55,19 @@ export const askDocsPlugin = createBackendPlugin({
         actionsRegistry: actionsRegistryServiceRef,
       },
       async init(deps) {
-        const { config, logger, database, httpRouter, httpAuth, auth, discovery, permissions, permissionsRegistry, scheduler, catalog } = deps;
+        const {
+          config,
+          logger,
+          database,
+          httpRouter,
+          httpAuth,
+          auth,
+          discovery,
+          permissions,
+          permissionsRegistry,
+          scheduler,
+          catalog,
+        } = deps;
         // Every askDocs key is read and checked here, before anything starts.
         const settings = readAskDocsConfig(config);
         const knex = await database.getClient();
@@ -74,14 +92,22 @@ export const askDocsPlugin = createBackendPlugin({
           logger,
         });
         // The hashing fallback shares the keyword index's lemma and stem analysis.
-        const embedder = await createEmbedder(settings.embeddings, logger, { analyzers });
-        await store.registerModel({ modelId: embedder.modelId, dimension: embedder.dimension, kind: embedder.kind });
+        const embedder = await createEmbedder(settings.embeddings, logger, {
+          analyzers,
+        });
+        await store.registerModel({
+          modelId: embedder.modelId,
+          dimension: embedder.dimension,
+          kind: embedder.kind,
+        });
         await ensureVectorIndex(knex, embedder.modelId, embedder.dimension, {
           buildMemory: settings.retrieval.hnswBuildMemory,
         });
         const model = settings.llm && createChatModelFromOptions(settings.llm);
         if (!model) {
-          logger.warn('ask-docs: no language model configured (askDocs.llm); answers will be evidence only');
+          logger.warn(
+            'ask-docs: no language model configured (askDocs.llm); answers will be evidence only',
+          );
         }
 
         const ingester = new Ingester({
@@ -111,16 +137,24 @@ export const askDocsPlugin = createBackendPlugin({
           timeout: { minutes: 10 },
           initialDelay: { minutes: 1 },
           fn: async () => {
-            const cutoff = new Date(Date.now() - settings.answer.retentionDays * 86_400_000);
+            const cutoff = new Date(
+              Date.now() - settings.answer.retentionDays * 86_400_000,
+            );
             const n = await store.deleteAnswersBefore(cutoff);
-            if (n) logger.info(`ask-docs: deleted ${n} answer records older than ${settings.answer.retentionDays} days`);
+            if (n)
+              logger.info(
+                `ask-docs: deleted ${n} answer records older than ${settings.answer.retentionDays} days`,
+              );
             // After the answers: versions only the deleted answers cited go too.
             const versionDays = settings.retention.chunkVersionsDays;
             const versions = await store.deleteChunkVersions({
               supersededBefore: new Date(Date.now() - versionDays * 86_400_000),
               keepAnswersSince: cutoff,
             });
-            if (versions) logger.info(`ask-docs: deleted ${versions} superseded chunk versions`);
+            if (versions)
+              logger.info(
+                `ask-docs: deleted ${versions} superseded chunk versions`,
+              );
           },
         });
         await startEntityAttributeSync({
@@ -132,7 +166,10 @@ export const askDocsPlugin = createBackendPlugin({
         });
 
         // Service principals get administrative permissions only from askDocs.permissions.services.
-        const authorizer = new AskDocsAuthorizer(permissions, settings.permissions.services);
+        const authorizer = new AskDocsAuthorizer(
+          permissions,
+          settings.permissions.services,
+        );
         const askService = new AskService({
           knex,
           store,

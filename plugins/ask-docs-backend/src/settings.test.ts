@@ -5,7 +5,8 @@ import { Config, ConfigReader } from '@backstage/config';
 import { JsonObject } from '@backstage/types';
 import { readAskDocsConfig, resolveRetrievalSettings } from './settings';
 
-const read = (askDocs: JsonObject) => readAskDocsConfig(new ConfigReader({ askDocs }));
+const read = (askDocs: JsonObject) =>
+  readAskDocsConfig(new ConfigReader({ askDocs }));
 
 describe('visibility sync and retention settings', () => {
   it('defaults: sync every 30 s, stale after 90 s, chunk versions kept 90 days', () => {
@@ -20,7 +21,11 @@ describe('visibility sync and retention settings', () => {
 
   it('reads configured values', () => {
     const settings = read({
-      visibilitySync: { frequency: { seconds: 10 }, maxStaleness: { minutes: 1 }, enabled: false },
+      visibilitySync: {
+        frequency: { seconds: 10 },
+        maxStaleness: { minutes: 1 },
+        enabled: false,
+      },
       retention: { chunkVersionsDays: 30 },
     });
     expect(settings.visibilitySync).toEqual({
@@ -33,12 +38,24 @@ describe('visibility sync and retention settings', () => {
 
   it('refuses a staleness bound that one sync interval would exceed, and bad retention', () => {
     expect(() =>
-      read({ visibilitySync: { frequency: { minutes: 2 }, maxStaleness: { seconds: 90 } } }),
+      read({
+        visibilitySync: {
+          frequency: { minutes: 2 },
+          maxStaleness: { seconds: 90 },
+        },
+      }),
     ).toThrow(/maxStaleness \(90 s\) must be longer than frequency \(120 s\)/);
     expect(() =>
-      read({ visibilitySync: { frequency: { seconds: 90 }, maxStaleness: { seconds: 90 } } }),
+      read({
+        visibilitySync: {
+          frequency: { seconds: 90 },
+          maxStaleness: { seconds: 90 },
+        },
+      }),
     ).toThrow(/must be longer than frequency/);
-    expect(() => read({ retention: { chunkVersionsDays: 0 } })).toThrow(/chunkVersionsDays/);
+    expect(() => read({ retention: { chunkVersionsDays: 0 } })).toThrow(
+      /chunkVersionsDays/,
+    );
   });
 });
 
@@ -80,13 +97,27 @@ describe('readAskDocsConfig', () => {
         hnswBuildMemory: undefined,
         evidenceDecision: 'thresholds',
       },
-      visibilitySync: { enabled: true, frequency: { seconds: 30 }, maxStalenessSeconds: 90 },
+      visibilitySync: {
+        enabled: true,
+        frequency: { seconds: 30 },
+        maxStalenessSeconds: 90,
+      },
       retention: { chunkVersionsDays: 90 },
       llm: undefined,
-      answer: { options: {}, retentionDays: 365, maxQuestionChars: 2000, maxQueryTerms: undefined },
+      answer: {
+        options: {},
+        retentionDays: 365,
+        maxQuestionChars: 2000,
+        maxQueryTerms: undefined,
+      },
       permissions: { services: new Map() },
     });
-    expect(resolveRetrievalSettings(c.retrieval, { modelId: 'm', kind: 'transformers' })).toEqual({
+    expect(
+      resolveRetrievalSettings(c.retrieval, {
+        modelId: 'm',
+        kind: 'transformers',
+      }),
+    ).toEqual({
       k: 8,
       candidates: undefined,
       rrfK: undefined,
@@ -104,7 +135,10 @@ describe('readAskDocsConfig', () => {
       { retrieval: { candidates: 2.5 } },
       /askDocs\.retrieval\.candidates: expected a positive integer/,
     ],
-    [{ retrieval: { rrfK: -60 } }, /askDocs\.retrieval\.rrfK: expected a non-negative integer/],
+    [
+      { retrieval: { rrfK: -60 } },
+      /askDocs\.retrieval\.rrfK: expected a non-negative integer/,
+    ],
     [
       { retrieval: { hnswBuildMemory: "1GB'; DROP TABLE x; --" } },
       /hnswBuildMemory: expected a size such as 512MB/,
@@ -127,7 +161,10 @@ describe('readAskDocsConfig', () => {
       { llm: { temperature: 3 } },
       /askDocs\.llm\.temperature: expected a number from 0 to 2, got 3/,
     ],
-    [{ llm: { model: 'm', apiKey: 'k', maxTokens: -1 } }, /askDocs\.llm\.maxTokens/],
+    [
+      { llm: { model: 'm', apiKey: 'k', maxTokens: -1 } },
+      /askDocs\.llm\.maxTokens/,
+    ],
     [
       { answer: { maxQuestionChars: -5 } },
       /askDocs\.answer\.maxQuestionChars: expected a positive integer/,
@@ -139,10 +176,17 @@ describe('readAskDocsConfig', () => {
     ],
     [{ languages: [] }, /askDocs\.languages: expected a non-empty list/],
     [
-      { permissions: { services: [{ subject: 'plugin:x', permissions: ['ask-docs.admin'] }] } },
+      {
+        permissions: {
+          services: [{ subject: 'plugin:x', permissions: ['ask-docs.admin'] }],
+        },
+      },
       /"ask-docs.admin" for plugin:x is not one of ask-docs.audit.read/,
     ],
-    [{ visibilitySync: { frequency: { seconds: 0 } } }, /must be longer than frequency \(0 s\)/],
+    [
+      { visibilitySync: { frequency: { seconds: 0 } } },
+      /must be longer than frequency \(0 s\)/,
+    ],
     [
       {
         ingestion: {
@@ -176,12 +220,17 @@ describe('readAskDocsConfig', () => {
   });
 
   it('runOnStart runs the first ingestion right after start', () => {
-    expect(read({ ingestion: { runOnStart: true } }).ingestion.schedule).toEqual({
+    expect(
+      read({ ingestion: { runOnStart: true } }).ingestion.schedule,
+    ).toEqual({
       frequency: { minutes: 30 },
       timeout: { minutes: 30 },
       initialDelay: { seconds: 0 },
     });
-    expect(read({ ingestion: { runOnStart: false } }).ingestion.schedule.initialDelay).toEqual({
+    expect(
+      read({ ingestion: { runOnStart: false } }).ingestion.schedule
+        .initialDelay,
+    ).toEqual({
       seconds: 10,
     });
   });
@@ -193,10 +242,17 @@ const CONFIG_D_TS = path.resolve(__dirname, '../config.d.ts');
 
 /** Paths under `askDocs` in config.d.ts: `a.b`, `*` for an index signature, `[]` for arrays. */
 function declaredKeys(source: string) {
-  const file = ts.createSourceFile('config.d.ts', source, ts.ScriptTarget.Latest, true);
+  const file = ts.createSourceFile(
+    'config.d.ts',
+    source,
+    ts.ScriptTarget.Latest,
+    true,
+  );
   const nodes = new Set<string>();
   const leaves = new Set<string>();
-  const literalOf = (t: ts.TypeNode | undefined): ts.TypeLiteralNode | undefined => {
+  const literalOf = (
+    t: ts.TypeNode | undefined,
+  ): ts.TypeLiteralNode | undefined => {
     if (t && ts.isTypeLiteralNode(t)) return t;
     return undefined;
   };
@@ -210,12 +266,18 @@ function declaredKeys(source: string) {
   const walk = (literal: ts.TypeLiteralNode, prefix: string) => {
     for (const member of literal.members) {
       let name: string;
-      if (ts.isPropertySignature(member)) name = member.name.getText().replace(/['"]/g, '');
+      if (ts.isPropertySignature(member))
+        name = member.name.getText().replace(/['"]/g, '');
       else if (ts.isIndexSignatureDeclaration(member)) name = '*';
-      else throw new Error(`unexpected member in config.d.ts: ${member.getText()}`);
+      else
+        throw new Error(
+          `unexpected member in config.d.ts: ${member.getText()}`,
+        );
       const at = prefix ? `${prefix}.${name}` : name;
       nodes.add(at);
-      const type = (member as ts.PropertySignature | ts.IndexSignatureDeclaration).type;
+      const type = (
+        member as ts.PropertySignature | ts.IndexSignatureDeclaration
+      ).type;
       const inner = literalOf(type);
       const element = arrayElement(type);
       if (inner) walk(inner, at);
@@ -226,7 +288,9 @@ function declaredKeys(source: string) {
   ts.forEachChild(file, node => {
     if (!ts.isInterfaceDeclaration(node) || node.name.text !== 'Config') return;
     for (const member of node.members) {
-      const type = ts.isPropertySignature(member) ? literalOf(member.type) : undefined;
+      const type = ts.isPropertySignature(member)
+        ? literalOf(member.type)
+        : undefined;
       if (member.name?.getText() === 'askDocs' && type) walk(type, '');
     }
   });
@@ -278,19 +342,27 @@ function recordingConfig(
   return new Proxy(config, {
     get(target, name, receiver) {
       const method = Reflect.get(target, name, receiver);
-      if (typeof name !== 'string' || typeof method !== 'function') return method;
+      if (typeof name !== 'string' || typeof method !== 'function')
+        return method;
       return (k: string, ...rest: unknown[]) => {
         const result = method.call(target, k, ...rest);
         if (name === 'keys') return result;
         const at = note(k);
         read.add(at);
-        if (name === 'getConfig' || name === 'getOptionalConfig') covered.add(at);
+        if (name === 'getConfig' || name === 'getOptionalConfig')
+          covered.add(at);
         if (name === 'getConfigArray' || name === 'getOptionalConfigArray') {
           return (result as Config[] | undefined)?.map(c =>
-            recordingConfig(c, read, covered, `${prefix ? `${prefix}.` : ''}${k}[]`),
+            recordingConfig(
+              c,
+              read,
+              covered,
+              `${prefix ? `${prefix}.` : ''}${k}[]`,
+            ),
           );
         }
-        if (name === 'get' || name === 'getOptional') return rawProxy(result, at);
+        if (name === 'get' || name === 'getOptional')
+          return rawProxy(result, at);
         if (
           !SCALAR_GETTERS.includes(name) &&
           !name.startsWith('getConfig') &&
@@ -360,7 +432,9 @@ const EVERY_KEY: JsonObject = {
     maxQuestionChars: 10,
     maxQueryTerms: 5,
   },
-  permissions: { services: [{ subject: 'plugin:x', permissions: ['ask-docs.audit.read'] }] },
+  permissions: {
+    services: [{ subject: 'plugin:x', permissions: ['ask-docs.audit.read'] }],
+  },
 };
 
 /** Keys read by `reader` over an empty and a complete config, and what they cover. */
@@ -377,7 +451,8 @@ function compareKeys(dts: string, reader: (config: Config) => unknown) {
   const declared = declaredKeys(dts);
   const { read, covered } = readerKeys(reader);
   const isCovered = (leaf: string) =>
-    read.has(leaf) || [...covered].some(c => leaf === c || leaf.startsWith(`${c}.`));
+    read.has(leaf) ||
+    [...covered].some(c => leaf === c || leaf.startsWith(`${c}.`));
   return {
     declared,
     undeclaredReads: [...read].filter(k => !declared.nodes.has(k)).sort(),
@@ -398,7 +473,10 @@ describe('config.d.ts and readAskDocsConfig agree', () => {
   });
 
   it('reads every declared key and no undeclared one', () => {
-    const { undeclaredReads, unreadDeclarations } = compareKeys(dts, readAskDocsConfig);
+    const { undeclaredReads, unreadDeclarations } = compareKeys(
+      dts,
+      readAskDocsConfig,
+    );
     expect(undeclaredReads).toEqual([]);
     expect(unreadDeclarations).toEqual([]);
   });
@@ -406,7 +484,9 @@ describe('config.d.ts and readAskDocsConfig agree', () => {
   it('fails when config.d.ts gains a key the reader does not read', () => {
     const gained = dts.replace('llm?: {', 'llm?: {\n      topP?: number;');
     expect(gained).not.toBe(dts);
-    expect(compareKeys(gained, readAskDocsConfig).unreadDeclarations).toEqual(['llm.topP']);
+    expect(compareKeys(gained, readAskDocsConfig).unreadDeclarations).toEqual([
+      'llm.topP',
+    ]);
   });
 
   it('fails when the reader gains a key config.d.ts does not declare', () => {
@@ -414,9 +494,13 @@ describe('config.d.ts and readAskDocsConfig agree', () => {
       config.getOptionalNumber('askDocs.retrieval.maxDistance');
       return readAskDocsConfig(config);
     };
-    expect(compareKeys(dts, reader).undeclaredReads).toEqual(['retrieval.maxDistance']);
+    expect(compareKeys(dts, reader).undeclaredReads).toEqual([
+      'retrieval.maxDistance',
+    ]);
     const mapReader = (config: Config) => {
-      const weights = config.getOptional('askDocs.retrieval.fusionWeights') as any;
+      const weights = config.getOptional(
+        'askDocs.retrieval.fusionWeights',
+      ) as any;
       return [weights?.['*']?.vector, weights?.['*']?.title];
     };
     expect(compareKeys(dts, mapReader).undeclaredReads).toEqual([

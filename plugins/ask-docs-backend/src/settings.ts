@@ -18,11 +18,17 @@ import type { EmbedderKind } from './embedding/types';
 import { DEFAULT_HASHING_DIMENSION } from './embedding/HashingEmbedder';
 import { DEFAULT_EMBEDDING_MODEL } from './embedding/TransformersEmbedder';
 import { FusionWeights, readFusionWeights } from './retrieval/fusion';
-import { readRelevanceThresholds, RelevanceThresholds } from './retrieval/relevance';
+import {
+  readRelevanceThresholds,
+  RelevanceThresholds,
+} from './retrieval/relevance';
 import { FITTED_EVIDENCE_MODELS } from './retrieval/evidenceModel.fitted';
 import { HNSW_BUILD_MEMORY_PATTERN } from './retrieval/vectorIndex';
 import type { RetrievalSettings } from './service/AskService';
-import { ADMINISTRATIVE_PERMISSION_NAMES, ServiceGrants } from './service/authorization';
+import {
+  ADMINISTRATIVE_PERMISSION_NAMES,
+  ServiceGrants,
+} from './service/authorization';
 
 export const DEFAULT_LLM_TIMEOUT_MS = 30_000;
 export const DEFAULT_LLM_MAX_RETRIES = 1;
@@ -82,7 +88,11 @@ export interface VisibilitySyncSettings {
 /** What answerQuestion takes from config; unset keys keep answerQuestion's defaults. */
 export type ConfiguredAnswerOptions = Pick<
   AnswerOptions,
-  'maxContextChars' | 'maxBlocks' | 'maxEvidence' | 'verifyClaims' | 'minClaimOverlap'
+  | 'maxContextChars'
+  | 'maxBlocks'
+  | 'maxEvidence'
+  | 'verifyClaims'
+  | 'minClaimOverlap'
 >;
 
 export interface AnswerSettings {
@@ -96,7 +106,9 @@ export interface AnswerSettings {
 
 export interface AskDocsConfig {
   languages: string[];
-  hunspell: { [lang: string]: { affPath: string; dicPath: string } | undefined };
+  hunspell: {
+    [lang: string]: { affPath: string; dicPath: string } | undefined;
+  };
   embeddings: EmbeddingSettings;
   ingestion: IngestionSettings;
   retrieval: RetrievalConfig;
@@ -112,7 +124,11 @@ export interface AskDocsConfig {
 const key = (k: string) => `askDocs.${k}`;
 
 function invalid(k: string, expected: string, got: unknown): Error {
-  return new Error(`Invalid config askDocs.${k}: expected ${expected}, got ${JSON.stringify(got)}`);
+  return new Error(
+    `Invalid config askDocs.${k}: expected ${expected}, got ${JSON.stringify(
+      got,
+    )}`,
+  );
 }
 
 /** Reads an optional number and checks it; `what` names the expectation in the error. */
@@ -126,12 +142,18 @@ function number(
   const ok =
     what === 'positive'
       ? value > 0
-      : Number.isInteger(value) && (what === 'positive integer' ? value > 0 : value >= 0);
+      : Number.isInteger(value) &&
+        (what === 'positive integer' ? value > 0 : value >= 0);
   if (!ok) throw invalid(k, `a ${what} number`, value);
   return value;
 }
 
-function inRange(config: Config, k: string, min: number, max: number): number | undefined {
+function inRange(
+  config: Config,
+  k: string,
+  min: number,
+  max: number,
+): number | undefined {
   const value = config.getOptionalNumber(key(k));
   if (value !== undefined && !(value >= min && value <= max)) {
     throw invalid(k, `a number from ${min} to ${max}`, value);
@@ -141,13 +163,22 @@ function inRange(config: Config, k: string, min: number, max: number): number | 
 
 /** Drops undefined values, so that `{ ...defaults, ...options }` keeps the defaults. */
 function defined<T extends object>(o: T): T {
-  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
+  return Object.fromEntries(
+    Object.entries(o).filter(([, v]) => v !== undefined),
+  ) as T;
 }
 
 function readLanguages(config: Config): string[] {
-  const languages = config.getOptionalStringArray(key('languages')) ?? ['en', 'cs'];
+  const languages = config.getOptionalStringArray(key('languages')) ?? [
+    'en',
+    'cs',
+  ];
   if (languages.length === 0 || languages.some(l => !l.trim())) {
-    throw invalid('languages', 'a non-empty list of language codes such as [en, cs]', languages);
+    throw invalid(
+      'languages',
+      'a non-empty list of language codes such as [en, cs]',
+      languages,
+    );
   }
   return languages;
 }
@@ -157,7 +188,11 @@ function readHunspell(config: Config): AskDocsConfig['hunspell'] {
   const raw = config.getOptional(key('hunspell'));
   if (raw === undefined) return hunspell;
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
-    throw invalid('hunspell', 'an object such as { cs: { affPath, dicPath } }', raw);
+    throw invalid(
+      'hunspell',
+      'an object such as { cs: { affPath, dicPath } }',
+      raw,
+    );
   }
   for (const lang of Object.keys(raw)) {
     hunspell[lang] = {
@@ -172,14 +207,21 @@ function readHunspell(config: Config): AskDocsConfig['hunspell'] {
 function readPrefix(config: Config, k: string): string | undefined {
   const value = config.getOptional(key(`embeddings.${k}`));
   if (value === undefined || typeof value === 'string') return value;
-  throw new Error(`Invalid askDocs.embeddings.${k}: expected a string, got ${typeof value}`);
+  throw new Error(
+    `Invalid askDocs.embeddings.${k}: expected a string, got ${typeof value}`,
+  );
 }
 
 function readEmbeddings(config: Config): EmbeddingSettings {
   // transformers.js is an optional peer dependency: only a configured model directory loads it.
-  const configuredPath = config.getOptionalString(key('embeddings.localModelPath'));
-  const configuredProvider = config.getOptionalString(key('embeddings.provider'));
-  const provider = configuredProvider ?? (configuredPath ? 'transformers' : 'hashing');
+  const configuredPath = config.getOptionalString(
+    key('embeddings.localModelPath'),
+  );
+  const configuredProvider = config.getOptionalString(
+    key('embeddings.provider'),
+  );
+  const provider =
+    configuredProvider ?? (configuredPath ? 'transformers' : 'hashing');
   if (provider !== 'transformers' && provider !== 'hashing') {
     throw new Error(
       `Invalid askDocs.embeddings.provider "${provider}"; expected "transformers" or "hashing"`,
@@ -187,18 +229,22 @@ function readEmbeddings(config: Config): EmbeddingSettings {
   }
   return {
     provider,
-    model: config.getOptionalString(key('embeddings.model')) ?? DEFAULT_EMBEDDING_MODEL,
+    model:
+      config.getOptionalString(key('embeddings.model')) ??
+      DEFAULT_EMBEDDING_MODEL,
     // Relative paths resolve against the backend's working directory.
     localModelPath: path.resolve(configuredPath ?? 'models'),
     configured: Boolean(configuredPath || configuredProvider),
     queryPrefix: readPrefix(config, 'queryPrefix'),
     passagePrefix: readPrefix(config, 'passagePrefix'),
     dimension:
-      number(config, 'embeddings.dimension', 'positive integer') ?? DEFAULT_HASHING_DIMENSION,
+      number(config, 'embeddings.dimension', 'positive integer') ??
+      DEFAULT_HASHING_DIMENSION,
     batchSize: number(config, 'embeddings.batchSize', 'positive integer'),
     maxTokens: number(config, 'embeddings.maxTokens', 'positive integer'),
     dtype: config.getOptionalString(key('embeddings.dtype')),
-    allowFallback: config.getOptionalBoolean(key('embeddings.allowFallback')) ?? true,
+    allowFallback:
+      config.getOptionalBoolean(key('embeddings.allowFallback')) ?? true,
   };
 }
 
@@ -208,10 +254,18 @@ function readIngestion(config: Config): IngestionSettings {
     ? readSchedulerServiceTaskScheduleDefinitionFromConfig(
         config.getConfig(key('ingestion.schedule')),
       )
-    : { frequency: { minutes: 30 }, timeout: { minutes: 30 }, initialDelay: { seconds: 10 } };
+    : {
+        frequency: { minutes: 30 },
+        timeout: { minutes: 30 },
+        initialDelay: { seconds: 10 },
+      };
   if (config.getOptionalBoolean(key('ingestion.runOnStart'))) {
     if (configured && schedule.initialDelay) {
-      throw invalid('ingestion.runOnStart', 'no schedule.initialDelay alongside it', true);
+      throw invalid(
+        'ingestion.runOnStart',
+        'no schedule.initialDelay alongside it',
+        true,
+      );
     }
     // "Right after start": the first scheduled run without the initial delay.
     schedule.initialDelay = { seconds: 0 };
@@ -219,7 +273,11 @@ function readIngestion(config: Config): IngestionSettings {
   return {
     schedule,
     maxPageChars: number(config, 'ingestion.maxPageChars', 'positive integer'),
-    maxChunkChars: number(config, 'ingestion.maxChunkChars', 'positive integer'),
+    maxChunkChars: number(
+      config,
+      'ingestion.maxChunkChars',
+      'positive integer',
+    ),
     concurrency: number(config, 'ingestion.concurrency', 'positive integer'),
   };
 }
@@ -238,15 +296,25 @@ const weightsEntry = z
   .strict();
 
 /** Model ids may contain dots, so per-model maps are read whole and checked here. */
-function readPerModel<T extends z.ZodTypeAny>(config: Config, k: string, entry: T) {
+function readPerModel<T extends z.ZodTypeAny>(
+  config: Config,
+  k: string,
+  entry: T,
+) {
   const parsed = z.record(entry).safeParse(config.getOptional(key(k)) ?? {});
-  if (!parsed.success) throw new Error(`Invalid askDocs.${k}: ${parsed.error.message}`);
+  if (!parsed.success)
+    throw new Error(`Invalid askDocs.${k}: ${parsed.error.message}`);
   return parsed.data as Record<string, z.infer<T>>;
 }
 
 function readRetrieval(config: Config): RetrievalConfig {
-  const hnswBuildMemory = config.getOptionalString(key('retrieval.hnswBuildMemory'));
-  if (hnswBuildMemory !== undefined && !HNSW_BUILD_MEMORY_PATTERN.test(hnswBuildMemory)) {
+  const hnswBuildMemory = config.getOptionalString(
+    key('retrieval.hnswBuildMemory'),
+  );
+  if (
+    hnswBuildMemory !== undefined &&
+    !HNSW_BUILD_MEMORY_PATTERN.test(hnswBuildMemory)
+  ) {
     throw invalid(
       'retrieval.hnswBuildMemory',
       'a size such as 512MB (kB, MB or GB)',
@@ -258,23 +326,36 @@ function readRetrieval(config: Config): RetrievalConfig {
     candidates: number(config, 'retrieval.candidates', 'positive integer'),
     rrfK: number(config, 'retrieval.rrfK', 'non-negative integer'),
     thresholds: readPerModel(config, 'retrieval.thresholds', thresholdsEntry),
-    fusionWeights: readPerModel(config, 'retrieval.fusionWeights', weightsEntry),
+    fusionWeights: readPerModel(
+      config,
+      'retrieval.fusionWeights',
+      weightsEntry,
+    ),
     hnswBuildMemory,
     evidenceDecision: readEvidenceDecision(config),
   };
 }
 
-function readEvidenceDecision(config: Config): RetrievalConfig['evidenceDecision'] {
-  const value = config.getOptionalString(key('retrieval.evidenceDecision')) ?? 'thresholds';
+function readEvidenceDecision(
+  config: Config,
+): RetrievalConfig['evidenceDecision'] {
+  const value =
+    config.getOptionalString(key('retrieval.evidenceDecision')) ?? 'thresholds';
   if (value !== 'thresholds' && value !== 'fitted') {
-    throw invalid('retrieval.evidenceDecision', '"thresholds" or "fitted"', value);
+    throw invalid(
+      'retrieval.evidenceDecision',
+      '"thresholds" or "fitted"',
+      value,
+    );
   }
   return value;
 }
 
 function readVisibilitySync(config: Config): VisibilitySyncSettings {
   const duration = (k: string, fallback: HumanDuration) =>
-    config.has(key(k)) ? readDurationFromConfig(config, { key: key(k) }) : fallback;
+    config.has(key(k))
+      ? readDurationFromConfig(config, { key: key(k) })
+      : fallback;
   const frequency = duration('visibilitySync.frequency', { seconds: 30 });
   const maxStaleness = duration('visibilitySync.maxStaleness', { seconds: 90 });
   const maxStalenessSeconds = durationToMilliseconds(maxStaleness) / 1000;
@@ -286,7 +367,8 @@ function readVisibilitySync(config: Config): VisibilitySyncSettings {
         `frequency (${frequencySeconds} s)`,
     );
   }
-  const enabled = config.getOptionalBoolean(key('visibilitySync.enabled')) ?? true;
+  const enabled =
+    config.getOptionalBoolean(key('visibilitySync.enabled')) ?? true;
   return { enabled, frequency, maxStalenessSeconds };
 }
 
@@ -299,14 +381,25 @@ function readLlm(config: Config): ChatModelOptions | undefined {
   const model = config.getOptionalString(key('llm.model'))?.trim();
   const apiKey = config.getOptionalString(key('llm.apiKey'))?.trim();
   // Read even when unused, so a bad value is reported whether or not a model is configured.
-  const timeoutMs = number(config, 'llm.timeoutMs', 'positive') ?? DEFAULT_LLM_TIMEOUT_MS;
+  const timeoutMs =
+    number(config, 'llm.timeoutMs', 'positive') ?? DEFAULT_LLM_TIMEOUT_MS;
   const maxRetries =
-    number(config, 'llm.maxRetries', 'non-negative integer') ?? DEFAULT_LLM_MAX_RETRIES;
-  const baseUrl = config.getOptionalString(key('llm.baseUrl'))?.trim() || undefined;
+    number(config, 'llm.maxRetries', 'non-negative integer') ??
+    DEFAULT_LLM_MAX_RETRIES;
+  const baseUrl =
+    config.getOptionalString(key('llm.baseUrl'))?.trim() || undefined;
   const temperature = inRange(config, 'llm.temperature', 0, 2) ?? 0;
   const maxTokens = number(config, 'llm.maxTokens', 'positive integer');
   if (!model || !apiKey) return undefined;
-  return { baseUrl, apiKey, model, timeoutMs, maxRetries, temperature, maxTokens };
+  return {
+    baseUrl,
+    apiKey,
+    model,
+    timeoutMs,
+    maxRetries,
+    temperature,
+    maxTokens,
+  };
 }
 
 function readAnswer(config: Config): AnswerSettings {
@@ -320,7 +413,8 @@ function readAnswer(config: Config): AnswerSettings {
   return {
     options,
     retentionDays: number(config, 'answer.retention.days', 'positive') ?? 365,
-    maxQuestionChars: number(config, 'answer.maxQuestionChars', 'positive integer') ?? 2000,
+    maxQuestionChars:
+      number(config, 'answer.maxQuestionChars', 'positive integer') ?? 2000,
     maxQueryTerms: number(config, 'answer.maxQueryTerms', 'positive integer'),
   };
 }
@@ -332,15 +426,21 @@ function readAnswer(config: Config): AnswerSettings {
  */
 function readServiceGrants(config: Config): ServiceGrants {
   const grants = new Map<string, Set<string>>();
-  const entries = config.getOptionalConfigArray(key('permissions.services')) ?? [];
+  const entries =
+    config.getOptionalConfigArray(key('permissions.services')) ?? [];
   for (const entry of entries) {
     const subject = entry.getString('subject').trim();
-    if (!subject) throw new Error('askDocs.permissions.services: subject must not be empty');
+    if (!subject)
+      throw new Error(
+        'askDocs.permissions.services: subject must not be empty',
+      );
     const names = entry.getStringArray('permissions');
     for (const name of names) {
       if (!ADMINISTRATIVE_PERMISSION_NAMES.has(name)) {
         throw new Error(
-          `askDocs.permissions.services: ${JSON.stringify(name)} for ${subject} is not one of ` +
+          `askDocs.permissions.services: ${JSON.stringify(
+            name,
+          )} for ${subject} is not one of ` +
             `${[...ADMINISTRATIVE_PERMISSION_NAMES].join(', ')}`,
         );
       }
@@ -360,7 +460,8 @@ export function readAskDocsConfig(config: Config): AskDocsConfig {
     retrieval: readRetrieval(config),
     visibilitySync: readVisibilitySync(config),
     retention: {
-      chunkVersionsDays: number(config, 'retention.chunkVersionsDays', 'positive') ?? 90,
+      chunkVersionsDays:
+        number(config, 'retention.chunkVersionsDays', 'positive') ?? 90,
     },
     llm: readLlm(config),
     answer: readAnswer(config),
@@ -395,5 +496,8 @@ export function readRetrievalSettings(
   config: Config,
   embedder: { modelId: string; kind: EmbedderKind },
 ): RetrievalSettings {
-  return resolveRetrievalSettings(readAskDocsConfig(config).retrieval, embedder);
+  return resolveRetrievalSettings(
+    readAskDocsConfig(config).retrieval,
+    embedder,
+  );
 }

@@ -71,7 +71,10 @@ export type ChunkCitationFields =
   | 'revision';
 
 /** A chunk as retrieval returns it and the answer step reads it: citable, with its text. */
-export type ChunkPassage = Pick<IndexedChunk, ChunkCitationFields | 'text' | 'contentHash'>;
+export type ChunkPassage = Pick<
+  IndexedChunk,
+  ChunkCitationFields | 'text' | 'contentHash'
+>;
 
 /** A cited document: one per document, represented by its best-ranked cited chunk. */
 export interface AnswerSource extends Pick<IndexedChunk, ChunkCitationFields> {
@@ -110,7 +113,12 @@ export interface AnswerRecord extends AskResponse {
   userRef: string;
   scope: AskScope;
   /** Cited documents that have been re-ingested with a newer revision since. */
-  outdatedSources: Array<{ documentId: string; title: string; answeredRevision: string; currentRevision: string | null }>;
+  outdatedSources: Array<{
+    documentId: string;
+    title: string;
+    answeredRevision: string;
+    currentRevision: string | null;
+  }>;
   feedback?: AnswerFeedback;
   /** The previous answer this one followed up on (AskRequest.threadId, when it was used). */
   threadId?: string;
@@ -174,7 +182,12 @@ export interface IngestionRunStarted {
 
 export interface HealthResponse {
   status: 'ok';
-  embedder: { modelId: string; kind: 'transformers' | 'hashing-fallback'; dimension: number; note?: string };
+  embedder: {
+    modelId: string;
+    kind: 'transformers' | 'hashing-fallback';
+    dimension: number;
+    note?: string;
+  };
   llm: { configured: boolean; model?: string };
   languages: string[];
 }

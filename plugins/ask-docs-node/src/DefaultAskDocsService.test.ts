@@ -6,20 +6,47 @@ import { DefaultAskDocsService } from './DefaultAskDocsService';
 describe('DefaultAskDocsService', () => {
   let server: http.Server;
   let baseUrl: string;
-  const seen: Array<{ method?: string; url?: string; authorization?: string; body: string }> = [];
+  const seen: Array<{
+    method?: string;
+    url?: string;
+    authorization?: string;
+    body: string;
+  }> = [];
 
   beforeAll(async () => {
     server = http.createServer((req, res) => {
       let body = '';
       req.on('data', c => (body += c));
       req.on('end', () => {
-        seen.push({ method: req.method, url: req.url, authorization: req.headers.authorization, body });
+        seen.push({
+          method: req.method,
+          url: req.url,
+          authorization: req.headers.authorization,
+          body,
+        });
         if (req.url?.startsWith('/v1/answers/missing')) {
-          res.writeHead(404, { 'Content-Type': 'application/json' }).end(JSON.stringify({ error: { name: 'NotFoundError', message: 'no' } }));
-        } else if (req.url === '/v1/ask' && JSON.parse(body).question === 'bad') {
-          res.writeHead(400, { 'Content-Type': 'application/json' }).end(JSON.stringify({ error: { name: 'InputError', message: 'The question is empty' } }));
+          res
+            .writeHead(404, { 'Content-Type': 'application/json' })
+            .end(
+              JSON.stringify({
+                error: { name: 'NotFoundError', message: 'no' },
+              }),
+            );
+        } else if (
+          req.url === '/v1/ask' &&
+          JSON.parse(body).question === 'bad'
+        ) {
+          res
+            .writeHead(400, { 'Content-Type': 'application/json' })
+            .end(
+              JSON.stringify({
+                error: { name: 'InputError', message: 'The question is empty' },
+              }),
+            );
         } else {
-          res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ id: 'a1', status: 'answered' }));
+          res
+            .writeHead(200, { 'Content-Type': 'application/json' })
+            .end(JSON.stringify({ id: 'a1', status: 'answered' }));
         }
       });
     });
@@ -30,30 +57,47 @@ describe('DefaultAskDocsService', () => {
 
   const service = () =>
     new DefaultAskDocsService(
-      { getBaseUrl: async () => baseUrl, getExternalBaseUrl: async () => baseUrl },
+      {
+        getBaseUrl: async () => baseUrl,
+        getExternalBaseUrl: async () => baseUrl,
+      },
       mockServices.auth(),
     );
 
   it('asks on behalf of the user, not as the calling plugin', async () => {
     const credentials = mockCredentials.user('user:default/alice');
-    const response = await service().ask({ question: 'How do I roll back?' }, { credentials });
+    const response = await service().ask(
+      { question: 'How do I roll back?' },
+      { credentials },
+    );
     expect(response).toEqual({ id: 'a1', status: 'answered' });
     const request = seen[seen.length - 1];
     expect(request.method).toBe('POST');
-    expect(JSON.parse(request.body)).toEqual({ question: 'How do I roll back?' });
+    expect(JSON.parse(request.body)).toEqual({
+      question: 'How do I roll back?',
+    });
     // the mock auth service encodes the on-behalf-of subject and target plugin in the token
     expect(request.authorization).toBe(
-      mockCredentials.service.header({ onBehalfOf: credentials, targetPluginId: 'ask-docs' }),
+      mockCredentials.service.header({
+        onBehalfOf: credentials,
+        targetPluginId: 'ask-docs',
+      }),
     );
     expect(request.authorization).toContain('alice');
   });
 
   it('surfaces 4xx as errors and a missing answer as undefined', async () => {
     const credentials = mockCredentials.user();
-    await expect(service().ask({ question: 'bad' }, { credentials })).rejects.toMatchObject({
+    await expect(
+      service().ask({ question: 'bad' }, { credentials }),
+    ).rejects.toMatchObject({
       statusCode: 400,
-      cause: expect.objectContaining({ message: expect.stringMatching(/The question is empty/) }),
+      cause: expect.objectContaining({
+        message: expect.stringMatching(/The question is empty/),
+      }),
     });
-    expect(await service().getAnswer('missing', { credentials })).toBeUndefined();
+    expect(
+      await service().getAnswer('missing', { credentials }),
+    ).toBeUndefined();
   });
 });

@@ -1,6 +1,14 @@
-import { AuthService, BackstageCredentials, DiscoveryService } from '@backstage/backend-plugin-api';
+import {
+  AuthService,
+  BackstageCredentials,
+  DiscoveryService,
+} from '@backstage/backend-plugin-api';
 import { ResponseError } from '@backstage/errors';
-import { AnswerRecord, AskRequest, AskResponse } from '@askdocs/plugin-ask-docs-common';
+import {
+  AnswerRecord,
+  AskRequest,
+  AskResponse,
+} from '@askdocs/plugin-ask-docs-common';
 import { AskDocsService } from './AskDocsService';
 
 /**
@@ -13,7 +21,10 @@ export class DefaultAskDocsService implements AskDocsService {
     private readonly auth: AuthService,
   ) {}
 
-  async ask(request: AskRequest, options: { credentials: BackstageCredentials }): Promise<AskResponse> {
+  async ask(
+    request: AskRequest,
+    options: { credentials: BackstageCredentials },
+  ): Promise<AskResponse> {
     const res = await this.request('/v1/ask', options.credentials, {
       method: 'POST',
       body: JSON.stringify(request),
@@ -23,19 +34,36 @@ export class DefaultAskDocsService implements AskDocsService {
     return res.json();
   }
 
-  async getAnswer(id: string, options: { credentials: BackstageCredentials }): Promise<AnswerRecord | undefined> {
-    const res = await this.request(`/v1/answers/${encodeURIComponent(id)}`, options.credentials, {});
+  async getAnswer(
+    id: string,
+    options: { credentials: BackstageCredentials },
+  ): Promise<AnswerRecord | undefined> {
+    const res = await this.request(
+      `/v1/answers/${encodeURIComponent(id)}`,
+      options.credentials,
+      {},
+    );
     if (res.status === 404) return undefined;
     if (!res.ok) throw await ResponseError.fromResponse(res as any);
     return res.json();
   }
 
-  private async request(path: string, credentials: BackstageCredentials, init: RequestInit): Promise<Response> {
+  private async request(
+    path: string,
+    credentials: BackstageCredentials,
+    init: RequestInit,
+  ): Promise<Response> {
     const base = await this.discovery.getBaseUrl('ask-docs');
-    const { token } = await this.auth.getPluginRequestToken({ onBehalfOf: credentials, targetPluginId: 'ask-docs' });
+    const { token } = await this.auth.getPluginRequestToken({
+      onBehalfOf: credentials,
+      targetPluginId: 'ask-docs',
+    });
     return fetch(`${base}${path}`, {
       ...init,
-      headers: { ...(init.headers as Record<string, string>), Authorization: `Bearer ${token}` },
+      headers: {
+        ...(init.headers as Record<string, string>),
+        Authorization: `Bearer ${token}`,
+      },
     });
   }
 }

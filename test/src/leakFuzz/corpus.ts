@@ -44,7 +44,11 @@ export const LEAK_CORPUS_ENTITIES: CorpusEntitySpec[] = [
     tags: ['restricted', 'pci'],
     labels: { tier: 'Silver', env: 'prod' },
     annotations: { 'example.com/confidential': 'true' },
-    spec: { type: 'service', lifecycle: 'Experimental', flags: ['pci', 'Łódź'] },
+    spec: {
+      type: 'service',
+      lifecycle: 'Experimental',
+      flags: ['pci', 'Łódź'],
+    },
   },
   {
     kind: 'API',
@@ -54,7 +58,11 @@ export const LEAK_CORPUS_ENTITIES: CorpusEntitySpec[] = [
     tags: ['İstanbul'],
     labels: { Region: 'İstanbul' },
     annotations: { 'example.com/Region': 'İZMİR' },
-    spec: { type: 'openapi', lifecycle: 'production', nested: { region: 'Eu' } },
+    spec: {
+      type: 'openapi',
+      lifecycle: 'production',
+      nested: { region: 'Eu' },
+    },
   },
   {
     kind: 'System',
@@ -107,7 +115,12 @@ export const LEAK_CORPUS_ENTITIES: CorpusEntitySpec[] = [
     tags: ['Łódź', 'pci'],
     labels: { tier: 'ŁÓDŹ' },
     annotations: { 'example.com/confidential': 'TRUE' },
-    spec: { type: 'grpc', lifecycle: 'Production', flags: ['PCI'], nested: { region: 'eu' } },
+    spec: {
+      type: 'grpc',
+      lifecycle: 'Production',
+      flags: ['PCI'],
+      nested: { region: 'eu' },
+    },
   },
   {
     kind: 'Domain',
@@ -132,7 +145,10 @@ export const LEAK_CORPUS_ENTITIES: CorpusEntitySpec[] = [
     name: 'user-owned',
     ownedBy: ['user:default/Mixed.Case'],
     tags: [],
-    annotations: { 'example.com/confidential': 'true', 'example.com/region': 'US' },
+    annotations: {
+      'example.com/confidential': 'true',
+      'example.com/region': 'US',
+    },
     spec: { type: 'service' },
   },
 ];
@@ -170,7 +186,10 @@ const LETTERS = 'bcdfghjklmnprtvw';
 
 /** Optimal string alignment distance. */
 export function osaDistance(a: string, b: string): number {
-  const d = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
+  const d = Array.from({ length: a.length + 1 }, (_, i) => [
+    i,
+    ...Array<number>(b.length).fill(0),
+  ]);
   for (let j = 0; j <= b.length; j++) d[0][j] = j;
   for (let i = 1; i <= a.length; i++) {
     for (let j = 1; j <= b.length; j++) {
@@ -207,7 +226,11 @@ function wordMaker(seed: number) {
   };
 }
 
-function toEntity(s: CorpusEntitySpec, description: string, specNote: string): Entity {
+function toEntity(
+  s: CorpusEntitySpec,
+  description: string,
+  specNote: string,
+): Entity {
   const specOwner = s.specOwner ?? s.ownedBy[0];
   return {
     apiVersion: 'backstage.io/v1alpha1',
@@ -225,7 +248,11 @@ function toEntity(s: CorpusEntitySpec, description: string, specNote: string): E
       },
       etag: `etag-${s.name}`,
     },
-    spec: { ...(specOwner ? { owner: specOwner } : {}), ...s.spec, notes: specNote },
+    spec: {
+      ...(specOwner ? { owner: specOwner } : {}),
+      ...s.spec,
+      notes: specNote,
+    },
     relations: s.ownedBy.map(targetRef => ({ type: 'ownedBy', targetRef })),
   };
 }
@@ -257,8 +284,11 @@ export function buildLeakCorpus(
       return w;
     };
     // Each sentence holds a word and a canary, so any snippet of it shows the canary.
-    const sentence = (where: string) => `The ${word()} procedure is recorded as ${canary(where)}.`;
-    const description = `${sentence('cat')} Catalog overview of the handbook entry.`;
+    const sentence = (where: string) =>
+      `The ${word()} procedure is recorded as ${canary(where)}.`;
+    const description = `${sentence(
+      'cat',
+    )} Catalog overview of the handbook entry.`;
     const entity = toEntity(s, description, `${word()} ${canary('spec')}`);
     const pages: Record<string, string> = {};
     for (let p = 1; p <= (s.pages ?? 2); p++) {
@@ -266,9 +296,9 @@ export function buildLeakCorpus(
       const sections = [1, 2]
         .map(
           n =>
-            `<h2 id="s${n}">Section ${n} ${canary(`p${p}h${n}`)}</h2><p>${sentence(
-              `p${p}s${n}`,
-            )} Handbook notes.</p>`,
+            `<h2 id="s${n}">Section ${n} ${canary(
+              `p${p}h${n}`,
+            )}</h2><p>${sentence(`p${p}s${n}`)} Handbook notes.</p>`,
         )
         .join('');
       pages[p === 1 ? 'index.html' : `page${p}/index.html`] = html(
@@ -276,14 +306,26 @@ export function buildLeakCorpus(
         `<h1>${title}</h1>${sections}`,
       );
     }
-    return { index, spec: s, entity, ref: stringifyEntityRef(entity), pages, canaries, words };
+    return {
+      index,
+      spec: s,
+      entity,
+      ref: stringifyEntityRef(entity),
+      pages,
+      canaries,
+      words,
+    };
   });
   const byRef = new Map(entities.map(e => [e.ref, e]));
   const techdocs: TechDocsReader = {
     async getSite(entity) {
       const e = byRef.get(stringifyEntityRef(entity));
       if (!e || Object.keys(e.pages).length === 0) return undefined;
-      return { siteName: e.spec.name, etag: 'rev-1', pages: Object.keys(e.pages) };
+      return {
+        siteName: e.spec.name,
+        etag: 'rev-1',
+        pages: Object.keys(e.pages),
+      };
     },
     async getPage(entity, pagePath) {
       const page = byRef.get(stringifyEntityRef(entity))?.pages[pagePath];

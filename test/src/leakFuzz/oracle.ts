@@ -11,7 +11,11 @@ import { Entity } from '@backstage/catalog-model';
 const lc = (s: string) => s.toLocaleLowerCase('en-US');
 
 export type Leaf = { rule: string; resourceType: string; params: any };
-export type Criteria = Leaf | { anyOf: Criteria[] } | { allOf: Criteria[] } | { not: Criteria };
+export type Criteria =
+  | Leaf
+  | { anyOf: Criteria[] }
+  | { allOf: Criteria[] }
+  | { not: Criteria };
 
 /** A generated decision for one permission, with the generator's own verdict on its validity. */
 export type OracleDecision =
@@ -48,7 +52,10 @@ function keyValue(
  */
 function specHas(node: unknown, segments: string[], value?: string): boolean {
   if (Array.isArray(node)) {
-    if (segments.length === 1 && node.some(item => sameText(item, segments[0]))) {
+    if (
+      segments.length === 1 &&
+      node.some(item => sameText(item, segments[0]))
+    ) {
       if (value === undefined || lc(value) === 'true') return true;
     }
     return node.some(item => specHas(item, segments, value));
@@ -56,11 +63,14 @@ function specHas(node: unknown, segments: string[], value?: string): boolean {
   if (segments.length === 0) {
     if (node !== null && typeof node === 'object') return false;
     if (value === undefined) return true;
-    return node !== null && node !== undefined && lc(String(node)) === lc(value);
+    return (
+      node !== null && node !== undefined && lc(String(node)) === lc(value)
+    );
   }
   if (node === null || typeof node !== 'object') return false;
   return Object.entries(node as Record<string, unknown>).some(
-    ([k, v]) => lc(k) === lc(segments[0]) && specHas(v, segments.slice(1), value),
+    ([k, v]) =>
+      lc(k) === lc(segments[0]) && specHas(v, segments.slice(1), value),
   );
 }
 
@@ -77,7 +87,8 @@ function metadataHas(entity: Entity, key: string, value?: string): boolean {
       : (m.tags ?? []).some(t => sameText(t, value));
   }
   for (const field of ['labels', 'annotations'] as const) {
-    if (k.startsWith(`${field}.`)) return keyValue(m[field], key.slice(field.length + 1), value);
+    if (k.startsWith(`${field}.`))
+      return keyValue(m[field], key.slice(field.length + 1), value);
   }
   throw new Error(`oracle: HAS_METADATA ${key} is generated as malformed only`);
 }
@@ -95,7 +106,9 @@ function leafHolds(leaf: Leaf, entity: Entity): boolean {
     case 'IS_ENTITY_KIND':
       return p.kinds.some((k: string) => sameText(entity.kind, k));
     case 'IS_IN_NAMESPACE':
-      return p.namespaces.some((n: string) => sameText(m.namespace ?? 'default', n));
+      return p.namespaces.some((n: string) =>
+        sameText(m.namespace ?? 'default', n),
+      );
     case 'HAS_TAG':
       return (m.tags ?? []).some(t => sameText(t, p.tag));
     case 'HAS_LABEL':
@@ -107,7 +120,9 @@ function leafHolds(leaf: Leaf, entity: Entity): boolean {
     case 'HAS_SPEC':
       return specHas(entity.spec ?? {}, p.key.split('.'), p.value);
     default:
-      throw new Error(`oracle: rule ${leaf.rule} is generated as malformed only`);
+      throw new Error(
+        `oracle: rule ${leaf.rule} is generated as malformed only`,
+      );
   }
 }
 
@@ -130,7 +145,9 @@ export function expectedVisible(
   if (both.some(d => d.kind === 'DENY' || d.kind === 'MALFORMED')) return none;
   const allowed = (e: Entity) =>
     both.every(
-      d => d.kind === 'ALLOW' || (d.kind === 'CONDITIONAL' && criteriaHolds(d.criteria, e)),
+      d =>
+        d.kind === 'ALLOW' ||
+        (d.kind === 'CONDITIONAL' && criteriaHolds(d.criteria, e)),
     );
   return new Set(entities.flatMap((e, i) => (allowed(e) ? [i] : [])));
 }

@@ -17,7 +17,8 @@ export function rng(seed: number) {
   const int = (n: number) => Math.floor(next() * n);
   const pick = <T>(xs: readonly T[]): T => xs[int(xs.length)];
   const chance = (p: number) => next() < p;
-  const some = <T>(xs: readonly T[], max = 3): T[] => xs.filter(() => chance(0.4)).slice(0, max);
+  const some = <T>(xs: readonly T[], max = 3): T[] =>
+    xs.filter(() => chance(0.4)).slice(0, max);
   return { next, int, pick, chance, some };
 }
 
@@ -47,19 +48,25 @@ function specPaths(node: unknown, path: string, out: Array<[string, string]>) {
       if (typeof item === 'string') out.push([`${path}.${item}`, 'true']);
     }
   } else if (node !== null && typeof node === 'object') {
-    for (const [k, v] of Object.entries(node)) specPaths(v, path ? `${path}.${k}` : k, out);
+    for (const [k, v] of Object.entries(node))
+      specPaths(v, path ? `${path}.${k}` : k, out);
   } else if (path) {
     out.push([path, String(node)]);
   }
 }
 
 export function poolsOf(entities: Entity[]): Pools {
-  const uniq = <T>(xs: T[]) => [...new Map(xs.map(x => [JSON.stringify(x), x])).values()];
+  const uniq = <T>(xs: T[]) => [
+    ...new Map(xs.map(x => [JSON.stringify(x), x])).values(),
+  ];
   const spec: Array<[string, string]> = [];
   for (const e of entities) specPaths(e.spec ?? {}, '', spec);
   return {
     kinds: uniq([...entities.map(e => e.kind), 'Template', 'Group']),
-    namespaces: uniq([...entities.map(e => e.metadata.namespace ?? 'default'), 'nowhere']),
+    namespaces: uniq([
+      ...entities.map(e => e.metadata.namespace ?? 'default'),
+      'nowhere',
+    ]),
     names: uniq(entities.map(e => e.metadata.name)),
     owners: uniq([
       ...entities.flatMap(e => (e.relations ?? []).map(r => r.targetRef)),
@@ -99,15 +106,27 @@ const leaf = (kind: PermissionKind, rule: string, params: unknown): Leaf => ({
 });
 
 /** A valid leaf of `kind`'s rules; `claims` are the principal's ownership claims. */
-function validLeaf(r: Rng, kind: PermissionKind, pools: Pools, claims: string[]): Leaf {
+function validLeaf(
+  r: Rng,
+  kind: PermissionKind,
+  pools: Pools,
+  claims: string[],
+): Leaf {
   const withValue = (key: string, value: string, name: string) =>
-    r.chance(0.4) ? { [name]: noisy(r, key) } : { [name]: noisy(r, key), value: noisy(r, value) };
+    r.chance(0.4)
+      ? { [name]: noisy(r, key) }
+      : { [name]: noisy(r, key), value: noisy(r, value) };
   const common = [
     () =>
       leaf(kind, 'IS_ENTITY_OWNER', {
-        claims: (r.chance(0.6) ? claims : r.some(pools.owners)).map(c => noisy(r, c)),
+        claims: (r.chance(0.6) ? claims : r.some(pools.owners)).map(c =>
+          noisy(r, c),
+        ),
       }),
-    () => leaf(kind, 'IS_ENTITY_KIND', { kinds: r.some(pools.kinds).map(k => noisy(r, k)) }),
+    () =>
+      leaf(kind, 'IS_ENTITY_KIND', {
+        kinds: r.some(pools.kinds).map(k => noisy(r, k)),
+      }),
     () => {
       const [k, v] = r.pick(pools.labels);
       return leaf(kind, 'HAS_LABEL', withValue(k, v, 'label'));
@@ -132,8 +151,14 @@ function validLeaf(r: Rng, kind: PermissionKind, pools: Pools, claims: string[])
               ['name', r.pick(pools.names)],
               ['namespace', r.pick(pools.namespaces)],
               ['tags', r.pick(pools.tags)],
-              ...pools.labels.map(([k, v]): [string, string] => [`labels.${k}`, v]),
-              ...pools.annotations.map(([k, v]): [string, string] => [`annotations.${k}`, v]),
+              ...pools.labels.map(([k, v]): [string, string] => [
+                `labels.${k}`,
+                v,
+              ]),
+              ...pools.annotations.map(([k, v]): [string, string] => [
+                `annotations.${k}`,
+                v,
+              ]),
             ];
             const [k, v] = r.pick(choices);
             return leaf(kind, 'HAS_METADATA', withValue(k, v, 'key'));
@@ -159,26 +184,59 @@ function malformedLeaf(r: Rng, kind: PermissionKind): [unknown, string] {
       ),
       `a ${other} rule in a ${kind} decision`,
     ],
-    () => [leaf(kind, 'HAS_LABEL', { label: 'tier', valeu: 'gold' }), 'misspelt parameter'],
-    () => [leaf(kind, 'IS_ENTITY_OWNER', {}), 'missing parameter'],
-    () => [leaf(kind, 'IS_ENTITY_OWNER', { claims: 'group:default/team-a' }), 'claims not a list'],
-    () => [leaf(kind, 'HAS_LABEL', 'tier'), 'params not an object'],
-    () => [leaf(kind, 'HAS_ANNOTATION', { annotation: '' }), 'empty annotation'],
     () => [
-      { ...leaf(kind, 'HAS_LABEL', { label: 'tier' }), resourceType: RESOURCE_TYPE[other] },
+      leaf(kind, 'HAS_LABEL', { label: 'tier', valeu: 'gold' }),
+      'misspelt parameter',
+    ],
+    () => [leaf(kind, 'IS_ENTITY_OWNER', {}), 'missing parameter'],
+    () => [
+      leaf(kind, 'IS_ENTITY_OWNER', { claims: 'group:default/team-a' }),
+      'claims not a list',
+    ],
+    () => [leaf(kind, 'HAS_LABEL', 'tier'), 'params not an object'],
+    () => [
+      leaf(kind, 'HAS_ANNOTATION', { annotation: '' }),
+      'empty annotation',
+    ],
+    () => [
+      {
+        ...leaf(kind, 'HAS_LABEL', { label: 'tier' }),
+        resourceType: RESOURCE_TYPE[other],
+      },
       'foreign resource type on a leaf',
     ],
-    () => [{ ...leaf(kind, 'HAS_LABEL', { label: 'tier' }), sql: 'true' }, 'extra key on a leaf'],
+    () => [
+      { ...leaf(kind, 'HAS_LABEL', { label: 'tier' }), sql: 'true' },
+      'extra key on a leaf',
+    ],
     () => [{ anyOf: [] }, 'empty anyOf'],
     () => [{ allOf: [] }, 'empty allOf'],
     () => [null, 'null node'],
     // The product refuses metadata it does not store with catalog semantics (documented).
     () => [
-      leaf('catalog', 'HAS_METADATA', { key: r.pick(['title', 'description', 'uid']) }),
+      leaf('catalog', 'HAS_METADATA', {
+        key: r.pick(['title', 'description', 'uid']),
+      }),
       'unsupported HAS_METADATA key',
     ],
   ];
   return r.pick(cases)();
+}
+
+/** anyOf or allOf over `children()`, or not of `child()`, with equal odds. */
+export function randomOperator<T>(
+  r: { int(n: number): number },
+  children: () => T[],
+  child: () => T,
+) {
+  switch (r.int(3)) {
+    case 0:
+      return { anyOf: children() };
+    case 1:
+      return { allOf: children() };
+    default:
+      return { not: child() };
+  }
 }
 
 /** A criteria tree; when `poison` is set, one leaf somewhere in it is malformed. */
@@ -200,15 +258,12 @@ function tree(
     return validLeaf(r, kind, pools, claims);
   }
   const children = () =>
-    Array.from({ length: 1 + r.int(3) }, () => tree(r, kind, pools, claims, depth + 1, poison));
-  switch (r.int(3)) {
-    case 0:
-      return { anyOf: children() };
-    case 1:
-      return { allOf: children() };
-    default:
-      return { not: tree(r, kind, pools, claims, depth + 1, poison) };
-  }
+    Array.from({ length: 1 + r.int(3) }, () =>
+      tree(r, kind, pools, claims, depth + 1, poison),
+    );
+  return randomOperator(r, children, () =>
+    tree(r, kind, pools, claims, depth + 1, poison),
+  );
 }
 
 export interface GeneratedDecision {
@@ -228,7 +283,10 @@ export function generateDecision(
   if (roll < 0.2) return { oracle: { kind: 'DENY' }, wire: 'DENY' };
   if (roll < 0.28) {
     const wrong = r.int(5);
-    if (wrong === 0) return malformed(`${kind}: result MAYBE`, { response: { result: 'MAYBE' } });
+    if (wrong === 0)
+      return malformed(`${kind}: result MAYBE`, {
+        response: { result: 'MAYBE' },
+      });
     if (wrong === 1) {
       const conditions = tree(r, kind, pools, claims, 0, { left: false });
       return malformed(`${kind}: decision for another plugin`, {
@@ -247,11 +305,15 @@ export function generateDecision(
     for (;;) {
       const poison = { left: true, why: undefined as string | undefined };
       const conditions = tree(r, kind, pools, claims, 0, poison);
-      if (!poison.left) return malformed(`${kind}: ${poison.why}`, { conditions });
+      if (!poison.left)
+        return malformed(`${kind}: ${poison.why}`, { conditions });
     }
   }
   const criteria = tree(r, kind, pools, claims, 0, { left: false }) as Criteria;
-  return { oracle: { kind: 'CONDITIONAL', criteria }, wire: { conditions: criteria } };
+  return {
+    oracle: { kind: 'CONDITIONAL', criteria },
+    wire: { conditions: criteria },
+  };
 }
 
 function malformed(why: string, wire: FakeDecision): GeneratedDecision {

@@ -9,7 +9,11 @@ describe('home page', () => {
     renderTestApp({ features: [homePageModule], initialRouteEntries: ['/'] });
 
     // The page loads lazily, as in the portal.
-    const links = await screen.findAllByRole('link', { name: OPEN_LINK }, { timeout: 15_000 });
+    const links = await screen.findAllByRole(
+      'link',
+      { name: OPEN_LINK },
+      { timeout: 15_000 },
+    );
     const targets = links.map(l => [l.textContent, l.getAttribute('href')]);
     expect(targets).toEqual([
       ['Open Ask the docs', '/ask-docs'],
@@ -19,7 +23,10 @@ describe('home page', () => {
   });
 
   it('does not take over other paths', async () => {
-    renderTestApp({ features: [homePageModule], initialRouteEntries: ['/somewhere-else'] });
+    renderTestApp({
+      features: [homePageModule],
+      initialRouteEntries: ['/somewhere-else'],
+    });
     // Longer than the lazy load above takes, so a match would have rendered by now.
     await new Promise(resolve => setTimeout(resolve, 5_000));
     expect(screen.queryAllByRole('link', { name: OPEN_LINK })).toEqual([]);

@@ -28,7 +28,10 @@ export function HomePage() {
           <Grid item xs={12} md={4} key={d.path}>
             <InfoCard title={d.title}>
               <Typography paragraph>{d.text}</Typography>
-              <Link to={d.path} data-testid={`home-link${d.path.replace('/', '-')}`}>
+              <Link
+                to={d.path}
+                data-testid={`home-link${d.path.replace('/', '-')}`}
+              >
                 Open {d.title}
               </Link>
             </InfoCard>

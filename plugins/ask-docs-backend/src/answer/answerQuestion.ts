@@ -1,6 +1,5 @@
 import {
-  AnswerSource,
-  AnswerStatus,
+  AskResponse,
   EVIDENCE_ONLY_NOTICE,
   EvidenceChunk,
   NOT_IN_KNOWLEDGE_BASE_ANSWER,
@@ -64,15 +63,18 @@ export interface AnswerInput {
   conversation?: ConversationTurn[];
 }
 
-export interface AnswerResult {
-  status: AnswerStatus;
-  grounded: boolean;
-  answer: string;
-  sources: AnswerSource[];
-  evidence: EvidenceChunk[];
-  notice?: string;
-  /** The model that was asked, when one was. */
-  llmModel?: string;
+/** The answer part of the response (`llmModel`: the model that was asked, when one was). */
+export interface AnswerResult
+  extends Pick<
+    AskResponse,
+    | 'status'
+    | 'grounded'
+    | 'answer'
+    | 'sources'
+    | 'evidence'
+    | 'notice'
+    | 'llmModel'
+  > {
   /** The model's text as received, for the audit record (also when it is not shown). */
   rawOutput?: string;
   /** Chunk ids sent to the model, in block order. */

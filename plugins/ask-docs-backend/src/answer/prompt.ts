@@ -1,4 +1,7 @@
-import { parseCitationMarkers, SECTION_SEPARATOR } from '@askdocs/plugin-ask-docs-common';
+import {
+  parseCitationMarkers,
+  SECTION_SEPARATOR,
+} from '@askdocs/plugin-ask-docs-common';
 import { chunkSections, citationLabels } from './labels';
 import type { ChatMessage, ConversationTurn, RetrievedChunk } from './types';
 
@@ -155,7 +158,9 @@ function renderConversation(turns: ConversationTurn[]): string[] {
   if (!turns.length) return [];
   const line = (text: string) => neutralise(text.replace(/\s+/g, ' ').trim());
   const lines = turns.flatMap((t, i) => {
-    const answer = t.answer && line(withoutMarkers(t.answer)).slice(0, MAX_TURN_ANSWER_CHARS);
+    const answer =
+      t.answer &&
+      line(withoutMarkers(t.answer)).slice(0, MAX_TURN_ANSWER_CHARS);
     return [
       `Earlier question ${i + 1}: ${line(t.question)}`,
       ...(answer ? [`Earlier answer ${i + 1}: ${answer}`] : []),
@@ -165,7 +170,9 @@ function renderConversation(turns: ConversationTurn[]): string[] {
 }
 
 function withoutMarkers(text: string): string {
-  const cuts = [...new Map(parseCitationMarkers(text).map(m => [m.start, m])).values()];
+  const cuts = [
+    ...new Map(parseCitationMarkers(text).map(m => [m.start, m])).values(),
+  ];
   let out = '';
   let at = 0;
   for (const m of cuts) {

@@ -2,7 +2,8 @@ import { ConfigReader } from '@backstage/config';
 import { Config } from '@backstage/config';
 import { readAskDocsConfig } from '../settings';
 
-const readAnswerOptions = (config: Config) => readAskDocsConfig(config).answer.options;
+const readAnswerOptions = (config: Config) =>
+  readAskDocsConfig(config).answer.options;
 
 describe('readAnswerOptions', () => {
   it('is empty without askDocs.answer, so defaults apply', () => {

@@ -76,7 +76,12 @@ export interface RunProgress {
 export interface RetrievedChunkAudit
   extends Pick<
     IndexedChunk,
-    'chunkId' | 'documentId' | 'title' | 'sectionPath' | 'revision' | 'contentHash'
+    | 'chunkId'
+    | 'documentId'
+    | 'title'
+    | 'sectionPath'
+    | 'revision'
+    | 'contentHash'
   > {
   rank: number;
   scores: Record<string, number | null>;
@@ -139,14 +144,22 @@ export interface AskDocsStore {
   /** Records a complete successful listing started at `asOf`. */
   recordVisibilitySync(asOf: Date): Promise<void>;
   /** Turns the freshness guard on with this bound, or off with undefined. */
-  configureVisibilityFreshness(maxStalenessSeconds: number | undefined): Promise<void>;
+  configureVisibilityFreshness(
+    maxStalenessSeconds: number | undefined,
+  ): Promise<void>;
   visibilitySyncState(): Promise<VisibilitySyncState>;
   listEntityRefs(): Promise<string[]>;
   /** Deletes entities with all their documents, chunks, vectors and terms. */
   deleteEntities(entityRefs: string[]): Promise<number>;
-  documentStates(entityRef: string, modelId: string): Promise<Map<string, StoredDocumentState>>;
+  documentStates(
+    entityRef: string,
+    modelId: string,
+  ): Promise<Map<string, StoredDocumentState>>;
   /** Chunk ids whose current text already has a vector of this model. */
-  embeddedChunkHashes(documentId: string, modelId: string): Promise<Map<string, string>>;
+  embeddedChunkHashes(
+    documentId: string,
+    modelId: string,
+  ): Promise<Map<string, string>>;
   /**
    * Replaces one document's chunks in a single transaction, so readers never see half a page.
    * `vectors` holds the new vectors by chunk id; chunks absent from it keep theirs. When the
@@ -158,9 +171,17 @@ export interface AskDocsStore {
     chunks: ChunkWrite[],
     vectors: Map<string, number[]>,
     model: { modelId: string; dimension: number },
-  ): Promise<{ chunksWritten: number; chunksDeleted: number; chunksReanalysed: number }>;
+  ): Promise<{
+    chunksWritten: number;
+    chunksDeleted: number;
+    chunksReanalysed: number;
+  }>;
   deleteDocuments(documentIds: string[]): Promise<number>;
-  registerModel(model: { modelId: string; dimension: number; kind: string }): Promise<void>;
+  registerModel(model: {
+    modelId: string;
+    dimension: number;
+    kind: string;
+  }): Promise<void>;
   /**
    * Refreshes planner statistics and visibility maps of the index tables after a run changed
    * them, so keyword lookups are index-only scans and plans fit the new sizes.
@@ -171,8 +192,21 @@ export interface AskDocsStore {
   /** Marks runs left 'running' by a stopped backend as failed. */
   failAbandonedRuns(): Promise<number>;
   updateRun(runId: number, progress: RunProgress): Promise<void>;
-  finishRun(runId: number, status: 'succeeded' | 'failed', progress: RunProgress): Promise<void>;
-  latestRun(): Promise<(RunProgress & { runId: number; status: string; trigger: string; startedAt: string; finishedAt?: string }) | undefined>;
+  finishRun(
+    runId: number,
+    status: 'succeeded' | 'failed',
+    progress: RunProgress,
+  ): Promise<void>;
+  latestRun(): Promise<
+    | (RunProgress & {
+        runId: number;
+        status: string;
+        trigger: string;
+        startedAt: string;
+        finishedAt?: string;
+      })
+    | undefined
+  >;
 
   insertAnswer(answer: AnswerWrite): Promise<string>;
   getAnswer(id: string): Promise<StoredAnswer | undefined>;
@@ -184,10 +218,16 @@ export interface AskDocsStore {
    * at or after `keepAnswersSince` retrieved (by chunk id and content hash). Current versions
    * (never superseded) are never deleted. Returns the number deleted.
    */
-  deleteChunkVersions(options: { supersededBefore: Date; keepAnswersSince: Date }): Promise<number>;
+  deleteChunkVersions(options: {
+    supersededBefore: Date;
+    keepAnswersSince: Date;
+  }): Promise<number>;
   /**
    * Current revision of each document the reader may still see (null when it no longer exists
    * or is no longer visible): even revision ids go through the visibility predicate.
    */
-  currentRevisions(documentIds: string[], visibility: Visibility): Promise<Map<string, string | null>>;
+  currentRevisions(
+    documentIds: string[],
+    visibility: Visibility,
+  ): Promise<Map<string, string | null>>;
 }

@@ -18,6 +18,8 @@ import { entityColumns } from './entityColumns';
 import { FRESH_VISIBILITY_ATTRIBUTES_SQL } from '../permissions/freshness';
 
 const TERM_INSERT_BATCH = 2000;
+/** Chunk and vector rows per INSERT (a vector literal of 384 dimensions is ~3 KB of SQL). */
+const CHUNK_INSERT_BATCH = 200;
 const NOT_NEWER_SQL =
   'ask_docs_entities.attributes_at IS NULL ' +
   'OR ask_docs_entities.attributes_at <= excluded.attributes_at';
@@ -25,7 +27,10 @@ const NOT_NEWER_SQL =
 export class DatabaseAskDocsStore implements AskDocsStore {
   constructor(private readonly db: Knex) {}
 
-  async upsertEntity(e: EntityRow, options: { asOf?: Date } = {}): Promise<void> {
+  async upsertEntity(
+    e: EntityRow,
+    options: { asOf?: Date } = {},
+  ): Promise<void> {
     await this.db('ask_docs_entities')
       .insert({
         ...entityColumns(e),
@@ -44,10 +49,16 @@ export class DatabaseAskDocsStore implements AskDocsStore {
     return new Date(rows[0].now);
   }
 
-  async syncEntityAttributes(entities: EntityRow[], asOf: Date): Promise<number> {
+  async syncEntityAttributes(
+    entities: EntityRow[],
+    asOf: Date,
+  ): Promise<number> {
     if (entities.length === 0) return 0;
     const stored = await this.db('ask_docs_entities')
-      .whereIn('entity_ref', entities.map(e => e.entityRef))
+      .whereIn(
+        'entity_ref',
+        entities.map(e => e.entityRef),
+      )
       .select('entity_ref', 'attributes_hash', 'deleted_at');
     const byRef = new Map(stored.map(r => [r.entity_ref, r]));
     let changed = 0;
@@ -55,10 +66,16 @@ export class DatabaseAskDocsStore implements AskDocsStore {
       const row = byRef.get(e.entityRef);
       if (!row) continue; // not indexed (yet): ingestion adds it with its documents
       const { etag: _etag, ...columns } = entityColumns(e);
-      if (row.attributes_hash === columns.attributes_hash && row.deleted_at === null) continue;
+      if (
+        row.attributes_hash === columns.attributes_hash &&
+        row.deleted_at === null
+      )
+        continue;
       changed += await this.db('ask_docs_entities')
         .where('entity_ref', e.entityRef)
-        .where(q => q.whereNull('attributes_at').orWhere('attributes_at', '<=', asOf))
+        .where(q =>
+          q.whereNull('attributes_at').orWhere('attributes_at', '<=', asOf),
+        )
         .update({
           ...columns,
           attributes_at: asOf,
@@ -69,12 +86,21 @@ export class DatabaseAskDocsStore implements AskDocsStore {
     return changed;
   }
 
-  async hideEntitiesNotListed(listedRefs: string[], asOf: Date): Promise<number> {
+  async hideEntitiesNotListed(
+    listedRefs: string[],
+    asOf: Date,
+  ): Promise<number> {
     return this.db('ask_docs_entities')
       .whereNull('deleted_at')
       .whereRaw('NOT (entity_ref = ANY(?::text[]))', [listedRefs])
-      .where(q => q.whereNull('attributes_at').orWhere('attributes_at', '<=', asOf))
-      .update({ deleted_at: asOf, attributes_at: asOf, updated_at: this.db.fn.now() });
+      .where(q =>
+        q.whereNull('attributes_at').orWhere('attributes_at', '<=', asOf),
+      )
+      .update({
+        deleted_at: asOf,
+        attributes_at: asOf,
+        updated_at: this.db.fn.now(),
+      });
   }
 
   async recordVisibilitySync(asOf: Date): Promise<void> {
@@ -86,7 +112,9 @@ export class DatabaseAskDocsStore implements AskDocsStore {
     );
   }
 
-  async configureVisibilityFreshness(maxStalenessSeconds: number | undefined): Promise<void> {
+  async configureVisibilityFreshness(
+    maxStalenessSeconds: number | undefined,
+  ): Promise<void> {
     await this.db('ask_docs_visibility_sync')
       .insert({ id: 1, max_staleness_seconds: maxStalenessSeconds ?? null })
       .onConflict('id')
@@ -101,7 +129,9 @@ export class DatabaseAskDocsStore implements AskDocsStore {
     );
     const r = rows[0];
     return {
-      lastSuccessAt: r.last_success_at ? new Date(r.last_success_at) : undefined,
+      lastSuccessAt: r.last_success_at
+        ? new Date(r.last_success_at)
+        : undefined,
       maxStalenessSeconds: r.max_staleness_seconds ?? undefined,
       stale: Boolean(r.stale),
     };
@@ -115,14 +145,24 @@ export class DatabaseAskDocsStore implements AskDocsStore {
   async deleteEntities(entityRefs: string[]): Promise<number> {
     if (entityRefs.length === 0) return 0;
     return this.db.transaction(async tx => {
-      await this.supersedeVersions(tx, tx('ask_docs_chunks').whereIn('entity_ref', entityRefs).select('chunk_id'));
-      const chunks = await tx('ask_docs_chunks').whereIn('entity_ref', entityRefs).delete();
+      await this.supersedeVersions(
+        tx,
+        tx('ask_docs_chunks')
+          .whereIn('entity_ref', entityRefs)
+          .select('chunk_id'),
+      );
+      const chunks = await tx('ask_docs_chunks')
+        .whereIn('entity_ref', entityRefs)
+        .delete();
       await tx('ask_docs_entities').whereIn('entity_ref', entityRefs).delete();
       return chunks;
     });
   }
 
-  async documentStates(entityRef: string, modelId: string): Promise<Map<string, StoredDocumentState>> {
+  async documentStates(
+    entityRef: string,
+    modelId: string,
+  ): Promise<Map<string, StoredDocumentState>> {
     const rows = await this.db('ask_docs_documents as d')
       .where('d.entity_ref', entityRef)
       .select(
@@ -140,12 +180,20 @@ export class DatabaseAskDocsStore implements AskDocsStore {
     return new Map(
       rows.map(r => [
         r.document_id,
-        { contentHash: r.content_hash, revision: r.revision, embedded: Boolean(r.embedded), analysisSignature: r.analysis_signature ?? null },
+        {
+          contentHash: r.content_hash,
+          revision: r.revision,
+          embedded: Boolean(r.embedded),
+          analysisSignature: r.analysis_signature ?? null,
+        },
       ]),
     );
   }
 
-  async embeddedChunkHashes(documentId: string, modelId: string): Promise<Map<string, string>> {
+  async embeddedChunkHashes(
+    documentId: string,
+    modelId: string,
+  ): Promise<Map<string, string>> {
     const rows = await this.db('ask_docs_embeddings as e')
       .join('ask_docs_chunks as c', 'c.chunk_id', 'e.chunk_id')
       .where({ 'c.document_id': documentId, 'e.model_id': modelId })
@@ -158,14 +206,20 @@ export class DatabaseAskDocsStore implements AskDocsStore {
     chunks: ChunkWrite[],
     vectors: Map<string, number[]>,
     model: { modelId: string; dimension: number },
-  ): Promise<{ chunksWritten: number; chunksDeleted: number; chunksReanalysed: number }> {
+  ): Promise<{
+    chunksWritten: number;
+    chunksDeleted: number;
+    chunksReanalysed: number;
+  }> {
     return this.db.transaction(async tx => {
       // Locked until commit: a concurrent write of the same page then sees this signature.
       const stored = await tx('ask_docs_documents')
         .where('document_id', doc.documentId)
         .forUpdate()
         .first('analysis_signature');
-      const reanalyse = stored !== undefined && (stored.analysis_signature ?? null) !== (doc.analysisSignature ?? null);
+      const reanalyse =
+        stored !== undefined &&
+        (stored.analysis_signature ?? null) !== (doc.analysisSignature ?? null);
       await tx('ask_docs_documents')
         .insert({
           document_id: doc.documentId,
@@ -186,20 +240,27 @@ export class DatabaseAskDocsStore implements AskDocsStore {
         .merge();
 
       const existing = new Map<string, string>(
-        (await tx('ask_docs_chunks').where('document_id', doc.documentId).select('chunk_id', 'content_hash')).map(
-          r => [r.chunk_id, r.content_hash],
-        ),
+        (
+          await tx('ask_docs_chunks')
+            .where('document_id', doc.documentId)
+            .select('chunk_id', 'content_hash')
+        ).map(r => [r.chunk_id, r.content_hash]),
       );
       const keep = new Set(chunks.map(c => c.chunkId));
       const gone = [...existing.keys()].filter(id => !keep.has(id));
-      const changed = chunks.filter(c => existing.get(c.chunkId) !== c.contentHash);
+      const changed = chunks.filter(
+        c => existing.get(c.chunkId) !== c.contentHash,
+      );
       const changedIds = changed.map(c => c.chunkId);
       // Postings are rebuilt for changed chunks, and for all of them when the analysis changed.
       const analysed = reanalyse ? chunks : changed;
       const analysedIds = analysed.map(c => c.chunkId);
 
       // Old texts stay addressable in ask_docs_chunk_versions for audit replay.
-      const replacedIds = [...gone, ...changedIds.filter(id => existing.has(id))];
+      const replacedIds = [
+        ...gone,
+        ...changedIds.filter(id => existing.has(id)),
+      ];
       if (replacedIds.length > 0) {
         await this.supersedeVersions(tx, replacedIds);
       }
@@ -207,11 +268,24 @@ export class DatabaseAskDocsStore implements AskDocsStore {
         await tx('ask_docs_chunks').whereIn('chunk_id', gone).delete();
       }
 
-      // Unchanged chunks still get the page's new revision and position.
-      for (const c of chunks) {
-        const { documentId, entityRef, revision } = doc;
-        const row = chunkColumns({ ...c, documentId, entityRef, revision });
-        await tx('ask_docs_chunks').insert(row).onConflict('chunk_id').merge();
+      // Unchanged chunks still get the page's new revision and position. One statement per
+      // batch: a page's chunks are written in one round trip, not one each.
+      const { documentId, entityRef, revision } = doc;
+      // Keyed by id: one INSERT ... ON CONFLICT may not touch a row twice (the last one wins,
+      // as it did with one statement per chunk).
+      const chunkRows = Array.from(
+        new Map(
+          chunks.map(c => [
+            c.chunkId,
+            chunkColumns({ ...c, documentId, entityRef, revision }),
+          ]),
+        ).values(),
+      );
+      for (let i = 0; i < chunkRows.length; i += CHUNK_INSERT_BATCH) {
+        await tx('ask_docs_chunks')
+          .insert(chunkRows.slice(i, i + CHUNK_INSERT_BATCH))
+          .onConflict('chunk_id')
+          .merge();
       }
 
       if (changed.length > 0) {
@@ -231,7 +305,6 @@ export class DatabaseAskDocsStore implements AskDocsStore {
           )
           .onConflict(['chunk_id', 'content_hash'])
           .merge({ superseded_at: null, revision: doc.revision });
-
       }
       if (analysed.length > 0) {
         await tx('ask_docs_terms').whereIn('chunk_id', analysedIds).delete();
@@ -246,37 +319,63 @@ export class DatabaseAskDocsStore implements AskDocsStore {
           })),
         );
         for (let i = 0; i < termRows.length; i += TERM_INSERT_BATCH) {
-          await tx('ask_docs_terms').insert(termRows.slice(i, i + TERM_INSERT_BATCH));
+          await tx('ask_docs_terms').insert(
+            termRows.slice(i, i + TERM_INSERT_BATCH),
+          );
         }
       }
 
-      for (const c of chunks) {
+      const embeddingRows = Array.from(
+        new Map(chunks.map(c => [c.chunkId, c])).values(),
+      ).flatMap(c => {
         const vector = vectors.get(c.chunkId);
-        if (!vector) continue;
+        if (!vector) return [];
         if (vector.length !== model.dimension) {
-          throw new Error(`Vector of chunk ${c.chunkId} has ${vector.length} dimensions, model ${model.modelId} has ${model.dimension}`);
+          throw new Error(
+            `Vector of chunk ${c.chunkId} has ${vector.length} dimensions, ` +
+              `model ${model.modelId} has ${model.dimension}`,
+          );
         }
-        await tx('ask_docs_embeddings')
-          .insert({
+        return [
+          {
             chunk_id: c.chunkId,
+            entity_ref: entityRef,
             model_id: model.modelId,
             content_hash: c.contentHash,
             dimension: model.dimension,
             embedding: toVectorLiteral(vector),
-          })
+          },
+        ];
+      });
+      for (let i = 0; i < embeddingRows.length; i += CHUNK_INSERT_BATCH) {
+        await tx('ask_docs_embeddings')
+          .insert(embeddingRows.slice(i, i + CHUNK_INSERT_BATCH))
           .onConflict(['chunk_id', 'model_id'])
           .merge();
       }
-      return { chunksWritten: changed.length, chunksDeleted: gone.length, chunksReanalysed: analysed.length - changed.length };
+      return {
+        chunksWritten: changed.length,
+        chunksDeleted: gone.length,
+        chunksReanalysed: analysed.length - changed.length,
+      };
     });
   }
 
   async deleteDocuments(documentIds: string[]): Promise<number> {
     if (documentIds.length === 0) return 0;
     return this.db.transaction(async tx => {
-      await this.supersedeVersions(tx, tx('ask_docs_chunks').whereIn('document_id', documentIds).select('chunk_id'));
-      const n = await tx('ask_docs_chunks').whereIn('document_id', documentIds).delete();
-      await tx('ask_docs_documents').whereIn('document_id', documentIds).delete();
+      await this.supersedeVersions(
+        tx,
+        tx('ask_docs_chunks')
+          .whereIn('document_id', documentIds)
+          .select('chunk_id'),
+      );
+      const n = await tx('ask_docs_chunks')
+        .whereIn('document_id', documentIds)
+        .delete();
+      await tx('ask_docs_documents')
+        .whereIn('document_id', documentIds)
+        .delete();
       return n;
     });
   }
@@ -284,18 +383,31 @@ export class DatabaseAskDocsStore implements AskDocsStore {
   async refreshIndexStatistics(): Promise<void> {
     // Not in a transaction (VACUUM cannot be); autovacuum would get there too, but later, and
     // embedded PGlite has no autovacuum at all.
-    await this.db.raw('VACUUM (ANALYZE) ask_docs_terms, ask_docs_vocabulary, ask_docs_chunks, ask_docs_embeddings');
+    await this.db.raw(
+      'VACUUM (ANALYZE) ask_docs_terms, ask_docs_key_stats, ask_docs_entity_totals, ' +
+        'ask_docs_chunks, ask_docs_embeddings',
+    );
   }
 
-  async registerModel(model: { modelId: string; dimension: number; kind: string }): Promise<void> {
+  async registerModel(model: {
+    modelId: string;
+    dimension: number;
+    kind: string;
+  }): Promise<void> {
     await this.db('ask_docs_models')
-      .insert({ model_id: model.modelId, dimension: model.dimension, kind: model.kind })
+      .insert({
+        model_id: model.modelId,
+        dimension: model.dimension,
+        kind: model.kind,
+      })
       .onConflict('model_id')
       .ignore();
   }
 
   async startRun(trigger: 'schedule' | 'manual'): Promise<number> {
-    const [row] = await this.db('ask_docs_ingestion_runs').insert({ trigger, status: 'running' }).returning('id');
+    const [row] = await this.db('ask_docs_ingestion_runs')
+      .insert({ trigger, status: 'running' })
+      .returning('id');
     return typeof row === 'object' ? row.id : row;
   }
 
@@ -308,22 +420,32 @@ export class DatabaseAskDocsStore implements AskDocsStore {
       .update({
         status: 'failed',
         finished_at: this.db.fn.now(),
-        errors: this.db.raw(`errors || '[{"message":"abandoned: the backend stopped during the run"}]'::jsonb`),
+        errors: this.db.raw(
+          `errors || '[{"message":"abandoned: the backend stopped during the run"}]'::jsonb`,
+        ),
       });
   }
 
   async updateRun(runId: number, p: RunProgress): Promise<void> {
-    await this.db('ask_docs_ingestion_runs').where('id', runId).update(progressColumns(p));
+    await this.db('ask_docs_ingestion_runs')
+      .where('id', runId)
+      .update(progressColumns(p));
   }
 
-  async finishRun(runId: number, status: 'succeeded' | 'failed', p: RunProgress): Promise<void> {
+  async finishRun(
+    runId: number,
+    status: 'succeeded' | 'failed',
+    p: RunProgress,
+  ): Promise<void> {
     await this.db('ask_docs_ingestion_runs')
       .where('id', runId)
       .update({ ...progressColumns(p), status, finished_at: this.db.fn.now() });
   }
 
   async latestRun() {
-    const r = await this.db('ask_docs_ingestion_runs').orderBy('id', 'desc').first();
+    const r = await this.db('ask_docs_ingestion_runs')
+      .orderBy('id', 'desc')
+      .first();
     if (!r) return undefined;
     return {
       runId: r.id,
@@ -375,12 +497,17 @@ export class DatabaseAskDocsStore implements AskDocsStore {
   }
 
   async listAnswers(userRef: string, limit: number): Promise<StoredAnswer[]> {
-    const rows = await this.db('ask_docs_answers').where('user_ref', userRef).orderBy('created_at', 'desc').limit(limit);
+    const rows = await this.db('ask_docs_answers')
+      .where('user_ref', userRef)
+      .orderBy('created_at', 'desc')
+      .limit(limit);
     return rows.map(answerFromRow);
   }
 
   async setFeedback(id: string, feedback: AnswerFeedback): Promise<void> {
-    await this.db('ask_docs_answers').where('id', id).update({ feedback: JSON.stringify(feedback) });
+    await this.db('ask_docs_answers')
+      .where('id', id)
+      .update({ feedback: JSON.stringify(feedback) });
   }
 
   async deleteAnswersBefore(date: Date): Promise<number> {
@@ -408,8 +535,13 @@ export class DatabaseAskDocsStore implements AskDocsStore {
     return rowCount ?? 0;
   }
 
-  async currentRevisions(documentIds: string[], visibility: Visibility): Promise<Map<string, string | null>> {
-    const result = new Map<string, string | null>(documentIds.map(id => [id, null]));
+  async currentRevisions(
+    documentIds: string[],
+    visibility: Visibility,
+  ): Promise<Map<string, string | null>> {
+    const result = new Map<string, string | null>(
+      documentIds.map(id => [id, null]),
+    );
     if (documentIds.length === 0) return result;
     const rows = await visibility
       .apply(this.db('ask_docs_documents'), 'entity_ref')
@@ -419,7 +551,10 @@ export class DatabaseAskDocsStore implements AskDocsStore {
     return result;
   }
 
-  private async supersedeVersions(tx: Knex.Transaction, chunkIds: string[] | Knex.QueryBuilder) {
+  private async supersedeVersions(
+    tx: Knex.Transaction,
+    chunkIds: string[] | Knex.QueryBuilder,
+  ) {
     await tx('ask_docs_chunk_versions')
       .whereIn('chunk_id', chunkIds as any)
       .whereNull('superseded_at')
@@ -442,7 +577,9 @@ function progressColumns(p: RunProgress) {
 
 function toIso(v: unknown): string | undefined {
   if (!v) return undefined;
-  return v instanceof Date ? v.toISOString() : new Date(String(v)).toISOString();
+  return v instanceof Date
+    ? v.toISOString()
+    : new Date(String(v)).toISOString();
 }
 
 function answerFromRow(r: any): StoredAnswer {

@@ -23,7 +23,11 @@ describe('chunk version retention', () => {
     await db?.stop();
   });
 
-  const version = (chunkId: string, contentHash: string, supersededAt: Date | null) => ({
+  const version = (
+    chunkId: string,
+    contentHash: string,
+    supersededAt: Date | null,
+  ) => ({
     chunk_id: chunkId,
     content_hash: contentHash,
     revision: 'r1',
@@ -65,7 +69,10 @@ describe('chunk version retention', () => {
       evidence: [],
     };
     await store.insertAnswer(a);
-    await db.knex('ask_docs_answers').where('id', a.id).update({ created_at: createdAt });
+    await db
+      .knex('ask_docs_answers')
+      .where('id', a.id)
+      .update({ created_at: createdAt });
   }
 
   it('deletes old unreferenced versions, keeps referenced, recent and current ones', async () => {
@@ -81,9 +88,13 @@ describe('chunk version retention', () => {
       ]);
     await answer(daysAgo(30), [{ chunkId: 'c1', contentHash: 'old-cited' }]);
     // Outside the answer retention window: deleted by the answer retention, no reason to keep.
-    await answer(daysAgo(500), [{ chunkId: 'c1', contentHash: 'old-cited-by-expired-answer' }]);
+    await answer(daysAgo(500), [
+      { chunkId: 'c1', contentHash: 'old-cited-by-expired-answer' },
+    ]);
     // Same hash under another chunk id does not protect c1's version.
-    await answer(daysAgo(5), [{ chunkId: 'c9', contentHash: 'old-unreferenced' }]);
+    await answer(daysAgo(5), [
+      { chunkId: 'c9', contentHash: 'old-unreferenced' },
+    ]);
 
     const deleted = await store.deleteChunkVersions({
       supersededBefore: daysAgo(90),

@@ -1,5 +1,15 @@
 import { startTestDatabase, TestDatabase } from '../testUtils/testDatabase';
-import { applyDatabaseMigrations, rollbackDatabaseMigrations } from './migrations';
+import {
+  applyDatabaseMigrations,
+  migrationsDirectory,
+  rollbackDatabaseMigrations,
+} from './migrations';
+
+const config = {
+  directory: migrationsDirectory(),
+  tableName: 'ask_docs_knex_migrations',
+  loadExtensions: ['.js'],
+};
 
 describe('migrations', () => {
   let db: TestDatabase;
@@ -15,15 +25,139 @@ describe('migrations', () => {
     expect(await db.knex.schema.hasTable('ask_docs_chunks')).toBe(true);
     expect(await db.knex.schema.hasTable('ask_docs_answers')).toBe(true);
     // pgvector is really there: a cosine distance can be computed.
-    const { rows } = await db.knex.raw(`SELECT '[1,0]'::vector <=> '[0,1]'::vector AS d`);
+    const { rows } = await db.knex.raw(
+      `SELECT '[1,0]'::vector <=> '[0,1]'::vector AS d`,
+    );
     expect(Number(rows[0].d)).toBeCloseTo(1);
 
     await rollbackDatabaseMigrations(db.knex);
-    for (const t of ['ask_docs_chunks', 'ask_docs_terms', 'ask_docs_embeddings', 'ask_docs_answers', 'ask_docs_entities']) {
+    for (const t of [
+      'ask_docs_chunks',
+      'ask_docs_terms',
+      'ask_docs_embeddings',
+      'ask_docs_answers',
+      'ask_docs_entities',
+    ]) {
       expect(await db.knex.schema.hasTable(t)).toBe(false);
     }
 
     await applyDatabaseMigrations(db.knex);
     expect(await db.knex.schema.hasTable('ask_docs_terms')).toBe(true);
+  });
+
+  it('upgrades an index written before 0005: statistics and vector entities are backfilled', async () => {
+    await rollbackDatabaseMigrations(db.knex);
+    // Up to 0004, then rows as the store wrote them then (vectors without an entity).
+    while (
+      !(await db.knex.migrate.currentVersion(config)).startsWith('20261205')
+    ) {
+      await db.knex.migrate.up(config);
+    }
+    const k = db.knex;
+    const entity = (ref: string) => ({
+      entity_ref: ref,
+      kind: 'component',
+      namespace: 'default',
+      name: ref.split('/')[1],
+      title: ref,
+      etag: 'e',
+    });
+    await k('ask_docs_entities').insert([
+      entity('component:default/a'),
+      entity('component:default/b'),
+    ]);
+    const doc = (id: string, ref: string) => ({
+      document_id: id,
+      entity_ref: ref,
+      source_kind: 'techdocs',
+      page_path: id,
+      title: id,
+      url: `/${id}`,
+      lang: 'en',
+      revision: 'r',
+      content_hash: id,
+      text_length: 1,
+    });
+    await k('ask_docs_documents').insert([
+      doc('d1', 'component:default/a'),
+      doc('d2', 'component:default/b'),
+    ]);
+    const chunk = (
+      id: string,
+      docId: string,
+      ref: string,
+      termCount: number,
+    ) => ({
+      chunk_id: id,
+      document_id: docId,
+      entity_ref: ref,
+      ordinal: 0,
+      title: id,
+      section_path: id,
+      anchor: '',
+      char_start: 0,
+      char_end: 1,
+      text: id,
+      content_hash: id,
+      revision: 'r',
+      lang: 'en',
+      term_count: termCount,
+    });
+    await k('ask_docs_chunks').insert([
+      chunk('c1', 'd1', 'component:default/a', 3),
+      chunk('c2', 'd1', 'component:default/a', 5),
+      chunk('c3', 'd2', 'component:default/b', 7),
+    ]);
+    const term = (id: string, ref: string, kind: string, t: string) => ({
+      chunk_id: id,
+      entity_ref: ref,
+      lang: 'en',
+      kind,
+      term: t,
+      tf: 1,
+    });
+    await k('ask_docs_terms').insert([
+      term('c1', 'component:default/a', 'l', 'release'),
+      term('c2', 'component:default/a', 'l', 'release'),
+      term('c2', 'component:default/a', 'w', 'releases'),
+      term('c3', 'component:default/b', 'l', 'release'),
+    ]);
+    await k('ask_docs_embeddings').insert(
+      ['c1', 'c3'].map(id => ({
+        chunk_id: id,
+        model_id: 'm',
+        content_hash: id,
+        dimension: 2,
+        embedding: '[1,0]',
+      })),
+    );
+
+    await applyDatabaseMigrations(k);
+    const rows = async (sql: string) =>
+      (await k.raw(sql)).rows.map((r: Record<string, unknown>) =>
+        Object.values(r).join(' '),
+      );
+    expect(
+      await rows(
+        'SELECT kind, term, entity_ref, df FROM ask_docs_key_stats ORDER BY 1, 2, 3',
+      ),
+    ).toEqual([
+      'l release component:default/a 2',
+      'l release component:default/b 1',
+      'w releases component:default/a 1',
+    ]);
+    expect(
+      await rows('SELECT entity_ref, term, df FROM ask_docs_vocabulary'),
+    ).toEqual(['component:default/a releases 1']);
+    expect(
+      await rows(
+        'SELECT entity_ref, chunks, terms FROM ask_docs_entity_totals ORDER BY 1',
+      ),
+    ).toEqual(['component:default/a 2 8', 'component:default/b 1 7']);
+    expect(
+      await rows(
+        'SELECT chunk_id, entity_ref FROM ask_docs_embeddings ORDER BY 1',
+      ),
+    ).toEqual(['c1 component:default/a', 'c3 component:default/b']);
   });
 });

@@ -1,28 +1,48 @@
 import knexFactory, { Knex } from 'knex';
 import { startTestDatabase, TestDatabase } from '../testUtils/testDatabase';
-import { DatabaseRequirementError, requirePostgresWithVector } from './requirePostgres';
+import {
+  DatabaseRequirementError,
+  requirePostgresWithVector,
+} from './requirePostgres';
 
 /** A pg-dialect knex whose catalogue answers are scripted (for servers we cannot start here). */
-function scriptedPostgres(answers: { version: string; installed: boolean; available: boolean }) {
+function scriptedPostgres(answers: {
+  version: string;
+  installed: boolean;
+  available: boolean;
+}) {
   const executed: string[] = [];
   const raw = async (sql: string) => {
     executed.push(sql);
-    if (sql.startsWith('SHOW server_version_num')) return { rows: [{ server_version_num: answers.version }] };
-    if (sql.includes('FROM pg_extension')) return { rows: answers.installed ? [{}] : [] };
-    if (sql.includes('pg_available_extensions')) return { rows: answers.available ? [{}] : [] };
-    if (sql.includes('current_database')) return { rows: [{ db: 'backstage_plugin_ask-docs', role: 'app' }] };
+    if (sql.startsWith('SHOW server_version_num'))
+      return { rows: [{ server_version_num: answers.version }] };
+    if (sql.includes('FROM pg_extension'))
+      return { rows: answers.installed ? [{}] : [] };
+    if (sql.includes('pg_available_extensions'))
+      return { rows: answers.available ? [{}] : [] };
+    if (sql.includes('current_database'))
+      return { rows: [{ db: 'backstage_plugin_ask-docs', role: 'app' }] };
     throw new Error(`unexpected SQL ${sql}`);
   };
-  return { knex: { client: { config: { client: 'pg' } }, raw } as unknown as Knex, executed };
+  return {
+    knex: { client: { config: { client: 'pg' } }, raw } as unknown as Knex,
+    executed,
+  };
 }
 
 describe('requirePostgresWithVector', () => {
   it('refuses SQLite at once with one sentence naming the client and what is needed', async () => {
-    const sqlite = knexFactory({ client: 'better-sqlite3', connection: ':memory:', useNullAsDefault: true });
+    const sqlite = knexFactory({
+      client: 'better-sqlite3',
+      connection: ':memory:',
+      useNullAsDefault: true,
+    });
     try {
       const error = await requirePostgresWithVector(sqlite).catch(e => e);
       expect(error).toBeInstanceOf(DatabaseRequirementError);
-      expect(error.message).toMatch(/needs PostgreSQL 13\+ with the pgvector \("vector"\) extension/);
+      expect(error.message).toMatch(
+        /needs PostgreSQL 13\+ with the pgvector \("vector"\) extension/,
+      );
       expect(error.message).toMatch(/database client is "better-sqlite3"/);
       expect(error.message).toMatch(/npx @askdocs\/embedded-db/);
       expect(error.message).not.toMatch(/EXTENSION"?: syntax error/);
@@ -32,16 +52,28 @@ describe('requirePostgresWithVector', () => {
   });
 
   it('refuses a server older than PostgreSQL 13', async () => {
-    const { knex } = scriptedPostgres({ version: '120011', installed: true, available: true });
-    await expect(requirePostgresWithVector(knex)).rejects.toThrow(/server is PostgreSQL 12/);
+    const { knex } = scriptedPostgres({
+      version: '120011',
+      installed: true,
+      available: true,
+    });
+    await expect(requirePostgresWithVector(knex)).rejects.toThrow(
+      /server is PostgreSQL 12/,
+    );
   });
 
   it('names the install step and the SQL when pgvector is not on the server', async () => {
-    const { knex, executed } = scriptedPostgres({ version: '150004', installed: false, available: false });
+    const { knex, executed } = scriptedPostgres({
+      version: '150004',
+      installed: false,
+      available: false,
+    });
     await expect(requirePostgresWithVector(knex)).rejects.toThrow(
       /not installed on this PostgreSQL server.*CREATE EXTENSION vector; in database "backstage_plugin_ask-docs"/,
     );
-    expect(executed.some(sql => sql.startsWith('CREATE EXTENSION'))).toBe(false);
+    expect(executed.some(sql => sql.startsWith('CREATE EXTENSION'))).toBe(
+      false,
+    );
   });
 
   describe('on a real server', () => {
@@ -55,14 +87,19 @@ describe('requirePostgresWithVector', () => {
 
     it('creates the extension when it may and then passes', async () => {
       await requirePostgresWithVector(db.knex);
-      const { rows } = await db.knex.raw(`SELECT 1 FROM pg_extension WHERE extname = 'vector'`);
+      const { rows } = await db.knex.raw(
+        `SELECT 1 FROM pg_extension WHERE extname = 'vector'`,
+      );
       expect(rows).toHaveLength(1);
       await expect(requirePostgresWithVector(db.knex)).resolves.toBeUndefined();
     });
 
     it('tells the administrator which SQL to run when the user may not create it', async () => {
       // One connection, so SET ROLE holds for every statement the check sends.
-      const other = knexFactory({ ...db.knex.client.config, pool: { min: 1, max: 1 } });
+      const other = knexFactory({
+        ...db.knex.client.config,
+        pool: { min: 1, max: 1 },
+      });
       try {
         await other.raw('DROP EXTENSION IF EXISTS vector');
         await other.raw('CREATE ROLE ask_docs_unprivileged NOSUPERUSER');

@@ -16,13 +16,20 @@ export class DatabaseRequirementError extends Error {
 }
 
 function clientName(knex: Knex): string {
-  const client = knex.client as { config?: { client?: unknown }; dialect?: string };
+  const client = knex.client as {
+    config?: { client?: unknown };
+    dialect?: string;
+  };
   const configured = client.config?.client;
   if (typeof configured === 'string') return configured;
   return client.dialect ?? 'unknown';
 }
 
-async function firstRow<T>(knex: Knex, sql: string, bindings: string[] = []): Promise<T | undefined> {
+async function firstRow<T>(
+  knex: Knex,
+  sql: string,
+  bindings: string[] = [],
+): Promise<T | undefined> {
   const result = await knex.raw(sql, bindings);
   return (result?.rows ?? [])[0] as T | undefined;
 }
@@ -41,7 +48,10 @@ export async function requirePostgresWithVector(knex: Knex): Promise<void> {
         TRIAL_HINT,
     );
   }
-  const version = await firstRow<{ server_version_num: string }>(knex, 'SHOW server_version_num');
+  const version = await firstRow<{ server_version_num: string }>(
+    knex,
+    'SHOW server_version_num',
+  );
   const major = Math.floor(Number(version?.server_version_num ?? 0) / 10000);
   if (major < MIN_POSTGRES_VERSION) {
     throw new DatabaseRequirementError(
@@ -49,7 +59,10 @@ export async function requirePostgresWithVector(knex: Knex): Promise<void> {
         `but the server is PostgreSQL ${major || 'of an unknown version'}.`,
     );
   }
-  const installed = await firstRow(knex, `SELECT 1 FROM pg_extension WHERE extname = 'vector'`);
+  const installed = await firstRow(
+    knex,
+    `SELECT 1 FROM pg_extension WHERE extname = 'vector'`,
+  );
   if (installed) return;
   const available = await firstRow(
     knex,
@@ -72,7 +85,9 @@ export async function requirePostgresWithVector(knex: Knex): Promise<void> {
   } catch (error) {
     throw new DatabaseRequirementError(
       `ask-docs needs the pgvector extension in database "${where?.db}", and user ` +
-        `"${where?.role}" may not create it (${(error as Error).message}); an administrator ` +
+        `"${where?.role}" may not create it (${
+          (error as Error).message
+        }); an administrator ` +
         `runs: CREATE EXTENSION vector; in database "${where?.db}".`,
       error,
     );

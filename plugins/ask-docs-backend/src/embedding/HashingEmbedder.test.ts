@@ -14,14 +14,19 @@ describe('HashingEmbedder', () => {
     expect(embedder.dimension).toBe(384);
     expect(embedder.modelId).toBe('hashing-fallback-v1-384');
     expect(embedder.fallbackReason).toBeUndefined();
-    const small = new HashingEmbedder({ dimension: 128, fallbackReason: 'model missing' });
+    const small = new HashingEmbedder({
+      dimension: 128,
+      fallbackReason: 'model missing',
+    });
     expect(small.modelId).toBe('hashing-fallback-v1-128');
     expect(small.fallbackReason).toBe('model missing');
   });
 
   it('rejects unusable dimensions', () => {
     expect(() => new HashingEmbedder({ dimension: 0 })).toThrow(/dimension/);
-    expect(() => new HashingEmbedder({ dimension: 100.5 })).toThrow(/dimension/);
+    expect(() => new HashingEmbedder({ dimension: 100.5 })).toThrow(
+      /dimension/,
+    );
   });
 
   it('is deterministic across calls and instances', async () => {
@@ -51,9 +56,16 @@ describe('HashingEmbedder', () => {
   });
 
   it('ignores case and diacritics', async () => {
-    expect(await embedder.embedQuery('Nasazení SLUŽBY')).toEqual(await embedder.embedQuery('nasazeni sluzby'));
+    expect(await embedder.embedQuery('Nasazení SLUŽBY')).toEqual(
+      await embedder.embedQuery('nasazeni sluzby'),
+    );
     expect(foldText('Příliš žluťoučký kůň')).toBe('prilis zlutoucky kun');
-    expect(tokenizeWords('Verze 2.10, (beta)!')).toEqual(['verze', '2', '10', 'beta']);
+    expect(tokenizeWords('Verze 2.10, (beta)!')).toEqual([
+      'verze',
+      '2',
+      '10',
+      'beta',
+    ]);
   });
 
   it('handles empty text with a stable unit vector that matches nothing real', async () => {
@@ -61,21 +73,25 @@ describe('HashingEmbedder', () => {
     expect(norm(empty)).toBeCloseTo(1, 10);
     expect(await embedder.embedQuery('  ... ')).toEqual(empty);
     expect(await embedder.embedPassages([])).toEqual([]);
-    expect(Math.abs(await sim('', 'Zálohování databáze probíhá každou noc.'))).toBeLessThan(0.3);
+    expect(
+      Math.abs(await sim('', 'Zálohování databáze probíhá každou noc.')),
+    ).toBeLessThan(0.3);
     // Only function words is still text, not "empty".
     expect(await embedder.embedQuery('what is it')).not.toEqual(empty);
   });
 
   it('ranks an English paraphrase above unrelated text', async () => {
     const q = 'How do I restore the database from a backup?';
-    const related = 'Restoring a database from backups requires stopping the server first.';
+    const related =
+      'Restoring a database from backups requires stopping the server first.';
     const unrelated = [
       'The weather is sunny today and the park is full of people.',
       'Configure the logging level in the application settings.',
       'Layers can be merged with the Merge Down command.',
     ];
     const s = await sim(q, related);
-    for (const u of unrelated) expect(s).toBeGreaterThan((await sim(q, u)) + 0.1);
+    for (const u of unrelated)
+      expect(s).toBeGreaterThan((await sim(q, u)) + 0.1);
   });
 
   it('matches Czech inflected forms of the same words', async () => {
@@ -88,20 +104,26 @@ describe('HashingEmbedder', () => {
     ];
     const s = await sim(q, related);
     expect(s).toBeGreaterThan(0.2);
-    for (const u of unrelated) expect(s).toBeGreaterThan((await sim(q, u)) + 0.1);
+    for (const u of unrelated)
+      expect(s).toBeGreaterThan((await sim(q, u)) + 0.1);
 
     // The same question typed without diacritics lands just as close.
     expect(await sim('jak zalohovat databazi', related)).toBeCloseTo(s, 10);
   });
 
   it('keeps unrelated texts nearly orthogonal', async () => {
-    const s = await sim('Kdy byl uveřejněn GIMP 1.0?', 'PostgreSQL autovacuum settings per table');
+    const s = await sim(
+      'Kdy byl uveřejněn GIMP 1.0?',
+      'PostgreSQL autovacuum settings per table',
+    );
     expect(Math.abs(s)).toBeLessThan(0.15);
   });
 
   it('weights repeated words sublinearly', async () => {
     const once = await embedder.embedQuery('database backup');
-    const many = await embedder.embedQuery('database database database database backup');
+    const many = await embedder.embedQuery(
+      'database database database database backup',
+    );
     const backup = await embedder.embedQuery('backup');
     // Quadrupling "database" must not erase the contribution of "backup".
     expect(dot(many, backup)).toBeGreaterThan(dot(once, backup) * 0.5);
@@ -116,7 +138,9 @@ describe('HashingEmbedder v2 (with the language analyzers)', () => {
 
   beforeAll(async () => {
     // Default dictionary path: Debian's hunspell-cs (installed by scripts/install-system-deps.sh).
-    const analyzers = await createLanguageAnalyzers({ languages: ['en', 'cs'] });
+    const analyzers = await createLanguageAnalyzers({
+      languages: ['en', 'cs'],
+    });
     v2 = new HashingEmbedder({ analyzers, dimension: 384 });
   });
 
@@ -135,14 +159,20 @@ describe('HashingEmbedder v2 (with the language analyzers)', () => {
       const withLemmas = await simWith(v2, query, passage);
       expect(withLemmas).toBeGreaterThan(await simWith(v1, query, passage));
       // ...and by more than an unrelated word of the same language gets.
-      expect(withLemmas).toBeGreaterThan((await simWith(v2, query, 'kočka')) + 0.1);
+      expect(withLemmas).toBeGreaterThan(
+        (await simWith(v2, query, 'kočka')) + 0.1,
+      );
     }
   });
 
   it('stays deterministic, unit length and diacritics-insensitive', async () => {
     const a = await v2.embedQuery('Zálohování databáze probíhá každou noc.');
-    expect(a).toEqual(await v2.embedQuery('Zálohování databáze probíhá každou noc.'));
+    expect(a).toEqual(
+      await v2.embedQuery('Zálohování databáze probíhá každou noc.'),
+    );
     expect(norm(a)).toBeCloseTo(1, 10);
-    expect(await simWith(v2, 'zalohovani databaze', 'Zálohování databáze')).toBeGreaterThan(0.8);
+    expect(
+      await simWith(v2, 'zalohovani databaze', 'Zálohování databáze'),
+    ).toBeGreaterThan(0.8);
   });
 });

@@ -24,13 +24,22 @@ const STOPWORDS = new Set(
  * keep their weight in v2: lowering it to 0.6 cost more ranking quality (docs/evaluation.md)
  * than it gained in keeping "pes" away from "pesto", which the keyword keys already do.
  */
-const GROUP_WEIGHTS = { word: 1.0, lemma: 1.0, stem: 0.6, bigram: 0.25, chars: 1.2 } as const;
+const GROUP_WEIGHTS = {
+  word: 1.0,
+  lemma: 1.0,
+  stem: 0.6,
+  bigram: 0.25,
+  chars: 1.2,
+} as const;
 type Group = keyof typeof GROUP_WEIGHTS;
 const GROUPS = Object.keys(GROUP_WEIGHTS) as Group[];
 
 /** Lowercase and strip diacritics so "Nasazení" and "nasazeni" share every feature. */
 export function foldText(text: string): string {
-  return text.normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase();
+  return text
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase();
 }
 
 export function tokenizeWords(text: string): string[] {
@@ -49,7 +58,12 @@ const GROUP_SEEDS: Record<Group, number> = {
  * FNV-1a over s[start, end) with a murmur3 finaliser: cheap, deterministic across runs and
  * platforms, and hashes n-grams without allocating substrings. The seed separates feature families.
  */
-export function hash32(s: string, start: number, end: number, seed: number): number {
+export function hash32(
+  s: string,
+  start: number,
+  end: number,
+  seed: number,
+): number {
   let h = seed;
   for (let i = start; i < end; i++) {
     h ^= s.charCodeAt(i);
@@ -67,7 +81,13 @@ export function hash32(s: string, start: number, end: number, seed: number): num
 type FeatureCounts = Record<Group, Map<number, number>>;
 
 function emptyCounts(): FeatureCounts {
-  return { word: new Map(), lemma: new Map(), stem: new Map(), bigram: new Map(), chars: new Map() };
+  return {
+    word: new Map(),
+    lemma: new Map(),
+    stem: new Map(),
+    bigram: new Map(),
+    chars: new Map(),
+  };
 }
 
 function counter(groups: FeatureCounts) {
@@ -101,7 +121,8 @@ function collectFeatures(text: string): FeatureCounts {
     addCharGrams(add, w);
   }
   // Bigrams over content words only, so "nasazení do produkce" pairs the meaningful words.
-  for (let i = 0; i + 1 < content.length; i++) add('bigram', `${content[i]} ${content[i + 1]}`);
+  for (let i = 0; i + 1 < content.length; i++)
+    add('bigram', `${content[i]} ${content[i + 1]}`);
   return groups;
 }
 
@@ -112,12 +133,16 @@ function collectFeatures(text: string): FeatureCounts {
  * bigrams pair first lemmas. Folded words and character n-grams stay for typos and missing
  * diacritics.
  */
-function collectAnalyzedFeatures(text: string, analyzers: Analyzers): FeatureCounts {
+function collectAnalyzedFeatures(
+  text: string,
+  analyzers: Analyzers,
+): FeatureCounts {
   const groups = emptyCounts();
   const add = counter(groups);
   const langs = analyzers.languages.map(l => analyzers.get(l));
   const words = tokenize(text);
-  const isStop = (w: string) => STOPWORDS.has(foldText(w)) || langs.some(a => a.isStopword(w));
+  const isStop = (w: string) =>
+    STOPWORDS.has(foldText(w)) || langs.some(a => a.isStopword(w));
   const meaningful = words.filter(w => !isStop(w));
   const content = meaningful.length > 0 ? meaningful : words;
   const heads: string[] = [];
@@ -136,7 +161,8 @@ function collectAnalyzedFeatures(text: string, analyzers: Analyzers): FeatureCou
     for (const st of stems) add('stem', st);
     heads.push(lemmas.values().next().value ?? folded);
   }
-  for (let i = 0; i + 1 < heads.length; i++) add('bigram', `${heads[i]} ${heads[i + 1]}`);
+  for (let i = 0; i + 1 < heads.length; i++)
+    add('bigram', `${heads[i]} ${heads[i + 1]}`);
   return groups;
 }
 
@@ -166,7 +192,9 @@ export class HashingEmbedder implements Embedder {
   constructor(options: HashingEmbedderOptions = {}) {
     const dimension = options.dimension ?? DEFAULT_HASHING_DIMENSION;
     if (!Number.isInteger(dimension) || dimension < 16 || dimension > 16000) {
-      throw new Error(`Hashing embedder dimension must be an integer between 16 and 16000, got ${dimension}`);
+      throw new Error(
+        `Hashing embedder dimension must be an integer between 16 and 16000, got ${dimension}`,
+      );
     }
     this.dimension = dimension;
     this.analyzers = options.analyzers;
@@ -188,7 +216,9 @@ export class HashingEmbedder implements Embedder {
 
   embedSync(text: string): number[] {
     const out = new Float64Array(this.dimension);
-    const groups = this.analyzers ? collectAnalyzedFeatures(text, this.analyzers) : collectFeatures(text);
+    const groups = this.analyzers
+      ? collectAnalyzedFeatures(text, this.analyzers)
+      : collectFeatures(text);
     const part = new Float64Array(this.dimension);
     let any = false;
     for (const g of GROUPS) {
@@ -202,7 +232,8 @@ export class HashingEmbedder implements Embedder {
       }
       // Normalise per family first so long words' many n-grams cannot drown out whole-word matches.
       l2NormalizeInPlace(part);
-      for (let i = 0; i < this.dimension; i++) out[i] += GROUP_WEIGHTS[g] * part[i];
+      for (let i = 0; i < this.dimension; i++)
+        out[i] += GROUP_WEIGHTS[g] * part[i];
     }
     if (!any) {
       // Empty or punctuation-only text: a fixed unit vector keeps the "unit length" promise

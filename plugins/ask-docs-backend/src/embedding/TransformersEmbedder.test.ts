@@ -1,9 +1,15 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { buildTinyBertModel, TinyBertModel } from './__testUtils__/buildTinyBertModel';
+import {
+  buildTinyBertModel,
+  TinyBertModel,
+} from './__testUtils__/buildTinyBertModel';
 import { useNativeTypedArraysForOnnx } from './__testUtils__/useNativeTypedArraysForOnnx';
-import { EmbeddingModelNotFoundError, TransformersEmbedder } from './TransformersEmbedder';
+import {
+  EmbeddingModelNotFoundError,
+  TransformersEmbedder,
+} from './TransformersEmbedder';
 import { loadTransformers } from './loadTransformers';
 import { dot } from './vectorMath';
 
@@ -34,8 +40,14 @@ describe('TransformersEmbedder', () => {
     await fs.rm(dir, { recursive: true, force: true });
   });
 
-  const load = (extra: Partial<Parameters<typeof TransformersEmbedder.load>[0]> = {}) =>
-    TransformersEmbedder.load({ modelId: tiny.modelId, localModelPath: dir, ...extra });
+  const load = (
+    extra: Partial<Parameters<typeof TransformersEmbedder.load>[0]> = {},
+  ) =>
+    TransformersEmbedder.load({
+      modelId: tiny.modelId,
+      localModelPath: dir,
+      ...extra,
+    });
 
   it('loads the hand-built model through transformers.js with remote models disabled', async () => {
     const e = await load();
@@ -47,11 +59,16 @@ describe('TransformersEmbedder', () => {
     const { env } = await loadTransformers();
     expect(env.allowRemoteModels).toBe(false);
     expect(path.resolve(env.localModelPath)).toBe(path.resolve(dir));
-    await expect(env.fetch('https://huggingface.co/x')).rejects.toThrow(/Network access is disabled/);
+    await expect(env.fetch('https://huggingface.co/x')).rejects.toThrow(
+      /Network access is disabled/,
+    );
   });
 
   it('reads the dimension from the model output', async () => {
-    const wide = await buildTinyBertModel(dir, { modelId: 'test/tiny-bert-24', dimension: 24 });
+    const wide = await buildTinyBertModel(dir, {
+      modelId: 'test/tiny-bert-24',
+      dimension: 24,
+    });
     const e = await load({ modelId: wide.modelId });
     expect(e.dimension).toBe(24);
     expect(await e.embedQuery('deploy')).toHaveLength(24);
@@ -59,7 +76,12 @@ describe('TransformersEmbedder', () => {
 
   it('returns unit vectors, identical for identical text', async () => {
     const e = await load();
-    const texts = ['how do i deploy the service to production', 'database backup', 'cat', ''];
+    const texts = [
+      'how do i deploy the service to production',
+      'database backup',
+      'cat',
+      '',
+    ];
     const vs = await e.embedPassages(texts);
     expect(vs).toHaveLength(4);
     for (const v of vs) {
@@ -72,7 +94,11 @@ describe('TransformersEmbedder', () => {
 
   it('gives different texts different vectors', async () => {
     const e = await load();
-    const [a, b, c] = await e.embedPassages(['database backup', 'weather is sunny today', 'cat']);
+    const [a, b, c] = await e.embedPassages([
+      'database backup',
+      'weather is sunny today',
+      'cat',
+    ]);
     expect(dot(a, b)).toBeLessThan(0.99);
     expect(dot(a, c)).toBeLessThan(0.99);
     expect(dot(b, c)).toBeLessThan(0.99);
@@ -80,7 +106,13 @@ describe('TransformersEmbedder', () => {
 
   it('pads batches without changing results', async () => {
     const e = await load({ batchSize: 2 });
-    const texts = ['cat', 'how do i configure logging', 'dog', 'database backup restore', 'x y z'];
+    const texts = [
+      'cat',
+      'how do i configure logging',
+      'dog',
+      'database backup restore',
+      'x y z',
+    ];
     const batched = await e.embedPassages(texts);
     for (let i = 0; i < texts.length; i++) {
       const [single] = await e.embedPassages([texts[i]]);
@@ -89,17 +121,17 @@ describe('TransformersEmbedder', () => {
   });
 
   it('applies the query and passage prefixes', async () => {
-    const prefixed = await load({ queryPrefix: 'query: ', passagePrefix: 'passage: ' });
+    const prefixed = await load({
+      queryPrefix: 'query: ',
+      passagePrefix: 'passage: ',
+    });
     const raw = await load({ queryPrefix: '', passagePrefix: '' });
     const text = 'how do i deploy the service';
 
     const q = await prefixed.embedQuery(text);
     const [p] = await prefixed.embedPassages([text]);
-    const [rawQueryPrefixed, rawPassagePrefixed, rawPlain] = await raw.embedPassages([
-      `query: ${text}`,
-      `passage: ${text}`,
-      text,
-    ]);
+    const [rawQueryPrefixed, rawPassagePrefixed, rawPlain] =
+      await raw.embedPassages([`query: ${text}`, `passage: ${text}`, text]);
     q.forEach((x, d) => expect(rawQueryPrefixed[d]).toBeCloseTo(x, 5));
     p.forEach((x, d) => expect(rawPassagePrefixed[d]).toBeCloseTo(x, 5));
     expect(dot(q, rawPlain)).toBeLessThan(0.999);
@@ -107,7 +139,9 @@ describe('TransformersEmbedder', () => {
   });
 
   it('defaults to e5 prefixes only for e5 models', async () => {
-    const e5 = await buildTinyBertModel(dir, { modelId: 'test/multilingual-e5-tiny' });
+    const e5 = await buildTinyBertModel(dir, {
+      modelId: 'test/multilingual-e5-tiny',
+    });
     const withE5 = await load({ modelId: e5.modelId });
     expect(withE5.queryPrefix).toBe('query: ');
     expect(withE5.passagePrefix).toBe('passage: ');
@@ -126,12 +160,17 @@ describe('TransformersEmbedder', () => {
     const a = 'a b c d e f g h';
     const b = 'a b c d e x y z';
     expect(await short.embedQuery(a)).toEqual(await short.embedQuery(b));
-    expect(dot(await long.embedQuery(a), await long.embedQuery(b))).toBeLessThan(0.999);
+    expect(
+      dot(await long.embedQuery(a), await long.embedQuery(b)),
+    ).toBeLessThan(0.999);
   });
 
   it('names the path when the model directory is missing', async () => {
     const missing = path.join(dir, 'no-such-dir');
-    const attempt = TransformersEmbedder.load({ modelId: 'Xenova/multilingual-e5-small', localModelPath: missing });
+    const attempt = TransformersEmbedder.load({
+      modelId: 'Xenova/multilingual-e5-small',
+      localModelPath: missing,
+    });
     await expect(attempt).rejects.toBeInstanceOf(EmbeddingModelNotFoundError);
     await expect(attempt).rejects.toThrow(missing);
     await expect(attempt).rejects.toThrow(/Xenova\/multilingual-e5-small/);
@@ -144,12 +183,18 @@ describe('TransformersEmbedder', () => {
       path.join(partial.modelDir, 'onnx', 'model.onnx'),
     );
     // A quantised variant is looked up under its own file name.
-    await expect(load({ dtype: 'q8' })).rejects.toThrow(/model_quantized\.onnx/);
-    await expect(load({ dtype: 'float7' })).rejects.toThrow(/Unsupported embedding model dtype/);
+    await expect(load({ dtype: 'q8' })).rejects.toThrow(
+      /model_quantized\.onnx/,
+    );
+    await expect(load({ dtype: 'float7' })).rejects.toThrow(
+      /Unsupported embedding model dtype/,
+    );
   });
 
   it('reports a missing tokenizer file instead of fetching it', async () => {
-    const partial = await buildTinyBertModel(dir, { modelId: 'test/no-tokenizer-config' });
+    const partial = await buildTinyBertModel(dir, {
+      modelId: 'test/no-tokenizer-config',
+    });
     await fs.rm(path.join(partial.modelDir, 'tokenizer_config.json'));
     // No fetch either (checked in afterEach).
     await expect(load({ modelId: partial.modelId })).rejects.toThrow(
@@ -164,7 +209,10 @@ describe('TransformersEmbedder', () => {
 
   it('fails clearly on a corrupt model file', async () => {
     const broken = await buildTinyBertModel(dir, { modelId: 'test/broken' });
-    await fs.writeFile(path.join(broken.modelDir, 'onnx', 'model.onnx'), 'not a protobuf');
+    await fs.writeFile(
+      path.join(broken.modelDir, 'onnx', 'model.onnx'),
+      'not a protobuf',
+    );
     await expect(load({ modelId: broken.modelId })).rejects.toThrow();
   });
 });

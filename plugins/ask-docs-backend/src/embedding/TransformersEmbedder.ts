@@ -56,14 +56,26 @@ function withLoadLock<T>(fn: () => Promise<T>): Promise<T> {
   return run;
 }
 
-function checkModelFiles(modelDir: string, onnxFile: string, modelId: string, root: string): void {
+function checkModelFiles(
+  modelDir: string,
+  onnxFile: string,
+  modelId: string,
+  root: string,
+): void {
   // transformers.js fails cryptically without tokenizer_config.json, so it is checked here too.
-  const required = ['config.json', 'tokenizer.json', 'tokenizer_config.json', onnxFile];
+  const required = [
+    'config.json',
+    'tokenizer.json',
+    'tokenizer_config.json',
+    onnxFile,
+  ];
   const missing = required.filter(f => !fs.existsSync(path.join(modelDir, f)));
   if (missing.length > 0) {
     throw new EmbeddingModelNotFoundError(
       `Embedding model "${modelId}" not found in local model path "${root}": missing ` +
-        `${missing.map(f => path.join(modelDir, f)).join(', ')}. Remote model downloads are disabled; ` +
+        `${missing
+          .map(f => path.join(modelDir, f))
+          .join(', ')}. Remote model downloads are disabled; ` +
         `place the model files (${required.join(', ')}) ` +
         `in "${modelDir}" or set askDocs.embeddings.localModelPath.`,
     );
@@ -73,28 +85,48 @@ function checkModelFiles(modelDir: string, onnxFile: string, modelId: string, ro
 /** Guards the global fetch transformers.js would use, so a mistake can never reach the hub. */
 function blockedFetch(url: unknown): Promise<never> {
   return Promise.reject(
-    new Error(`Network access is disabled for embedding models (attempted to fetch ${String(url)})`),
+    new Error(
+      `Network access is disabled for embedding models (attempted to fetch ${String(
+        url,
+      )})`,
+    ),
   );
 }
 
-function pickHiddenStates(outputs: Record<string, TransformersTensor>): TransformersTensor {
-  const byName = outputs.last_hidden_state ?? outputs.token_embeddings ?? outputs.sentence_embedding;
+function pickHiddenStates(
+  outputs: Record<string, TransformersTensor>,
+): TransformersTensor {
+  const byName =
+    outputs.last_hidden_state ??
+    outputs.token_embeddings ??
+    outputs.sentence_embedding;
   if (byName) return byName;
-  const first = Object.values(outputs).find(t => t.dims.length === 3 || t.dims.length === 2);
+  const first = Object.values(outputs).find(
+    t => t.dims.length === 3 || t.dims.length === 2,
+  );
   if (!first) {
-    throw new Error(`Embedding model produced no usable output (outputs: ${Object.keys(outputs).join(', ')})`);
+    throw new Error(
+      `Embedding model produced no usable output (outputs: ${Object.keys(
+        outputs,
+      ).join(', ')})`,
+    );
   }
   return first;
 }
 
 /** Masked mean over tokens, then L2 normalisation; 2-D outputs are already pooled. */
-function poolAndNormalize(hidden: TransformersTensor, mask: TransformersTensor | undefined): number[][] {
+function poolAndNormalize(
+  hidden: TransformersTensor,
+  mask: TransformersTensor | undefined,
+): number[][] {
   const data = hidden.data as ArrayLike<number>;
   if (hidden.dims.length === 2) {
     const [batch, dim] = hidden.dims;
     const rows: number[][] = [];
     for (let b = 0; b < batch; b++) {
-      const v = Array.from({ length: dim }, (_, d) => Number(data[b * dim + d]));
+      const v = Array.from({ length: dim }, (_, d) =>
+        Number(data[b * dim + d]),
+      );
       l2NormalizeInPlace(v);
       rows.push(v);
     }
@@ -163,36 +195,58 @@ export class TransformersEmbedder implements Embedder {
   }
 
   /** Loads tokenizer and ONNX model from disk and probes the output dimension. */
-  static async load(options: TransformersEmbedderOptions): Promise<TransformersEmbedder> {
+  static async load(
+    options: TransformersEmbedderOptions,
+  ): Promise<TransformersEmbedder> {
     const modelId = options.modelId ?? DEFAULT_EMBEDDING_MODEL;
     const root = path.resolve(options.localModelPath);
     const dtype = options.dtype ?? 'fp32';
     const suffix = DTYPE_SUFFIX[dtype];
     if (suffix === undefined) {
-      throw new Error(`Unsupported embedding model dtype "${dtype}"; use one of ${Object.keys(DTYPE_SUFFIX).join(', ')}`);
+      throw new Error(
+        `Unsupported embedding model dtype "${dtype}"; use one of ${Object.keys(
+          DTYPE_SUFFIX,
+        ).join(', ')}`,
+      );
     }
     const batchSize = options.batchSize ?? 16;
     const maxTokens = options.maxTokens ?? 512;
-    if (!Number.isInteger(batchSize) || batchSize < 1) throw new Error(`batchSize must be a positive integer, got ${batchSize}`);
-    if (!Number.isInteger(maxTokens) || maxTokens < 2) throw new Error(`maxTokens must be an integer >= 2, got ${maxTokens}`);
+    if (!Number.isInteger(batchSize) || batchSize < 1)
+      throw new Error(`batchSize must be a positive integer, got ${batchSize}`);
+    if (!Number.isInteger(maxTokens) || maxTokens < 2)
+      throw new Error(`maxTokens must be an integer >= 2, got ${maxTokens}`);
 
     const modelDir = path.join(root, modelId);
-    checkModelFiles(modelDir, path.join('onnx', `model${suffix}.onnx`), modelId, root);
+    checkModelFiles(
+      modelDir,
+      path.join('onnx', `model${suffix}.onnx`),
+      modelId,
+      root,
+    );
 
     const transformers: TransformersModule = await loadTransformers();
     const { tokenizer, model } = await withLoadLock(async () => {
       const env = transformers.env;
       env.allowRemoteModels = false;
       env.allowLocalModels = true;
-      env.localModelPath = root.endsWith(path.sep) ? root : `${root}${path.sep}`;
+      env.localModelPath = root.endsWith(path.sep)
+        ? root
+        : `${root}${path.sep}`;
       // Caches exist only for downloaded files; never write into node_modules.
       env.useFSCache = false;
       env.useBrowserCache = false;
       env.fetch = blockedFetch;
       const opts = { local_files_only: true };
       return {
-        tokenizer: await transformers.AutoTokenizer.from_pretrained(modelId, opts),
-        model: await transformers.AutoModel.from_pretrained(modelId, { ...opts, dtype, device: 'cpu' }),
+        tokenizer: await transformers.AutoTokenizer.from_pretrained(
+          modelId,
+          opts,
+        ),
+        model: await transformers.AutoModel.from_pretrained(modelId, {
+          ...opts,
+          dtype,
+          device: 'cpu',
+        }),
       };
     });
 
@@ -245,7 +299,11 @@ export class TransformersEmbedder implements Embedder {
   }
 
   private async runBatch(batch: string[]): Promise<number[][]> {
-    const inputs = this.tokenizer(batch, { padding: true, truncation: true, max_length: this.maxTokens });
+    const inputs = this.tokenizer(batch, {
+      padding: true,
+      truncation: true,
+      max_length: this.maxTokens,
+    });
     let outputs: Record<string, TransformersTensor>;
     try {
       outputs = await this.model(inputs);

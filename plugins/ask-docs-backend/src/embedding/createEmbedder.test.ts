@@ -13,16 +13,22 @@ import { TransformersEmbedder } from './TransformersEmbedder';
 import { embedderInfo } from './types';
 
 const configWith = (embeddings: JsonObject | undefined) =>
-  readAskDocsConfig(mockServices.rootConfig({ data: embeddings ? { askDocs: { embeddings } } : {} }))
-    .embeddings;
-const readEmbeddingSettings = (settings: ReturnType<typeof configWith>) => settings;
+  readAskDocsConfig(
+    mockServices.rootConfig({
+      data: embeddings ? { askDocs: { embeddings } } : {},
+    }),
+  ).embeddings;
+const readEmbeddingSettings = (settings: ReturnType<typeof configWith>) =>
+  settings;
 
 describe('createEmbedder', () => {
   let dir: string;
 
   beforeAll(async () => {
     useNativeTypedArraysForOnnx();
-    dir = await fs.mkdtemp(path.join(os.tmpdir(), 'ask-docs-embedder-factory-'));
+    dir = await fs.mkdtemp(
+      path.join(os.tmpdir(), 'ask-docs-embedder-factory-'),
+    );
     await buildTinyBertModel(dir, { modelId: 'test/tiny-bert', dimension: 12 });
   });
 
@@ -32,23 +38,40 @@ describe('createEmbedder', () => {
 
   it('builds the configured hashing embedder without calling it a fallback', async () => {
     const logger = mockServices.logger.mock();
-    const e = await createEmbedder(configWith({ provider: 'hashing', dimension: 256 }), logger);
+    const e = await createEmbedder(
+      configWith({ provider: 'hashing', dimension: 256 }),
+      logger,
+    );
     expect(e).toBeInstanceOf(HashingEmbedder);
     expect(e.dimension).toBe(256);
     expect(e.fallbackReason).toBeUndefined();
     expect(logger.warn).not.toHaveBeenCalled();
     const info = embedderInfo(e);
-    expect(info).toMatchObject({ modelId: 'hashing-fallback-v1-256', kind: 'hashing-fallback', dimension: 256 });
+    expect(info).toMatchObject({
+      modelId: 'hashing-fallback-v1-256',
+      kind: 'hashing-fallback',
+      dimension: 256,
+    });
     expect(info.note).toMatch(/configured/);
     expect(info.note).not.toMatch(/instead of a semantic model/);
   });
 
   it('passes the language analyzers to the hashing embedder, configured or as fallback (v2)', async () => {
-    const analyzers = await createLanguageAnalyzers({ languages: ['en', 'cs'], onMissingDictionary: 'stem-only' });
-    const configured = await createEmbedder(configWith({ provider: 'hashing' }), mockServices.logger.mock(), { analyzers });
+    const analyzers = await createLanguageAnalyzers({
+      languages: ['en', 'cs'],
+      onMissingDictionary: 'stem-only',
+    });
+    const configured = await createEmbedder(
+      configWith({ provider: 'hashing' }),
+      mockServices.logger.mock(),
+      { analyzers },
+    );
     expect(configured.modelId).toBe('hashing-fallback-v2-en+cs-384');
     const fallback = await createEmbedder(
-      configWith({ model: 'missing/model', localModelPath: path.join(dir, 'nowhere') }),
+      configWith({
+        model: 'missing/model',
+        localModelPath: path.join(dir, 'nowhere'),
+      }),
       mockServices.logger.mock(),
       { analyzers },
     );
@@ -73,8 +96,17 @@ describe('createEmbedder', () => {
     );
     expect(e).toBeInstanceOf(TransformersEmbedder);
     const t = e as TransformersEmbedder;
-    expect([t.queryPrefix, t.passagePrefix, t.batchSize, t.maxTokens]).toEqual(['query: ', '', 3, 32]);
-    expect(embedderInfo(e)).toEqual({ modelId: 'test/tiny-bert', kind: 'transformers', dimension: 12 });
+    expect([t.queryPrefix, t.passagePrefix, t.batchSize, t.maxTokens]).toEqual([
+      'query: ',
+      '',
+      3,
+      32,
+    ]);
+    expect(embedderInfo(e)).toEqual({
+      modelId: 'test/tiny-bert',
+      kind: 'transformers',
+      dimension: 12,
+    });
     expect(logger.warn).not.toHaveBeenCalled();
     expect(await e.embedQuery('deploy')).toHaveLength(12);
   });
@@ -83,7 +115,11 @@ describe('createEmbedder', () => {
     const logger = mockServices.logger.mock();
     const missing = path.join(dir, 'absent');
     const e = await createEmbedder(
-      configWith({ provider: 'transformers', localModelPath: missing, dimension: 128 }),
+      configWith({
+        provider: 'transformers',
+        localModelPath: missing,
+        dimension: 128,
+      }),
       logger,
     );
     expect(e).toBeInstanceOf(HashingEmbedder);
@@ -101,7 +137,11 @@ describe('createEmbedder', () => {
     const missing = path.join(dir, 'absent');
     await expect(
       createEmbedder(
-        configWith({ provider: 'transformers', localModelPath: missing, allowFallback: false }),
+        configWith({
+          provider: 'transformers',
+          localModelPath: missing,
+          allowFallback: false,
+        }),
         logger,
       ),
     ).rejects.toThrow(missing);
@@ -109,13 +149,17 @@ describe('createEmbedder', () => {
   });
 
   it('rejects a non-string prefix', async () => {
-    expect(() => readEmbeddingSettings(configWith({ queryPrefix: 3 }))).toThrow(/queryPrefix/);
+    expect(() => readEmbeddingSettings(configWith({ queryPrefix: 3 }))).toThrow(
+      /queryPrefix/,
+    );
   });
 
   it('rejects an unknown provider instead of silently falling back', async () => {
     const logger = mockServices.logger.mock();
     // Refused when config is read at start, before any embedder is built.
-    expect(() => configWith({ provider: 'openai' })).toThrow(/provider "openai"/);
+    expect(() => configWith({ provider: 'openai' })).toThrow(
+      /provider "openai"/,
+    );
     expect(logger.warn).not.toHaveBeenCalled();
   });
 
@@ -123,7 +167,9 @@ describe('createEmbedder', () => {
     const logger = mockServices.logger.mock();
     const embedder = await createEmbedder(configWith(undefined), logger);
     expect(embedder.kind).toBe('hashing-fallback');
-    expect(embedderInfo(embedder).note).toMatch(/no embedding model configured/);
+    expect(embedderInfo(embedder).note).toMatch(
+      /no embedding model configured/,
+    );
   });
 
   it('defaults to the e5 transformers model under ./models when transformers is chosen', () => {

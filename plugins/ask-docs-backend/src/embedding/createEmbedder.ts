@@ -45,13 +45,19 @@ export async function createEmbedder(
     );
     return embedder;
   } catch (e) {
-    const reason = `could not load embedding model "${s.model}" from "${s.localModelPath}": ${
-      e instanceof Error ? e.message : String(e)
-    }`;
+    const reason = `could not load embedding model "${s.model}" from "${
+      s.localModelPath
+    }": ${e instanceof Error ? e.message : String(e)}`;
     if (!s.allowFallback) {
-      throw new Error(`Ask docs embeddings: ${reason} (askDocs.embeddings.allowFallback is false)`);
+      throw new Error(
+        `Ask docs embeddings: ${reason} (askDocs.embeddings.allowFallback is false)`,
+      );
     }
-    const fallback = new HashingEmbedder({ dimension: s.dimension, fallbackReason: reason, analyzers: deps.analyzers });
+    const fallback = new HashingEmbedder({
+      dimension: s.dimension,
+      fallbackReason: reason,
+      analyzers: deps.analyzers,
+    });
     logger.warn(
       `!!! Ask docs embeddings: FALLING BACK to the lexical hashing embedder ${fallback.modelId}; ` +
         `retrieval quality will be much lower. Reason: ${reason}. ` +

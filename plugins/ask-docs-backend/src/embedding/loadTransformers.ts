@@ -16,7 +16,9 @@ export interface TransformersTokenizer {
 }
 
 export interface TransformersModel {
-  (inputs: Record<string, TransformersTensor>): Promise<Record<string, TransformersTensor>>;
+  (inputs: Record<string, TransformersTensor>): Promise<
+    Record<string, TransformersTensor>
+  >;
   dispose?(): Promise<unknown>;
 }
 
@@ -32,10 +34,16 @@ export interface TransformersEnv {
 export interface TransformersModule {
   env: TransformersEnv;
   AutoTokenizer: {
-    from_pretrained(modelId: string, options?: Record<string, unknown>): Promise<TransformersTokenizer>;
+    from_pretrained(
+      modelId: string,
+      options?: Record<string, unknown>,
+    ): Promise<TransformersTokenizer>;
   };
   AutoModel: {
-    from_pretrained(modelId: string, options?: Record<string, unknown>): Promise<TransformersModel>;
+    from_pretrained(
+      modelId: string,
+      options?: Record<string, unknown>,
+    ): Promise<TransformersModel>;
   };
 }
 
@@ -82,7 +90,10 @@ export class TransformersNotInstalledError extends Error {
 }
 
 function isMissingPackage(error: unknown): boolean {
-  const { code, message } = (error ?? {}) as { code?: string; message?: string };
+  const { code, message } = (error ?? {}) as {
+    code?: string;
+    message?: string;
+  };
   return (
     (code === 'MODULE_NOT_FOUND' || code === 'ERR_MODULE_NOT_FOUND') &&
     String(message).includes(PACKAGE)

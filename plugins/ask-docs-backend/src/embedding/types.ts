@@ -26,11 +26,16 @@ export interface EmbedderInfo {
 
 /** Summarises an embedder for the health endpoint, making a fallback impossible to miss. */
 export function embedderInfo(e: Embedder): EmbedderInfo {
-  const info: EmbedderInfo = { modelId: e.modelId, kind: e.kind, dimension: e.dimension };
+  const info: EmbedderInfo = {
+    modelId: e.modelId,
+    kind: e.kind,
+    dimension: e.dimension,
+  };
   if (e.fallbackReason) {
     info.note = `Using the lexical hashing fallback instead of a semantic model: ${e.fallbackReason}`;
   } else if (e.kind === 'hashing-fallback') {
-    info.note = 'Lexical hashing embedder (configured); similarity is based on shared words and word fragments, not meaning.';
+    info.note =
+      'Lexical hashing embedder (configured); similarity is based on shared words and word fragments, not meaning.';
   }
   return info;
 }

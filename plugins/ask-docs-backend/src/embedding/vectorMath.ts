@@ -1,5 +1,7 @@
 /** Scales a vector to unit length in place; a zero vector stays zero. */
-export function l2NormalizeInPlace(v: Float64Array | Float32Array | number[]): void {
+export function l2NormalizeInPlace(
+  v: Float64Array | Float32Array | number[],
+): void {
   let sum = 0;
   for (let i = 0; i < v.length; i++) sum += v[i] * v[i];
   if (sum === 0) return;

@@ -1,9 +1,20 @@
 import { LoggerService } from '@backstage/backend-plugin-api';
 import { Entity, stringifyEntityRef } from '@backstage/catalog-model';
 import pLimit from 'p-limit';
-import { AskDocsStore, ChunkWrite, DocumentRow, RunProgress, StoredDocumentState } from '../database/AskDocsStore';
+import {
+  AskDocsStore,
+  ChunkWrite,
+  DocumentRow,
+  RunProgress,
+  StoredDocumentState,
+} from '../database/AskDocsStore';
 import { Embedder } from '../embedding';
-import { Analyzers, analysisSignature, analyzeText, detectLanguage } from '../language';
+import {
+  Analyzers,
+  analysisSignature,
+  analyzeText,
+  detectLanguage,
+} from '../language';
 import { entityRow, entityUrl, techDocsUrl } from './entityRow';
 import {
   ParsedPage,
@@ -14,7 +25,11 @@ import {
   pageUrlPath,
   parseHtmlPage,
 } from './parsing';
-import { printablePagePath, RefusedPagePathError, resolveSitePagePath } from './sitePagePath';
+import {
+  printablePagePath,
+  RefusedPagePathError,
+  resolveSitePagePath,
+} from './sitePagePath';
 import { EntitySource, TechDocsReader } from './sources';
 
 export interface IngesterOptions {
@@ -39,7 +54,8 @@ interface DocumentInput {
   page: ParsedPage;
 }
 
-const emptyProgress = (): RunProgress => ({
+/** The counters of a run that has done nothing yet. */
+export const emptyProgress = (): RunProgress => ({
   entitiesDone: 0,
   pagesDone: 0,
   pagesSkipped: 0,
@@ -94,9 +110,16 @@ export class Ingester {
   /** An entity row of the current run could not be written: the run is no attribute sync. */
   private attributesFailed = false;
 
-  private async doRun(trigger: 'schedule' | 'manual', registered: (runId: number) => void): Promise<RunProgress> {
+  private async doRun(
+    trigger: 'schedule' | 'manual',
+    registered: (runId: number) => void,
+  ): Promise<RunProgress> {
     const { store, embedder, logger } = this.o;
-    await store.registerModel({ modelId: embedder.modelId, dimension: embedder.dimension, kind: embedder.kind });
+    await store.registerModel({
+      modelId: embedder.modelId,
+      dimension: embedder.dimension,
+      kind: embedder.kind,
+    });
     const runId = await store.startRun(trigger);
     registered(runId);
     const progress = emptyProgress();
@@ -121,7 +144,13 @@ export class Ingester {
         if (Date.now() - lastUpdate > 2000) {
           lastUpdate = Date.now();
           // Progress is informational: a database hiccup here must not abort the run.
-          await store.updateRun(runId, progress).catch(e => logger.warn(`ask-docs: could not save progress: ${errorMessage(e)}`));
+          await store
+            .updateRun(runId, progress)
+            .catch(e =>
+              logger.warn(
+                `ask-docs: could not save progress: ${errorMessage(e)}`,
+              ),
+            );
         }
       }
       listingComplete = true;
@@ -130,11 +159,22 @@ export class Ingester {
       const gone = (await store.listEntityRefs()).filter(ref => !seen.has(ref));
       progress.chunksDeleted += await store.deleteEntities(gone);
       if (!this.attributesFailed) await store.recordVisibilitySync(listedAt);
-      if (progress.chunksWritten + progress.chunksDeleted + progress.chunksReanalysed > 0) {
+      if (
+        progress.chunksWritten +
+          progress.chunksDeleted +
+          progress.chunksReanalysed >
+        0
+      ) {
         // Queries stay correct without it, only slower: a failure is logged, not the run's.
         await store
           .refreshIndexStatistics()
-          .catch(e => logger.warn(`ask-docs: could not refresh index statistics: ${errorMessage(e)}`));
+          .catch(e =>
+            logger.warn(
+              `ask-docs: could not refresh index statistics: ${errorMessage(
+                e,
+              )}`,
+            ),
+          );
       }
       await store.finishRun(runId, 'succeeded', progress);
       logger.info(
@@ -144,14 +184,27 @@ export class Ingester {
           `${progress.errors.length} errors`,
       );
     } catch (e) {
-      progress.errors.push({ message: `run aborted${listingComplete ? '' : ' while listing entities'}: ${errorMessage(e)}` });
-      logger.error(`ask-docs: ingestion run ${runId} failed: ${errorMessage(e)}`);
-      await finishWithRetries(() => store.finishRun(runId, 'failed', progress), logger);
+      progress.errors.push({
+        message: `run aborted${
+          listingComplete ? '' : ' while listing entities'
+        }: ${errorMessage(e)}`,
+      });
+      logger.error(
+        `ask-docs: ingestion run ${runId} failed: ${errorMessage(e)}`,
+      );
+      await finishWithRetries(
+        () => store.finishRun(runId, 'failed', progress),
+        logger,
+      );
     }
     return progress;
   }
 
-  private async ingestEntity(entity: Entity, progress: RunProgress, listedAt: Date) {
+  private async ingestEntity(
+    entity: Entity,
+    progress: RunProgress,
+    listedAt: Date,
+  ) {
     const { store, embedder } = this.o;
     const row = entityRow(entity);
     await store.upsertEntity(row, { asOf: listedAt }).catch(e => {
@@ -163,7 +216,9 @@ export class Ingester {
 
     // "Payments service (Component)": distinct from the title of the entity's TechDocs home page,
     // so the two can be cited separately (decision record 0003).
-    const catalogDoc = entityToDocument(entity, { maxPageChars: this.o.maxPageChars });
+    const catalogDoc = entityToDocument(entity, {
+      maxPageChars: this.o.maxPageChars,
+    });
     catalogDoc.title = `${catalogDoc.title} (${entity.kind})`;
     keep.add(
       await this.ingestDocument(
@@ -185,7 +240,10 @@ export class Ingester {
       site = await this.o.techdocs.getSite(entity);
     } catch (e) {
       // Keep the pages indexed before: the site may only be unreachable for a moment.
-      progress.errors.push({ entityRef: row.entityRef, message: `TechDocs site unavailable: ${errorMessage(e)}` });
+      progress.errors.push({
+        entityRef: row.entityRef,
+        message: `TechDocs site unavailable: ${errorMessage(e)}`,
+      });
       for (const [id, _] of states) keep.add(id);
       site = undefined;
     }
@@ -193,7 +251,11 @@ export class Ingester {
       await Promise.all(
         site.pages.map(pagePath =>
           this.limit(async () => {
-            const documentId = documentIdFor(row.entityRef, 'techdocs', pagePath);
+            const documentId = documentIdFor(
+              row.entityRef,
+              'techdocs',
+              pagePath,
+            );
             try {
               // Whatever the reader: a path that leaves this entity's site is never fetched.
               resolveSitePagePath(pagePath);
@@ -220,10 +282,16 @@ export class Ingester {
               if (e instanceof RefusedPagePathError) {
                 // Not kept: whatever an older version indexed under this path is deleted.
                 keep.delete(documentId);
-                this.o.logger.warn(`ask-docs: ${row.entityRef}: ${e.message}; page not indexed`);
+                this.o.logger.warn(
+                  `ask-docs: ${row.entityRef}: ${e.message}; page not indexed`,
+                );
               }
               const page = printablePagePath(pagePath);
-              progress.errors.push({ entityRef: row.entityRef, page, message: errorMessage(e) });
+              progress.errors.push({
+                entityRef: row.entityRef,
+                page,
+                message: errorMessage(e),
+              });
             }
           }),
         ),
@@ -240,13 +308,22 @@ export class Ingester {
     progress: RunProgress,
   ): Promise<string> {
     const { store, embedder, analyzers, languages } = this.o;
-    const documentId = documentIdFor(input.entityRef, input.sourceKind, input.pagePath);
+    const documentId = documentIdFor(
+      input.entityRef,
+      input.sourceKind,
+      input.pagePath,
+    );
     const contentHash = pageContentHash(input.page.text);
     const state = states.get(documentId);
     // A rebuilt site has a new etag, but a page whose text did not change keeps the revision it
     // was last changed in: answers citing it are not reported as outdated. A page whose postings
     // were made by another analysis (a new dictionary, say) is not skipped: its keys are rebuilt.
-    if (state && state.contentHash === contentHash && state.embedded && state.analysisSignature === this.signature) {
+    if (
+      state &&
+      state.contentHash === contentHash &&
+      state.embedded &&
+      state.analysisSignature === this.signature
+    ) {
       progress.pagesSkipped += 1;
       progress.pagesDone += 1;
       return documentId;
@@ -258,7 +335,9 @@ export class Ingester {
     if (firstWithTitle && firstWithTitle !== documentId) {
       notes.push('duplicate-title');
       this.o.logger.warn(
-        `ask-docs: duplicate document title "${input.page.title}" (${input.entityRef} ${input.pagePath || '(catalog)'}); ` +
+        `ask-docs: duplicate document title "${input.page.title}" (${
+          input.entityRef
+        } ${input.pagePath || '(catalog)'}); ` +
           'answers disambiguate it by entity name',
       );
     } else {
@@ -266,9 +345,16 @@ export class Ingester {
     }
 
     const lang = detectLanguage(input.page.text, languages);
-    const chunks = chunkSections(input.page, { documentId, maxChars: this.o.maxChunkChars });
+    const chunks = chunkSections(input.page, {
+      documentId,
+      maxChars: this.o.maxChunkChars,
+    });
     const writes: ChunkWrite[] = chunks.map(c => {
-      const analysis = analyzeText(`${c.sectionPath}\n${c.text}`, lang, analyzers);
+      const analysis = analyzeText(
+        `${c.sectionPath}\n${c.text}`,
+        lang,
+        analyzers,
+      );
       return {
         chunkId: c.chunkId,
         ordinal: c.ordinal,
@@ -285,11 +371,18 @@ export class Ingester {
       };
     });
 
-    const embedded = await store.embeddedChunkHashes(documentId, embedder.modelId);
-    const toEmbed = chunks.filter(c => embedded.get(c.chunkId) !== c.contentHash);
+    const embedded = await store.embeddedChunkHashes(
+      documentId,
+      embedder.modelId,
+    );
+    const toEmbed = chunks.filter(
+      c => embedded.get(c.chunkId) !== c.contentHash,
+    );
     const vectors = new Map<string, number[]>();
     if (toEmbed.length > 0) {
-      const out = await embedder.embedPassages(toEmbed.map(c => `${c.sectionPath}\n${c.text}`));
+      const out = await embedder.embedPassages(
+        toEmbed.map(c => `${c.sectionPath}\n${c.text}`),
+      );
       toEmbed.forEach((c, i) => vectors.set(c.chunkId, out[i]));
     }
 
@@ -321,13 +414,21 @@ export class Ingester {
 }
 
 /** A run left 'running' would show as running until the next one; try a few times. */
-async function finishWithRetries(finish: () => Promise<void>, logger: LoggerService) {
+async function finishWithRetries(
+  finish: () => Promise<void>,
+  logger: LoggerService,
+) {
   for (let attempt = 0; attempt < 4; attempt++) {
     try {
       await finish();
       return;
     } catch (e) {
-      if (attempt === 3) logger.error(`ask-docs: could not record the end of an ingestion run: ${errorMessage(e)}`);
+      if (attempt === 3)
+        logger.error(
+          `ask-docs: could not record the end of an ingestion run: ${errorMessage(
+            e,
+          )}`,
+        );
       else await new Promise(r => setTimeout(r, 1000 * 2 ** attempt));
     }
   }

@@ -16,7 +16,7 @@ import {
   cond,
   fakePermissions,
   FakeDecision,
-} from '../retrieval/testUtils/fakePermissions';
+} from '../testUtils/fakePermissions';
 import { visibleChunks } from '../retrieval/visibleChunks';
 import { startTestDatabase, TestDatabase } from '../testUtils/testDatabase';
 import { EntityAttributeSync } from './attributeSync';

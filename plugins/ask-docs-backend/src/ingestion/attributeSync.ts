@@ -27,7 +27,8 @@ export interface AttributeSyncResult {
   hidden: number;
 }
 
-const errorMessage = (e: unknown) => (e instanceof Error ? e.message : String(e));
+const errorMessage = (e: unknown) =>
+  e instanceof Error ? e.message : String(e);
 
 /**
  * Keeps the visibility attributes of indexed entities in step with the catalog, apart from
@@ -38,7 +39,11 @@ const errorMessage = (e: unknown) => (e instanceof Error ? e.message : String(e)
  */
 export class EntityAttributeSync {
   constructor(
-    private readonly o: { store: AskDocsStore; entities: EntitySource; logger: LoggerService },
+    private readonly o: {
+      store: AskDocsStore;
+      entities: EntitySource;
+      logger: LoggerService;
+    },
   ) {}
 
   async run(): Promise<AttributeSyncResult | undefined> {
@@ -81,8 +86,13 @@ export class EntityAttributeSync {
     let consequence = '';
     if (state?.stale) {
       consequence = '; nothing is visible until a sync succeeds';
-    } else if (state?.maxStalenessSeconds !== undefined && state.lastSuccessAt) {
-      const deadline = new Date(state.lastSuccessAt.getTime() + state.maxStalenessSeconds * 1000);
+    } else if (
+      state?.maxStalenessSeconds !== undefined &&
+      state.lastSuccessAt
+    ) {
+      const deadline = new Date(
+        state.lastSuccessAt.getTime() + state.maxStalenessSeconds * 1000,
+      );
       consequence = `; nothing will be visible after ${deadline.toISOString()}`;
     }
     logger.warn(

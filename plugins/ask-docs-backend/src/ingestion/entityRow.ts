@@ -1,4 +1,9 @@
-import { Entity, parseEntityRef, RELATION_OWNED_BY, stringifyEntityRef } from '@backstage/catalog-model';
+import {
+  Entity,
+  parseEntityRef,
+  RELATION_OWNED_BY,
+  stringifyEntityRef,
+} from '@backstage/catalog-model';
 import { EntityRow } from '../database/AskDocsStore';
 
 /** The visibility attributes permission rules are evaluated against (decision record 0001). */
@@ -9,7 +14,8 @@ export function entityRow(entity: Entity): EntityRow {
   // owners). Folding happens once, when the row is written (entityColumns).
   const owners = new Set<string>();
   for (const r of entity.relations ?? []) {
-    if (r.type === RELATION_OWNED_BY && typeof r.targetRef === 'string') owners.add(r.targetRef);
+    if (r.type === RELATION_OWNED_BY && typeof r.targetRef === 'string')
+      owners.add(r.targetRef);
   }
   return {
     entityRef: stringifyEntityRef(entity),
@@ -29,11 +35,15 @@ export function entityRow(entity: Entity): EntityRow {
 /** Portal path of an entity page. */
 export function entityUrl(entityRef: string): string {
   const { kind, namespace, name } = parseEntityRef(entityRef);
-  return `/catalog/${encodeURIComponent(namespace)}/${encodeURIComponent(kind.toLocaleLowerCase('en-US'))}/${encodeURIComponent(name)}`;
+  return `/catalog/${encodeURIComponent(namespace)}/${encodeURIComponent(
+    kind.toLocaleLowerCase('en-US'),
+  )}/${encodeURIComponent(name)}`;
 }
 
 /** Portal path of a TechDocs page (directory-style URL as TechDocs renders it). */
 export function techDocsUrl(entityRef: string, pageUrlPath: string): string {
   const { kind, namespace, name } = parseEntityRef(entityRef);
-  return `/docs/${encodeURIComponent(namespace)}/${encodeURIComponent(kind.toLocaleLowerCase('en-US'))}/${encodeURIComponent(name)}/${pageUrlPath}`;
+  return `/docs/${encodeURIComponent(namespace)}/${encodeURIComponent(
+    kind.toLocaleLowerCase('en-US'),
+  )}/${encodeURIComponent(name)}/${pageUrlPath}`;
 }

@@ -8,10 +8,15 @@ import { mockCredentials, mockServices } from '@backstage/backend-test-utils';
 import { Entity } from '@backstage/catalog-model';
 import { DatabaseAskDocsStore } from '../database/DatabaseAskDocsStore';
 import { HashingEmbedder } from '../embedding';
-import { analysisSignature, analyzeQuery, Analyzers, createLanguageAnalyzers } from '../language';
+import {
+  analysisSignature,
+  analyzeQuery,
+  Analyzers,
+  createLanguageAnalyzers,
+} from '../language';
 import { resolveVisibility, Visibility } from '../permissions';
 import { keywordSearch } from '../retrieval';
-import { fakePermissions } from '../retrieval/testUtils/fakePermissions';
+import { fakePermissions } from '../testUtils/fakePermissions';
 import { startTestDatabase, TestDatabase } from '../testUtils/testDatabase';
 import { Ingester } from './Ingester';
 import { EntitySource, TechDocsReader } from './sources';
@@ -19,8 +24,16 @@ import { EntitySource, TechDocsReader } from './sources';
 const entity: Entity = {
   apiVersion: 'backstage.io/v1alpha1',
   kind: 'Component',
-  metadata: { name: 'kancelar', namespace: 'default', annotations: { 'backstage.io/techdocs-ref': 'dir:.' } },
-  spec: { type: 'documentation', owner: 'group:default/office', lifecycle: 'production' },
+  metadata: {
+    name: 'kancelar',
+    namespace: 'default',
+    annotations: { 'backstage.io/techdocs-ref': 'dir:.' },
+  },
+  spec: {
+    type: 'documentation',
+    owner: 'group:default/office',
+    lifecycle: 'production',
+  },
   relations: [{ type: 'ownedBy', targetRef: 'group:default/office' }],
 };
 
@@ -33,7 +46,9 @@ const PAGES: Record<string, string> = {
       'Se psem choďte ven každé dvě hodiny a misku s vodou mějte u stolu, ne u stěn.</p>' +
       '<h2 id="parkovani">Parkování</h2><p>Parkovací místa se rezervují den předem v recepci u vchodu.</p>',
   ),
-  'ostatni/index.html': page('<h1 id="kava">Káva</h1><p>Kávovar čistíme každý pátek odpoledne, odvápnění jednou za měsíc.</p>'),
+  'ostatni/index.html': page(
+    '<h1 id="kava">Káva</h1><p>Kávovar čistíme každý pátek odpoledne, odvápnění jednou za měsíc.</p>',
+  ),
 };
 
 class Fixtures implements EntitySource, TechDocsReader {
@@ -69,11 +84,26 @@ describe('re-analysis when the language analysis changes', () => {
     }).run('manual');
 
   const snapshot = async () => ({
-    chunks: await db.knex('ask_docs_chunks').orderBy('chunk_id').select('chunk_id', 'content_hash'),
-    vectors: await db.knex('ask_docs_embeddings').orderBy('chunk_id').select('chunk_id', 'content_hash', db.knex.raw('embedding::text AS v')),
-    versions: await db.knex('ask_docs_chunk_versions').orderBy('chunk_id').select('chunk_id', 'content_hash', 'superseded_at'),
-    signatures: (await db.knex('ask_docs_documents').select('analysis_signature')).map(r => r.analysis_signature),
-    lemmas: (await db.knex('ask_docs_terms').where('kind', 'l').distinct('term')).map(r => r.term).sort(),
+    chunks: await db
+      .knex('ask_docs_chunks')
+      .orderBy('chunk_id')
+      .select('chunk_id', 'content_hash'),
+    vectors: await db
+      .knex('ask_docs_embeddings')
+      .orderBy('chunk_id')
+      .select('chunk_id', 'content_hash', db.knex.raw('embedding::text AS v')),
+    versions: await db
+      .knex('ask_docs_chunk_versions')
+      .orderBy('chunk_id')
+      .select('chunk_id', 'content_hash', 'superseded_at'),
+    signatures: (
+      await db.knex('ask_docs_documents').select('analysis_signature')
+    ).map(r => r.analysis_signature),
+    lemmas: (
+      await db.knex('ask_docs_terms').where('kind', 'l').distinct('term')
+    )
+      .map(r => r.term)
+      .sort(),
   });
 
   /** Chunks the Czech lemma keys of a word find, as the dictionary analyses it (stems aside). */
@@ -83,7 +113,12 @@ describe('re-analysis when the language analysis changes', () => {
       lemmas: withDictionary.get('cs').keysForWord(t.token).lemmas.slice(),
       stems: [],
     }));
-    const { hits } = await keywordSearch({ knex: db.knex, visibility, queryTokens, limit: 10 });
+    const { hits } = await keywordSearch({
+      knex: db.knex,
+      visibility,
+      queryTokens,
+      limit: 10,
+    });
     return hits.length;
   };
 
@@ -92,23 +127,37 @@ describe('re-analysis when the language analysis changes', () => {
     // As on a machine without hunspell-cs: Czech runs stem-only.
     stemOnly = await createLanguageAnalyzers({
       languages: ['en', 'cs'],
-      hunspell: { cs: { affPath: '/nonexistent/cs_CZ.aff', dicPath: '/nonexistent/cs_CZ.dic' } },
+      hunspell: {
+        cs: {
+          affPath: '/nonexistent/cs_CZ.aff',
+          dicPath: '/nonexistent/cs_CZ.dic',
+        },
+      },
       onMissingDictionary: 'stem-only',
       logger: { warn: () => {} },
     });
     withDictionary = await createLanguageAnalyzers({ languages: ['en', 'cs'] });
     embedder = new HashingEmbedder({ analyzers: withDictionary });
-    visibility = await resolveVisibility({ permissions: fakePermissions({}), credentials: mockCredentials.user() });
+    visibility = await resolveVisibility({
+      permissions: fakePermissions({}),
+      credentials: mockCredentials.user(),
+    });
   });
   afterAll(async () => {
     await db?.stop();
   });
 
   it('the two analyses differ, in signature and in keys', () => {
-    expect(analysisSignature(stemOnly)).not.toEqual(analysisSignature(withDictionary));
+    expect(analysisSignature(stemOnly)).not.toEqual(
+      analysisSignature(withDictionary),
+    );
     // "stěn" (genitive plural) shares no key with "stěna" unless the dictionary lemmatises it.
-    expect(stemOnly.get('cs').keysForWord('stěn').lemmas).not.toContain('stena');
-    expect(withDictionary.get('cs').keysForWord('stěn').lemmas).toContain('stena');
+    expect(stemOnly.get('cs').keysForWord('stěn').lemmas).not.toContain(
+      'stena',
+    );
+    expect(withDictionary.get('cs').keysForWord('stěn').lemmas).toContain(
+      'stena',
+    );
   });
 
   it('rebuilds the postings of unchanged chunks, keeping ids and vectors', async () => {
@@ -117,7 +166,11 @@ describe('re-analysis when the language analysis changes', () => {
     expect(first.chunksWritten).toBeGreaterThanOrEqual(3);
     expect(first.chunksReanalysed).toBe(0);
     const before = await snapshot();
-    expect(before.signatures.every(s => s === analysisSignature(stemOnly, ['en', 'cs']))).toBe(true);
+    expect(
+      before.signatures.every(
+        s => s === analysisSignature(stemOnly, ['en', 'cs']),
+      ),
+    ).toBe(true);
     expect(before.lemmas).not.toContain('stena');
     // Against stem-only postings the question's lemma key finds nothing.
     expect(await lemmaHits('stěna')).toBe(0);
@@ -133,11 +186,18 @@ describe('re-analysis when the language analysis changes', () => {
     expect(after.vectors).toEqual(before.vectors);
     // No new versions, nothing superseded: the texts answers cited are the same texts.
     expect(after.versions).toEqual(before.versions);
-    expect(after.signatures.every(s => s === analysisSignature(withDictionary, ['en', 'cs']))).toBe(true);
+    expect(
+      after.signatures.every(
+        s => s === analysisSignature(withDictionary, ['en', 'cs']),
+      ),
+    ).toBe(true);
     expect(after.lemmas).toContain('stena');
     expect(await lemmaHits('stěna')).toBe(1);
     // The typo vocabulary followed the postings (trigger-maintained): still one row per word.
-    const vocabulary = await db.knex('ask_docs_vocabulary').where('term', 'psa').first('df');
+    const vocabulary = await db
+      .knex('ask_docs_vocabulary')
+      .where('term', 'psa')
+      .first('df');
     expect(Number(vocabulary.df)).toBe(1);
 
     // The run is reported with its re-analysed chunks.

@@ -90,18 +90,23 @@ describe('resolveSitePagePath', () => {
   });
 
   it('names the path printably in the error', () => {
-    expect(() => resolveSitePagePath('a\u0000/../b')).toThrow('refused page path "a\\u0000/../b"');
+    expect(() => resolveSitePagePath('a\u0000/../b')).toThrow(
+      'refused page path "a\\u0000/../b"',
+    );
     expect(printablePagePath('x'.repeat(500))).toHaveLength(201);
   });
 });
 
 describe('siteFileUrl', () => {
-  const root = 'http://techdocs.test:7007/api/techdocs/static/docs/default/component/public/';
+  const root =
+    'http://techdocs.test:7007/api/techdocs/static/docs/default/component/public/';
 
   it('builds URLs inside the site', () => {
     const url = siteFileUrl(root, encodeSitePagePath('návody/a b.html'));
     expect(url.href).toBe(`${root}n%C3%A1vody/a%20b.html`);
-    expect(siteFileUrl(root.slice(0, -1), 'index.html').href).toBe(`${root}index.html`);
+    expect(siteFileUrl(root.slice(0, -1), 'index.html').href).toBe(
+      `${root}index.html`,
+    );
   });
 
   // Defence in depth: whatever slipped past resolveSitePagePath is caught after URL parsing.

@@ -10,10 +10,7 @@
 export class RefusedPagePathError extends Error {
   readonly name = 'RefusedPagePathError';
 
-  constructor(
-    readonly pagePath: string,
-    readonly reason: string,
-  ) {
+  constructor(readonly pagePath: string, readonly reason: string) {
     super(`refused page path "${printablePagePath(pagePath)}": ${reason}`);
   }
 }
@@ -34,12 +31,14 @@ function segmentRefusal(segment: string): string | undefined {
   if (segment === '') return 'empty path segment';
   if (/^[.\s]+$/.test(segment)) return `"${segment}" segment`;
   // Windows drops trailing dots and spaces ("..." and ".. " become ".."): ambiguous.
-  if (/[.\s]$/.test(segment) || /^\s/.test(segment)) return 'segment starts or ends ambiguously';
+  if (/[.\s]$/.test(segment) || /^\s/.test(segment))
+    return 'segment starts or ends ambiguously';
   return undefined;
 }
 
 function refusal(pagePath: unknown): string | undefined {
-  if (typeof pagePath !== 'string' || pagePath === '') return 'empty or not a string';
+  if (typeof pagePath !== 'string' || pagePath === '')
+    return 'empty or not a string';
   if (pagePath.length > MAX_PAGE_PATH_CHARS) return 'too long';
   if (/\p{Cc}/u.test(pagePath)) return 'control character';
   if (pagePath.includes('\\')) return 'backslash';
@@ -75,7 +74,10 @@ export function resolveSitePagePath(pagePath: string): string {
   // The same resolution a URL parser does, as a second opinion on the checks above.
   const root = new URL('http://site.invalid/site/');
   const resolved = new URL(encodeSitePagePath(pagePath), root);
-  if (resolved.origin !== root.origin || !resolved.pathname.startsWith(root.pathname)) {
+  if (
+    resolved.origin !== root.origin ||
+    !resolved.pathname.startsWith(root.pathname)
+  ) {
     throw new RefusedPagePathError(pagePath, 'resolves outside the site');
   }
   return pagePath;
@@ -86,7 +88,11 @@ export function resolveSitePagePath(pagePath: string): string {
  * path still under the site root, no query or fragment. `encodedPath` is an accepted page path
  * (or a fixed file name such as 'techdocs_metadata.json') encoded with encodeSitePagePath.
  */
-export function siteFileUrl(siteRoot: string, encodedPath: string, pagePath = encodedPath): URL {
+export function siteFileUrl(
+  siteRoot: string,
+  encodedPath: string,
+  pagePath = encodedPath,
+): URL {
   const root = new URL(siteRoot.endsWith('/') ? siteRoot : `${siteRoot}/`);
   // Appended as text, not resolved as a reference, so '//host/x' or 'http:x' stay path text.
   const url = new URL(root.href + encodedPath);
@@ -97,7 +103,10 @@ export function siteFileUrl(siteRoot: string, encodedPath: string, pagePath = en
     url.search === '' &&
     url.hash === '';
   if (!inside) {
-    throw new RefusedPagePathError(pagePath, `URL ${url.href} leaves the site ${root.href}`);
+    throw new RefusedPagePathError(
+      pagePath,
+      `URL ${url.href} leaves the site ${root.href}`,
+    );
   }
   return url;
 }

@@ -24,10 +24,12 @@ export class TechDocsBackendReader implements TechDocsReader {
   ) {}
 
   async getSite(entity: Entity): Promise<TechDocsSiteMetadata | undefined> {
-    if (!entity.metadata.annotations?.[TECHDOCS_REF_ANNOTATION]) return undefined;
+    if (!entity.metadata.annotations?.[TECHDOCS_REF_ANNOTATION])
+      return undefined;
     const metadataRes = await this.fetch(entity, 'techdocs_metadata.json');
     if (metadataRes.status === 404) return undefined;
-    if (!metadataRes.ok) throw await ResponseError.fromResponse(metadataRes as any);
+    if (!metadataRes.ok)
+      throw await ResponseError.fromResponse(metadataRes as any);
     const metadata = await metadataRes.json();
     let pages = pageListFromMetadata(metadata);
     if (pages.length === 0) {
@@ -36,7 +38,9 @@ export class TechDocsBackendReader implements TechDocsReader {
       if (indexRes.ok) pages = pageListFromSearchIndex(await indexRes.json());
     }
     return {
-      siteName: String(metadata.site_name ?? entity.metadata.title ?? entity.metadata.name),
+      siteName: String(
+        metadata.site_name ?? entity.metadata.title ?? entity.metadata.name,
+      ),
       etag: String(metadata.etag ?? metadata.build_timestamp ?? ''),
       pages,
     };
@@ -65,7 +69,9 @@ export class TechDocsBackendReader implements TechDocsReader {
     if (triplet.some(part => /^\.*$/.test(part))) {
       throw new Error(`not a TechDocs site name: ${triplet.join('/')}`);
     }
-    const siteRoot = `${base}/static/docs/${triplet.map(encodeURIComponent).join('/')}/`;
+    const siteRoot = `${base}/static/docs/${triplet
+      .map(encodeURIComponent)
+      .join('/')}/`;
     // Checked again after URL parsing: the request must stay on the TechDocs origin, in this site.
     const url = siteFileUrl(siteRoot, path, file);
     const res = await fetch(url, {
@@ -77,7 +83,10 @@ export class TechDocsBackendReader implements TechDocsReader {
     if (res.status >= 300 && res.status < 400) {
       await res.body?.cancel();
       const location = res.headers.get('location') ?? '(no location)';
-      throw new RefusedPagePathError(file, `TechDocs redirected to ${location}, not followed`);
+      throw new RefusedPagePathError(
+        file,
+        `TechDocs redirected to ${location}, not followed`,
+      );
     }
     return res;
   }

@@ -6,6 +6,9 @@ import type { Analyzers } from './types';
  * Ingestion stores it per document and re-analyses a document whose postings were made under a
  * different one, so queries are never analysed one way and postings another.
  */
-export function analysisSignature(analyzers: Analyzers, languages: readonly string[] = analyzers.languages): string {
+export function analysisSignature(
+  analyzers: Analyzers,
+  languages: readonly string[] = analyzers.languages,
+): string {
   return languages.map(l => analyzers.get(l).signature).join('|');
 }

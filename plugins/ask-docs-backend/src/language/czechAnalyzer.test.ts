@@ -70,6 +70,41 @@ describe('Czech analyzer with hunspell', () => {
     }
   });
 
+  it('gives verbs, their verbal nouns and participles one derivation key', () => {
+    const families = [
+      ['nasadit', 'nasazení', 'nasazením', 'nasazený', 'nasazuje'],
+      ['nastavit', 'nastavení', 'nastavená'],
+      ['spustit', 'spuštění', 'spuštěný'],
+      ['vytvořit', 'vytvoření', 'vytvořený'],
+      ['uložit', 'uložení', 'uloženo'],
+      ['platit', 'placení'],
+      ['použít', 'použití', 'použitý'],
+      ['zapnout', 'zapnutí'],
+      ['zpracovat', 'zpracování'],
+      ['převést', 'převedení'],
+    ];
+    for (const [verb, ...derived] of families) {
+      const key = `l:${cs.keysForWord(verb).lemmas[0]}`;
+      for (const word of derived) expect(shared(verb, word)).toContain(key);
+    }
+  });
+
+  it('does not give unrelated words a derivation key in common', () => {
+    // d/z: vození is from vozit (carry), not vodit (lead); vodění is from vodit.
+    expect(shared('vodit', 'vození')).toEqual([]);
+    expect(shared('vozit', 'vodění')).toEqual([]);
+    // -ovat does not strip: budovat (build) is not budit (wake), varovat (warn) not vařit.
+    expect(shared('budit', 'budování')).toEqual([]);
+    expect(shared('budit', 'budovat')).toEqual([]);
+    expect(shared('vaření', 'varovat')).toEqual([]);
+    // vedení is from vést, vědění from vědět.
+    expect(shared('vedení', 'vědět')).toEqual([]);
+    expect(shared('vědění', 'vést')).toEqual([]);
+    // Adjectives in -ený that are not participles gain nothing.
+    expect(cs.keysForWord('zelený').lemmas).toEqual(['zeleny']);
+    expect(cs.keysForWord('červený').lemmas).toEqual(['cerveny']);
+  });
+
   it('folds keys so text without diacritics meets them', () => {
     const keys = cs.keysForWord('záložky');
     expect(keys.stem).toBe('zalozk');
@@ -170,6 +205,6 @@ describe('Czech analyzer without a dictionary', () => {
       known: true,
     });
     expect(fake.restoreDiacritics!('kocky')).toEqual(['kočky']);
-    expect(fake.signature).toBe('cs:1:hunspell-test');
+    expect(fake.signature).toBe('cs:2:hunspell-test');
   });
 });

@@ -2,6 +2,7 @@
  * Czech keys: lemmas from hunspell plus our irregular-forms table, and a light stem.
  */
 import { BoundedCache } from './boundedCache';
+import { czechDerivationVerb } from './czechDerivation';
 import { restoreCzechDiacritics } from './czechDiacritics';
 import { czechIrregularLemmas } from './czechIrregularForms';
 import { czechLightStem } from './czechLightStemmer';
@@ -25,8 +26,11 @@ export const DEFAULT_CZECH_DICTIONARY = {
   dicPath: '/usr/share/hunspell/cs_CZ.dic',
 };
 
-/** Bump when the key computation changes: stored keys must then be rebuilt. */
-const KEYS_VERSION = 1;
+/**
+ * Bump when the key computation changes: stored keys must then be rebuilt.
+ * 2: derivation keys (verbal nouns and participles also carry their verb as a lemma).
+ */
+const KEYS_VERSION = 2;
 
 // Folded stopwords catch questions typed without diacritics ("pri", "pred", "muze").
 const FOLDED_STOPWORDS = new Set([...CZECH_STOPWORDS].map(foldDiacritics));
@@ -62,15 +66,24 @@ export function createCzechAnalyzer(
     return stems.map(s => s.toLocaleLowerCase('cs'));
   };
 
+  const derivedVerbs = (lemmas: string[]): string[] =>
+    dictionary
+      ? lemmas.flatMap(
+          l => czechDerivationVerb(l, w => dictionary.spellSync(w)) ?? [],
+        )
+      : [];
+
   const compute = (word: string): WordKeys => {
     if (!hasLetter(word)) return { lemmas: [word], stem: word, known: false };
     const irregular = czechIrregularLemmas(word);
     const fromDictionary = dictionaryLemmas(word);
     // The dictionary lists irregular forms as words of their own ("psa" → "psa"); the table
     // replaces that self-reading but keeps any other reading ("dnech" → den and dno).
-    const lemmas = irregular
+    const readings = irregular
       ? [...irregular, ...fromDictionary.filter(l => l !== word)]
       : fromDictionary;
+    // Derivation key as one more lemma: "nasazení" also carries nasadit (czechDerivation.ts).
+    const lemmas = [...readings, ...derivedVerbs(fromDictionary)];
     const known = lemmas.length > 0;
     return {
       lemmas: unique((known ? lemmas : [word]).map(foldDiacritics)),

@@ -6,7 +6,11 @@
  */
 import { mockCredentials } from '@backstage/backend-test-utils';
 import { seedIndex } from '../retrieval/testUtils/seed';
-import { cond, fakePermissions, FakeDecision } from '../retrieval/testUtils/fakePermissions';
+import {
+  cond,
+  fakePermissions,
+  FakeDecision,
+} from '../testUtils/fakePermissions';
 import { visibleChunks } from '../retrieval/visibleChunks';
 import { startTestDatabase, TestDatabase } from '../testUtils/testDatabase';
 import { AskDocsEntityAttributes, matchesEntityCriteria } from './entityFilter';
@@ -18,11 +22,17 @@ const STREET_DOC = 'component:default/strasse';
 const GREEK_DOC = 'component:default/odos';
 const CITY_DOC = 'component:default/city';
 
-const entities: Array<Partial<AskDocsEntityAttributes> & { entityRef: string }> = [
+const entities: Array<
+  Partial<AskDocsEntityAttributes> & { entityRef: string }
+> = [
   { entityRef: ILKER_DOC, owners: ['user:default/İlker'] },
   { entityRef: STREET_DOC, owners: ['group:default/STRAẞE'] },
   { entityRef: GREEK_DOC, owners: ['group:default/ΟΔΟΣ'] },
-  { entityRef: CITY_DOC, labels: { Şehir: 'İSTANBUL' }, spec: { Region: 'İç Anadolu' } },
+  {
+    entityRef: CITY_DOC,
+    labels: { Şehir: 'İSTANBUL' },
+    spec: { Region: 'İç Anadolu' },
+  },
 ];
 
 let db: TestDatabase;
@@ -42,13 +52,20 @@ afterAll(async () => {
   await db?.stop();
 });
 
-async function visibleTo(rule: string, params: Record<string, unknown>): Promise<string[]> {
-  const decision: FakeDecision = { conditions: cond('ask-docs-chunk', rule, params) };
+async function visibleTo(
+  rule: string,
+  params: Record<string, unknown>,
+): Promise<string[]> {
+  const decision: FakeDecision = {
+    conditions: cond('ask-docs-chunk', rule, params),
+  };
   const visibility = await resolveVisibility({
     permissions: fakePermissions({ chunk: decision }),
     credentials: mockCredentials.user('user:default/someone'),
   });
-  const rows = await visibleChunks(db.knex, visibility).distinct('c.entity_ref');
+  const rows = await visibleChunks(db.knex, visibility).distinct(
+    'c.entity_ref',
+  );
   const sql = rows.map((r: { entity_ref: string }) => r.entity_ref).sort();
   // The in-memory rule (`apply`) agrees with SQL on every entity.
   const filter = askDocsChunkRuleDefinitions.get(rule)!.toFilter(params);
@@ -76,7 +93,8 @@ async function visibleTo(rule: string, params: Record<string, unknown>): Promise
   return sql;
 }
 
-const ownedBy = (claim: string) => visibleTo('IS_ENTITY_OWNER', { claims: [claim] });
+const ownedBy = (claim: string) =>
+  visibleTo('IS_ENTITY_OWNER', { claims: [claim] });
 
 describe('case folding of refs and attributes', () => {
   it('an owner with a dotted capital İ sees their entity, in any case of the claim', async () => {
@@ -103,6 +121,8 @@ describe('case folding of refs and attributes', () => {
     const folded = { label: 'şehir', value: 'i̇stanbul' };
     expect(await visibleTo('HAS_LABEL', folded)).toEqual([CITY_DOC]);
     expect(await visibleTo('HAS_LABEL', { label: 'ŞEHİR' })).toEqual([]); // İ ≠ I
-    expect(await visibleTo('HAS_LABEL', { label: 'Şehir', value: 'istanbul' })).toEqual([]);
+    expect(
+      await visibleTo('HAS_LABEL', { label: 'Şehir', value: 'istanbul' }),
+    ).toEqual([]);
   });
 });

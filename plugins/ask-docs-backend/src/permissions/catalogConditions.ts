@@ -17,6 +17,16 @@ import { translateConditions } from './translateConditions';
  */
 export const CATALOG_RESOURCE_TYPE = RESOURCE_TYPE_CATALOG_ENTITY;
 
+/** Has the label or annotation `key` (with `value`, when given). */
+const keyFilter = (
+  field: 'labels' | 'annotations',
+  key: string,
+  value: string | undefined,
+): EntityFilter =>
+  value === undefined
+    ? { type: 'hasKey', field, key }
+    : { type: 'hasKey', field, key, value };
+
 /**
  * `HAS_METADATA` keys we can answer from `ask_docs_entities`. Others (title, description, uid,
  * links, `tags.<tag>`, ...) are not stored, or not stored with catalog semantics (our title
@@ -37,10 +47,7 @@ function metadataFilter(key: string, value: string | undefined): EntityFilter {
   for (const field of ['labels', 'annotations'] as const) {
     const prefix = `${field}.`;
     if (k.startsWith(prefix) && k.length > prefix.length) {
-      const sub = key.slice(prefix.length);
-      return value === undefined
-        ? { type: 'hasKey', field, key: sub }
-        : { type: 'hasKey', field, key: sub, value };
+      return keyFilter(field, key.slice(prefix.length), value);
     }
   }
   throw new InvalidVisibilityCriteriaError(
@@ -48,24 +55,21 @@ function metadataFilter(key: string, value: string | undefined): EntityFilter {
   );
 }
 
-const keyValueSchema = () =>
-  objectParams<{ key: string; value?: string }>({
-    key: {
-      type: 'string',
-      nonEmpty: true,
-      description: 'Property path to match on',
-    },
-    value: {
-      type: 'string',
-      optional: true,
-      description: 'Value to match; any value when omitted',
-    },
-  });
 const optionalValue = {
   type: 'string',
   optional: true,
   description: 'Value to match; any value when omitted',
 } as const;
+type KeyValue = { key: string; value?: string };
+const keyValueSchema = () =>
+  objectParams<KeyValue>({
+    key: {
+      type: 'string',
+      nonEmpty: true,
+      description: 'Property path to match on',
+    },
+    value: optionalValue,
+  });
 
 const definitions: Array<EntityRuleDefinition<any>> = [
   {
@@ -85,10 +89,7 @@ const definitions: Array<EntityRuleDefinition<any>> = [
     }: {
       annotation: string;
       value?: string;
-    }): EntityCriteria =>
-      value === undefined
-        ? { type: 'hasKey', field: 'annotations', key: annotation }
-        : { type: 'hasKey', field: 'annotations', key: annotation, value },
+    }): EntityCriteria => keyFilter('annotations', annotation, value),
   },
   {
     name: 'HAS_LABEL',
@@ -103,36 +104,22 @@ const definitions: Array<EntityRuleDefinition<any>> = [
     }: {
       label: string;
       value?: string;
-    }): EntityCriteria =>
-      value === undefined
-        ? { type: 'hasKey', field: 'labels', key: label }
-        : { type: 'hasKey', field: 'labels', key: label, value },
+    }): EntityCriteria => keyFilter('labels', label, value),
   },
   {
     name: 'HAS_METADATA',
     description:
       'Catalog: entity metadata field (name, namespace, tags, labels.*, annotations.*)',
     paramsSchema: keyValueSchema(),
-    toFilter: ({
-      key,
-      value,
-    }: {
-      key: string;
-      value?: string;
-    }): EntityCriteria => metadataFilter(key, value),
+    toFilter: ({ key, value }: KeyValue): EntityCriteria =>
+      metadataFilter(key, value),
   },
   {
     name: 'HAS_SPEC',
     description:
       'Catalog: entity spec field at a dotted path (optionally with a value)',
     paramsSchema: keyValueSchema(),
-    toFilter: ({
-      key,
-      value,
-    }: {
-      key: string;
-      value?: string;
-    }): EntityCriteria =>
+    toFilter: ({ key, value }: KeyValue): EntityCriteria =>
       value === undefined
         ? { type: 'hasSpec', path: key }
         : { type: 'hasSpec', path: key, value },

@@ -33,7 +33,11 @@ const KEY_COLUMNS = {
  * write time (matchKeys.ts) and the parameters are folded here the same way, so no lower() runs
  * in SQL: the database's collation cannot make the two sides disagree.
  */
-function keyedValue(column: string, key: string, value: string | undefined): SqlPredicate {
+function keyedValue(
+  column: string,
+  key: string,
+  value: string | undefined,
+): SqlPredicate {
   if (value === undefined) {
     return { sql: `(${E}.${column} -> ?::text) IS NOT NULL`, bindings: [key] };
   }
@@ -48,20 +52,34 @@ function compileLeaf(filter: EntityFilter): SqlPredicate {
     case 'oneOf': {
       const values = foldAll(filter.values);
       if (values.length === 0) return { sql: 'false', bindings: [] };
-      return { sql: `${E}.${KEY_COLUMNS[filter.field]} = ANY(?::text[])`, bindings: [values] };
+      return {
+        sql: `${E}.${KEY_COLUMNS[filter.field]} = ANY(?::text[])`,
+        bindings: [values],
+      };
     }
     case 'overlaps': {
       const values = foldAll(filter.values);
       if (values.length === 0) return { sql: 'false', bindings: [] };
-      return { sql: `${E}.${KEY_COLUMNS[filter.field]} && ?::text[]`, bindings: [values] };
+      return {
+        sql: `${E}.${KEY_COLUMNS[filter.field]} && ?::text[]`,
+        bindings: [values],
+      };
     }
     case 'nonEmpty':
       return { sql: `cardinality(${E}.tag_keys) > 0`, bindings: [] };
     case 'hasKey':
-      return keyedValue(KEY_COLUMNS[filter.field], foldCase(filter.key), filter.value);
+      return keyedValue(
+        KEY_COLUMNS[filter.field],
+        foldCase(filter.key),
+        filter.value,
+      );
     case 'hasSpec':
       // spec_keys is the catalog's flattening of spec (flattenSpec), computed at write time.
-      return keyedValue('spec_keys', `spec.${foldCase(filter.path)}`, filter.value);
+      return keyedValue(
+        'spec_keys',
+        `spec.${foldCase(filter.path)}`,
+        filter.value,
+      );
     case 'always':
       return { sql: 'true', bindings: [] };
     default:

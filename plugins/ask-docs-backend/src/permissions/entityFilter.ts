@@ -192,17 +192,24 @@ function matchesKeys(keys: EntityMatchKeys, filter: EntityFilter): boolean {
       return filter.values.some(v => foldCase(v) === actual);
     }
     case 'overlaps': {
-      const actual = new Set(filter.field === 'owners' ? keys.ownerKeys : keys.tagKeys);
+      const actual = new Set(
+        filter.field === 'owners' ? keys.ownerKeys : keys.tagKeys,
+      );
       return filter.values.some(v => actual.has(foldCase(v)));
     }
     case 'nonEmpty':
       return keys.tagKeys.length > 0;
     case 'hasKey': {
-      const record = filter.field === 'labels' ? keys.labelKeys : keys.annotationKeys;
+      const record =
+        filter.field === 'labels' ? keys.labelKeys : keys.annotationKeys;
       return hasValue(record, foldCase(filter.key), filter.value);
     }
     case 'hasSpec':
-      return hasValue(keys.specKeys, `spec.${foldCase(filter.path)}`, filter.value);
+      return hasValue(
+        keys.specKeys,
+        `spec.${foldCase(filter.path)}`,
+        filter.value,
+      );
     case 'always':
       return true;
     default:

@@ -25,11 +25,14 @@ export interface EntityMatchKeys {
 
 const unique = (values: string[]) => Array.from(new Set(values.map(foldCase)));
 
-function keyValues(record: Record<string, unknown> | undefined): Record<string, string[]> {
+function keyValues(
+  record: Record<string, unknown> | undefined,
+): Record<string, string[]> {
   const out: Record<string, string[]> = {};
   for (const [k, v] of Object.entries(record ?? {})) {
     const values = (out[foldCase(k)] ??= []);
-    if (typeof v === 'string' && !values.includes(foldCase(v))) values.push(foldCase(v));
+    if (typeof v === 'string' && !values.includes(foldCase(v)))
+      values.push(foldCase(v));
   }
   return out;
 }
@@ -48,10 +51,12 @@ export function flattenSpec(spec: unknown): Array<[string, string | null]> {
     } else if (Array.isArray(current)) {
       for (const item of current) {
         visit(path, item);
-        if (typeof item === 'string') out.push([`${path}.${foldCase(item)}`, 'true']);
+        if (typeof item === 'string')
+          out.push([`${path}.${foldCase(item)}`, 'true']);
       }
     } else if (typeof current === 'object') {
-      for (const [k, v] of Object.entries(current as object)) visit(`${path}.${foldCase(k)}`, v);
+      for (const [k, v] of Object.entries(current as object))
+        visit(`${path}.${foldCase(k)}`, v);
     }
   };
   visit('spec', spec);

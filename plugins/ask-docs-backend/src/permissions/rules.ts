@@ -268,8 +268,6 @@ export function createAskDocsChunkResourceLoader(knex: Knex) {
         .modify(live('e'));
       for (const row of rows) byChunk.set(row.chunk_id, toAttributes(row));
     }
-    return resourceRefs.map(
-      r => entities.get(foldCase(r)) ?? byChunk.get(r),
-    );
+    return resourceRefs.map(r => entities.get(foldCase(r)) ?? byChunk.get(r));
   };
 }

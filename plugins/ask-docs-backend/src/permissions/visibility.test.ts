@@ -5,7 +5,7 @@ import {
   cond,
   fakePermissions,
   FakeDecision,
-} from '../retrieval/testUtils/fakePermissions';
+} from '../testUtils/fakePermissions';
 import { visibleChunks } from '../retrieval/visibleChunks';
 import { resolveVisibility, Visibility } from './visibility';
 import {
@@ -118,7 +118,7 @@ describe('definitive decisions', () => {
   it('a failing permission service sees nothing', async () => {
     const visibility = await resolveVisibility({
       permissions: fakePermissions({
-        error: new Error('permission backend unreachable'),
+        fail: new Error('permission backend unreachable'),
       }),
       credentials: alice,
     });

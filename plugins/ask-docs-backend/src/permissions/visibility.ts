@@ -94,6 +94,12 @@ export class Visibility {
   apply<TQueryBuilder extends Knex.QueryBuilder>(
     queryBuilder: TQueryBuilder,
     entityRefColumn: string,
+    /**
+     * 'array' compares with `= ANY(ARRAY(<visible entities>))`: the same rows, but the planner
+     * then seeks an index by entity instead of reading every row and hashing. Callers pick it
+     * when they know few chunks are visible (the planner cannot estimate the predicate).
+     */
+    shape: 'subquery' | 'array' = 'subquery',
   ): TQueryBuilder {
     if (!COLUMN_PATTERN.test(entityRefColumn)) {
       throw new Error(
@@ -111,14 +117,21 @@ export class Visibility {
     if (!predicate) {
       return queryBuilder.whereRaw('false') as TQueryBuilder;
     }
-    return queryBuilder.whereIn(entityRefColumn, sub =>
+    const visible = (sub: Knex.QueryBuilder) =>
       sub
         .select(`${VISIBLE_ENTITY_ALIAS}.entity_ref`)
         .from({ [VISIBLE_ENTITY_ALIAS]: 'ask_docs_entities' })
         .whereRaw(liveEntitySql(VISIBLE_ENTITY_ALIAS))
         .whereRaw(FRESH_VISIBILITY_ATTRIBUTES_SQL)
-        .whereRaw(predicate.sql, predicate.bindings as Knex.RawBinding[]),
-    ) as TQueryBuilder;
+        .whereRaw(predicate.sql, predicate.bindings as Knex.RawBinding[]);
+    if (shape === 'array') {
+      const client = (queryBuilder as any).client;
+      return queryBuilder.whereRaw('?? = ANY(ARRAY(?))', [
+        entityRefColumn,
+        visible(client.queryBuilder()),
+      ]) as TQueryBuilder;
+    }
+    return queryBuilder.whereIn(entityRefColumn, visible) as TQueryBuilder;
   }
 
   /** JSON for the audit log. */

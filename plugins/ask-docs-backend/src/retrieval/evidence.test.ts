@@ -9,7 +9,11 @@ import {
 import { FITTED_EVIDENCE_MODELS } from './evidenceModel.fitted';
 import { readRetrievalSettings } from '../settings';
 
-const stat = (token: string, idf: number, match: 'exact' | 'prefix' | 'none' = 'exact') => ({
+const stat = (
+  token: string,
+  idf: number,
+  match: 'exact' | 'prefix' | 'none' = 'exact',
+) => ({
   token,
   idf,
   match,
@@ -36,7 +40,13 @@ describe('evidenceFeatures', () => {
   it('measures coverage, agreement and margins of the fused candidates', () => {
     const f = evidenceFeatures({
       ...base,
-      statistics: { tokens: [stat('vacuum', 2), stat('parallel', 1), stat('pg_stat_io', 4, 'none')] },
+      statistics: {
+        tokens: [
+          stat('vacuum', 2),
+          stat('parallel', 1),
+          stat('pg_stat_io', 4, 'none'),
+        ],
+      },
       question: 'How do I vacuum in parallel?',
     });
     expect(f.coverageTop).toBe(0.6);
@@ -78,12 +88,23 @@ describe('evidenceFeatures', () => {
     expect(form('Does VACUUM return space to the OS?').yesNoQuestion).toBe(1);
     expect(form('Lze vrátit nasazení?').yesNoQuestion).toBe(1);
     expect(form('Co dělá pokladna v noci?').yesNoQuestion).toBe(0);
-    expect(form('Jak nasadit pokladnu?')).toMatchObject({ howQuestion: 1, yesNoQuestion: 0 });
+    expect(form('Jak nasadit pokladnu?')).toMatchObject({
+      howQuestion: 1,
+      yesNoQuestion: 0,
+    });
   });
 
   it('has neutral values without candidates, lists or question', () => {
-    const f = evidenceFeatures({ fused: [], vectorIds: [], keywordHits: [], corrections: 0, tokens: 0, maxFused: 0 });
-    for (const name of EVIDENCE_FEATURES) expect(Number.isFinite(f[name])).toBe(true);
+    const f = evidenceFeatures({
+      fused: [],
+      vectorIds: [],
+      keywordHits: [],
+      corrections: 0,
+      tokens: 0,
+      maxFused: 0,
+    });
+    for (const name of EVIDENCE_FEATURES)
+      expect(Number.isFinite(f[name])).toBe(true);
     expect(f.coverageMax).toBe(0);
   });
 });
@@ -99,11 +120,17 @@ describe('evidenceProbability', () => {
     fittedOn: 'unit test',
   };
   const x = (coverageMax: number, missingShare: number) =>
-    ({ ...Object.fromEntries(EVIDENCE_FEATURES.map(n => [n, 0])), coverageMax, missingShare }) as EvidenceFeatures;
+    ({
+      ...Object.fromEntries(EVIDENCE_FEATURES.map(n => [n, 0])),
+      coverageMax,
+      missingShare,
+    } as EvidenceFeatures);
 
   it('is the logistic function of the standardised, weighted features', () => {
     expect(evidenceProbability(model, x(0.5, 0))).toBeCloseTo(0.5);
-    expect(evidenceProbability(model, x(0.75, 0))).toBeCloseTo(1 / (1 + Math.exp(-2)));
+    expect(evidenceProbability(model, x(0.75, 0))).toBeCloseTo(
+      1 / (1 + Math.exp(-2)),
+    );
     // A missing distinctive word pulls a well-covered question below the cutoff.
     expect(evidenceProbability(model, x(0.75, 1))).toBeLessThan(model.cutoff);
   });
@@ -112,7 +139,11 @@ describe('evidenceProbability', () => {
     const fitted = FITTED_EVIDENCE_MODELS['hashing-fallback']!;
     expect(fitted).toBeDefined();
     const n = fitted.features.length;
-    expect([fitted.mean.length, fitted.scale.length, fitted.weights.length]).toEqual([n, n, n]);
+    expect([
+      fitted.mean.length,
+      fitted.scale.length,
+      fitted.weights.length,
+    ]).toEqual([n, n, n]);
     for (const f of fitted.features) expect(EVIDENCE_FEATURES).toContain(f);
     expect(fitted.cutoff).toBeGreaterThan(0);
     expect(fitted.cutoff).toBeLessThan(1);
@@ -120,13 +151,18 @@ describe('evidenceProbability', () => {
 });
 
 describe('retrieval settings: fitted model or configured thresholds', () => {
-  const hashing = { modelId: 'hashing-fallback-v2-en+cs-384', kind: 'hashing-fallback' as const };
+  const hashing = {
+    modelId: 'hashing-fallback-v2-en+cs-384',
+    kind: 'hashing-fallback' as const,
+  };
   const fitted = (retrieval: object = {}) => ({
     askDocs: { retrieval: { evidenceDecision: 'fitted', ...retrieval } },
   });
 
   it('keeps the thresholds by default: the fitted model is opt-in', () => {
-    expect(readRetrievalSettings(new ConfigReader({}), hashing).evidenceModel).toBeUndefined();
+    expect(
+      readRetrievalSettings(new ConfigReader({}), hashing).evidenceModel,
+    ).toBeUndefined();
   });
 
   it('uses the fitted model for the embedder kind when chosen and no thresholds are configured', () => {
@@ -142,20 +178,33 @@ describe('retrieval settings: fitted model or configured thresholds', () => {
   });
 
   it('lets configured thresholds (for the model or as default) replace the fitted model', () => {
-    const own = fitted({ thresholds: { [hashing.modelId]: { minCoverage: 0.6 } } });
-    const def = fitted({ thresholds: { default: { minSimilarity: 0.7 } } });
-    expect(readRetrievalSettings(new ConfigReader(own), hashing)).toMatchObject({
-      evidenceModel: undefined,
-      thresholds: { minCoverage: 0.6 },
+    const own = fitted({
+      thresholds: { [hashing.modelId]: { minCoverage: 0.6 } },
     });
-    expect(readRetrievalSettings(new ConfigReader(def), hashing).evidenceModel).toBeUndefined();
+    const def = fitted({ thresholds: { default: { minSimilarity: 0.7 } } });
+    expect(readRetrievalSettings(new ConfigReader(own), hashing)).toMatchObject(
+      {
+        evidenceModel: undefined,
+        thresholds: { minCoverage: 0.6 },
+      },
+    );
+    expect(
+      readRetrievalSettings(new ConfigReader(def), hashing).evidenceModel,
+    ).toBeUndefined();
     // Another model's entry does not switch this one off.
-    const other = fitted({ thresholds: { 'other-model': { minCoverage: 0.9 } } });
-    expect(readRetrievalSettings(new ConfigReader(other), hashing).evidenceModel).toBeDefined();
+    const other = fitted({
+      thresholds: { 'other-model': { minCoverage: 0.9 } },
+    });
+    expect(
+      readRetrievalSettings(new ConfigReader(other), hashing).evidenceModel,
+    ).toBeDefined();
   });
 
   it('keeps thresholds for a kind without a fitted model (transformers: not measured here)', () => {
-    const s = readRetrievalSettings(new ConfigReader(fitted()), { modelId: 'Xenova/x', kind: 'transformers' });
+    const s = readRetrievalSettings(new ConfigReader(fitted()), {
+      modelId: 'Xenova/x',
+      kind: 'transformers',
+    });
     expect(s.evidenceModel).toBe(FITTED_EVIDENCE_MODELS.transformers);
     expect(FITTED_EVIDENCE_MODELS.transformers).toBeUndefined();
   });

@@ -27,6 +27,8 @@ export const EVIDENCE_FEATURES = [
   'uncoveredMaxIdf',
   'uncoveredShare',
   'czech',
+  'titleTop',
+  'titleMax5',
 ] as const;
 export type EvidenceFeatureName = (typeof EVIDENCE_FEATURES)[number];
 export type EvidenceFeatures = Record<EvidenceFeatureName, number>;
@@ -45,7 +47,12 @@ export interface EvidenceModel {
 
 export interface EvidenceInput {
   /** Fused candidates in order, with the evidence retrieve() filled in for each. */
-  fused: Array<{ id: string; rrf: number; similarity: number | null; coverage: number | null }>;
+  fused: Array<{
+    id: string;
+    rrf: number;
+    similarity: number | null;
+    coverage: number | null;
+  }>;
   vectorIds: string[];
   keywordHits: Array<{ chunkId: string; score: number }>;
   /** Keyword statistics before spelling corrections (which words the corpus lacks). */
@@ -59,54 +66,85 @@ export interface EvidenceInput {
   maxFused: number;
   /** The question (with restored diacritics): its form and language are features. */
   question?: string;
+  /** Share of the question a candidate's section path names (fusion.ts titleCoverage). */
+  titleCoverage?: ReadonlyMap<string, number>;
 }
 
 const HOW = /^\s*(how|jak|kudy|čím|cim)\b/i;
 // Yes/no questions start with an auxiliary (en) or are Czech questions without a wh-word.
-const YES_NO_EN = /^\s*(is|are|does|do|did|can|could|will|should|has|have|was|were)\b/i;
+const YES_NO_EN =
+  /^\s*(is|are|does|do|did|can|could|will|should|has|have|was|were)\b/i;
 const WH_CS =
   /^\s*(jak|co|kde|kdy|proč|proc|který|ktery|která|ktera|které|ktere|kolik|čím|cim|kdo|čeho|ceho)\b/i;
-const CS_YES_NO = /^\s*(je|jsou|lze|dá|da|má|ma|musí|musi|může|muze|umí|umi)\b/i;
+const CS_YES_NO =
+  /^\s*(je|jsou|lze|dá|da|má|ma|musí|musi|může|muze|umí|umi)\b/i;
 
 const top = (xs: Array<number | null | undefined>, n = xs.length) =>
-  xs.slice(0, n).reduce<number>((m, x) => (typeof x === 'number' && x > m ? x : m), 0);
+  xs
+    .slice(0, n)
+    .reduce<number>((m, x) => (typeof x === 'number' && x > m ? x : m), 0);
 
 export function evidenceFeatures(input: EvidenceInput): EvidenceFeatures {
   const { fused, vectorIds, keywordHits } = input;
   const kw = keywordHits.map(h => h.score);
   const keywordTop = keywordHits[0]?.chunkId;
-  const vectorRank = keywordTop === undefined ? -1 : vectorIds.indexOf(keywordTop);
+  const vectorRank =
+    keywordTop === undefined ? -1 : vectorIds.indexOf(keywordTop);
   const v10 = new Set(vectorIds.slice(0, 10));
-  const overlap = keywordHits.slice(0, 10).filter(h => v10.has(h.chunkId)).length;
+  const overlap = keywordHits
+    .slice(0, 10)
+    .filter(h => v10.has(h.chunkId)).length;
   const stats = input.statistics?.tokens ?? [];
   const idfSum = stats.reduce((s, t) => s + t.idf, 0);
-  const missing = stats.filter(t => t.match === 'none').reduce((s, t) => s + t.idf, 0);
+  const missing = stats
+    .filter(t => t.match === 'none')
+    .reduce((s, t) => s + t.idf, 0);
   const q = input.question ?? '';
-  const yesNo = YES_NO_EN.test(q) || CS_YES_NO.test(q) || (/\?\s*$/.test(q) && !WH_CS.test(q) &&
-    !/^\s*(what|which|where|when|why|who|how)\b/i.test(q));
+  const yesNo =
+    YES_NO_EN.test(q) ||
+    CS_YES_NO.test(q) ||
+    (/\?\s*$/.test(q) &&
+      !WH_CS.test(q) &&
+      !/^\s*(what|which|where|when|why|who|how)\b/i.test(q));
   const fusedTop = fused[0]?.rrf ?? 0;
   // The most specific question words the best-covering top-5 chunk lacks: a near-miss question
   // usually shares the product's vocabulary but not its one distinctive word.
   const searched = input.searched?.tokens ?? [];
   const maxIdf = searched.reduce((m, t) => Math.max(m, t.idf), 0);
-  const best = fused.slice(0, 5).reduce<(typeof fused)[number] | undefined>(
-    (b, f) => ((f.coverage ?? 0) > (b?.coverage ?? -1) ? f : b),
-    undefined,
-  );
+  const best = fused
+    .slice(0, 5)
+    .reduce<(typeof fused)[number] | undefined>(
+      (b, f) => ((f.coverage ?? 0) > (b?.coverage ?? -1) ? f : b),
+      undefined,
+    );
   const matched = new Set(best ? input.matchedTokens?.get(best.id) ?? [] : []);
   const lacking = searched.filter(t => !matched.has(t.token));
-  const uncoveredMaxIdf = maxIdf > 0 ? lacking.reduce((m, t) => Math.max(m, t.idf), 0) / maxIdf : 0;
+  const title = (id: string | undefined) =>
+    id === undefined ? 0 : input.titleCoverage?.get(id) ?? 0;
+  const uncoveredMaxIdf =
+    maxIdf > 0 ? lacking.reduce((m, t) => Math.max(m, t.idf), 0) / maxIdf : 0;
   return {
     coverageTop: fused[0]?.coverage ?? 0,
-    coverageMax5: top(fused.map(f => f.coverage), 5),
+    coverageMax5: top(
+      fused.map(f => f.coverage),
+      5,
+    ),
     coverageMax: top(fused.map(f => f.coverage)),
     similarityTop: fused[0]?.similarity ?? 0,
     similarityMax: top(fused.map(f => f.similarity)),
-    keywordMargin: kw.length === 0 ? 0 : kw.length === 1 ? 1 : (kw[0] - kw[1]) / (kw[0] || 1),
+    keywordMargin:
+      kw.length === 0
+        ? 0
+        : kw.length === 1
+        ? 1
+        : (kw[0] - kw[1]) / (kw[0] || 1),
     keywordTopInVector: vectorRank < 0 ? 0 : 1 / (vectorRank + 1),
     overlap10: overlap / 10,
     fusedTop: input.maxFused > 0 ? fusedTop / input.maxFused : 0,
-    fusedMargin: fused.length < 2 || fusedTop === 0 ? 1 : (fusedTop - fused[1].rrf) / fusedTop,
+    fusedMargin:
+      fused.length < 2 || fusedTop === 0
+        ? 1
+        : (fusedTop - fused[1].rrf) / fusedTop,
     missingShare: idfSum > 0 ? missing / idfSum : 0,
     corrected: input.corrections > 0 ? 1 : 0,
     logTokens: Math.log(1 + input.tokens),
@@ -115,10 +153,16 @@ export function evidenceFeatures(input: EvidenceInput): EvidenceFeatures {
     uncoveredMaxIdf,
     uncoveredShare: searched.length ? lacking.length / searched.length : 0,
     czech: /[áčďéěíňóřšťúůýž]/i.test(q) ? 1 : 0,
+    // A page or section named after the question is strong evidence that it is answered.
+    titleTop: title(fused[0]?.id),
+    titleMax5: top(fused.slice(0, 5).map(f => title(f.id))),
   };
 }
 
-export function evidenceProbability(model: EvidenceModel, f: EvidenceFeatures): number {
+export function evidenceProbability(
+  model: EvidenceModel,
+  f: EvidenceFeatures,
+): number {
   let z = model.bias;
   model.features.forEach((name, i) => {
     z += (model.weights[i] * (f[name] - model.mean[i])) / (model.scale[i] || 1);

@@ -1,6 +1,12 @@
 import { ConfigReader } from '@backstage/config';
 import { readAskDocsConfig } from '../settings';
-import { DEFAULT_FUSION_WEIGHTS, readFusionWeights, reciprocalRankFusion } from './fusion';
+import {
+  boostByTitle,
+  DEFAULT_FUSION_WEIGHTS,
+  readFusionWeights,
+  reciprocalRankFusion,
+  titleCoverage,
+} from './fusion';
 
 describe('reciprocalRankFusion', () => {
   it('ranks items found by both lists above items ranked first by only one', () => {
@@ -49,50 +55,146 @@ describe('weighted reciprocal rank fusion', () => {
     const vector = ['j', 'b'];
     const equal = reciprocalRankFusion([vector, keyword]).map(f => f.id);
     expect(equal.slice(0, 2)).toEqual(['b', 'j']);
-    const light = reciprocalRankFusion([vector, keyword], { weights: [0.1, 1] }).map(f => f.id);
+    const light = reciprocalRankFusion([vector, keyword], {
+      weights: [0.1, 1],
+    }).map(f => f.id);
     // b (2nd in both) overtakes a; j (keyword 10th, vector 1st) rises past c but not past a:
     // 1/70 + 0.1/61 = 0.0159 > 1/63 = 0.0159 (c) and < 1/61 = 0.0164 (a).
     expect(light.slice(0, 4)).toEqual(['b', 'a', 'j', 'c']);
     expect(equal.slice(0, 3)).toEqual(['b', 'j', 'a']);
-    const score = reciprocalRankFusion([vector, keyword], { weights: [0.1, 1] }).find(f => f.id === 'b')!.score;
+    const score = reciprocalRankFusion([vector, keyword], {
+      weights: [0.1, 1],
+    }).find(f => f.id === 'b')!.score;
     expect(score).toBeCloseTo(0.1 / 62 + 1 / 62, 12);
   });
 
   it('weight 0 removes a list from the score but keeps its items as candidates', () => {
-    const fused = reciprocalRankFusion([['x'], ['a', 'b']], { weights: [0, 1] });
+    const fused = reciprocalRankFusion([['x'], ['a', 'b']], {
+      weights: [0, 1],
+    });
     expect(fused.map(f => f.id)).toEqual(['a', 'b', 'x']);
     expect(fused[2].score).toBe(0);
   });
 
   it('rejects weights that do not fit the lists', () => {
-    expect(() => reciprocalRankFusion([['a'], ['b']], { weights: [1] })).toThrow(/weights/);
-    expect(() => reciprocalRankFusion([['a']], { weights: [-1] })).toThrow(/weights/);
-    expect(() => reciprocalRankFusion([['a']], { weights: [NaN] })).toThrow(/weights/);
+    expect(() =>
+      reciprocalRankFusion([['a'], ['b']], { weights: [1] }),
+    ).toThrow(/weights/);
+    expect(() => reciprocalRankFusion([['a']], { weights: [-1] })).toThrow(
+      /weights/,
+    );
+    expect(() => reciprocalRankFusion([['a']], { weights: [NaN] })).toThrow(
+      /weights/,
+    );
   });
 });
 
 describe('readFusionWeights', () => {
-  const hashing = { modelId: 'hashing-fallback-v2-en+cs-384', kind: 'hashing-fallback' as const };
-  const e5 = { modelId: 'Xenova/multilingual-e5-small', kind: 'transformers' as const };
+  const hashing = {
+    modelId: 'hashing-fallback-v2-en+cs-384',
+    kind: 'hashing-fallback' as const,
+  };
+  const e5 = {
+    modelId: 'Xenova/multilingual-e5-small',
+    kind: 'transformers' as const,
+  };
   const cfg = (fusionWeights?: unknown) =>
-    readAskDocsConfig(new ConfigReader(fusionWeights === undefined ? {} : { askDocs: { retrieval: { fusionWeights } } }))
-      .retrieval.fusionWeights;
+    readAskDocsConfig(
+      new ConfigReader(
+        fusionWeights === undefined
+          ? {}
+          : { askDocs: { retrieval: { fusionWeights } } },
+      ),
+    ).retrieval.fusionWeights;
 
   it('defaults by embedder kind: equal for a semantic model, light vector weight for the hashing fallback', () => {
-    expect(readFusionWeights(cfg(), e5)).toEqual(DEFAULT_FUSION_WEIGHTS.transformers);
+    expect(readFusionWeights(cfg(), e5)).toEqual(
+      DEFAULT_FUSION_WEIGHTS.transformers,
+    );
     expect(readFusionWeights(cfg(), e5)).toEqual({ vector: 1, keyword: 1 });
-    expect(readFusionWeights(cfg(), hashing)).toEqual({ vector: 0.1, keyword: 1 });
+    expect(readFusionWeights(cfg(), hashing)).toEqual({
+      vector: 0.1,
+      keyword: 1,
+    });
   });
 
   it('takes the model entry over the default entry, field by field (model ids with dots and slashes as literal keys)', () => {
-    const c = cfg({ default: { vector: 0.5 }, 'Xenova/multilingual-e5-small': { keyword: 2 } });
+    const c = cfg({
+      default: { vector: 0.5 },
+      'Xenova/multilingual-e5-small': { keyword: 2 },
+    });
     expect(readFusionWeights(c, e5)).toEqual({ vector: 0.5, keyword: 2 });
     expect(readFusionWeights(c, hashing)).toEqual({ vector: 0.5, keyword: 1 });
   });
 
   it('fails at startup on invalid values', () => {
-    expect(() => readFusionWeights(cfg({ default: { vector: -1 } }), e5)).toThrow(/fusionWeights/);
-    expect(() => readFusionWeights(cfg({ default: { vectr: 1 } }), e5)).toThrow(/fusionWeights/);
-    expect(() => readFusionWeights(cfg({ default: { vector: 0, keyword: 0 } }), e5)).toThrow(/both be 0/);
+    expect(() =>
+      readFusionWeights(cfg({ default: { vector: -1 } }), e5),
+    ).toThrow(/fusionWeights/);
+    expect(() => readFusionWeights(cfg({ default: { vectr: 1 } }), e5)).toThrow(
+      /fusionWeights/,
+    );
+    expect(() =>
+      readFusionWeights(cfg({ default: { vector: 0, keyword: 0 } }), e5),
+    ).toThrow(/both be 0/);
+  });
+});
+
+describe('section-title evidence', () => {
+  const token = (t: string, lemmas: string[], stems: string[]) => ({
+    token: t,
+    lemmas,
+    stems,
+    words: [t],
+  });
+  const deploy = token('nasadit', ['nasadit'], ['nasadit']);
+  const till = token('pokladnu', ['pokladna'], ['pokladn']);
+  const idf = (t: string) =>
+    (({ nasadit: 3, pokladnu: 1 } as Record<string, number>)[t] ?? 0);
+
+  it('weights the question words a section path names by idf', () => {
+    // "Pokladna" starts with the stem "pokladn"; the lemma "nasadit" is named as such.
+    expect(titleCoverage([deploy, till], idf, 'Pokladna › Nasadit')).toBe(1);
+    expect(
+      titleCoverage([deploy, till], idf, 'Pokladna › Přehled'),
+    ).toBeCloseTo(0.25);
+    expect(titleCoverage([deploy, till], idf, 'Nasadit')).toBeCloseTo(0.75);
+  });
+
+  it('does not count a short stem as a prefix, nor a title word inside a key', () => {
+    const pes = token('pes', ['pes'], ['pes']);
+    const one = () => 1;
+    expect(titleCoverage([pes], one, 'Pesto a omáčky')).toBe(0);
+    expect(titleCoverage([pes], one, 'Pes na pracovišti')).toBe(1);
+    expect(titleCoverage([till], one, 'Pokl')).toBe(0);
+    expect(titleCoverage([till], one, '')).toBe(0);
+  });
+
+  it('counts a word the corpus lacks against every title, and ignores idf 0 words', () => {
+    const absent = token('licence', ['licence'], ['licenc']);
+    const idfs = (t: string) =>
+      t === 'licence' ? 4 : t === 'pokladnu' ? 1 : 0;
+    expect(titleCoverage([till, absent], idfs, 'Pokladna')).toBeCloseTo(0.2);
+    expect(titleCoverage([till, deploy], idfs, 'Pokladna')).toBe(1);
+  });
+
+  it('lifts a titled chunk by weight × max score × coverage, keeping ties in order', () => {
+    const fused = [
+      { id: 'a', rrf: 0.0164 },
+      { id: 'b', rrf: 0.016 },
+      { id: 'c', rrf: 0.0156 },
+      { id: 'd', rrf: 0.0156 },
+    ];
+    const coverage = new Map([
+      ['c', 1],
+      ['b', 0.5],
+    ]);
+    const boosted = boostByTitle(fused, coverage, 0.05, 0.018);
+    expect(boosted.map(f => f.id)).toEqual(['c', 'b', 'a', 'd']);
+    expect(boosted[0].rrf).toBeCloseTo(0.0156 + 0.0009, 10); // above b's 0.016 + 0.00045
+    // Weight 0 (or no titles): the fused order and scores, untouched.
+    expect(boostByTitle(fused, coverage, 0, 0.018)).toEqual(fused);
+    expect(boostByTitle(fused, new Map(), 0.05, 0.018)).toEqual(fused);
+    expect(fused[2].rrf).toBe(0.0156); // the input is not modified
   });
 });

@@ -1,4 +1,5 @@
 import type { EmbedderKind } from '../embedding';
+import { foldDiacritics, tokenize } from '../language/tokenize';
 import type { PerModel } from '../settings';
 
 export interface FusedItem {
@@ -24,8 +25,15 @@ export function reciprocalRankFusion(
   const k = options.k ?? DEFAULT_RRF_K;
   if (!(k >= 0) || !Number.isFinite(k)) throw new Error(`invalid RRF k ${k}`);
   const weights = options.weights ?? lists.map(() => 1);
-  if (weights.length !== lists.length || weights.some(w => !(w >= 0) || !Number.isFinite(w))) {
-    throw new Error(`invalid RRF weights ${JSON.stringify(options.weights)} for ${lists.length} lists`);
+  if (
+    weights.length !== lists.length ||
+    weights.some(w => !(w >= 0) || !Number.isFinite(w))
+  ) {
+    throw new Error(
+      `invalid RRF weights ${JSON.stringify(options.weights)} for ${
+        lists.length
+      } lists`,
+    );
   }
   const items = new Map<string, FusedItem>();
   lists.forEach((list, listIndex) => {
@@ -80,8 +88,78 @@ export function readFusionWeights(
   embedder: { modelId: string; kind: EmbedderKind },
 ): FusionWeights {
   const pick = (field: keyof FusionWeights) =>
-    entries[embedder.modelId]?.[field] ?? entries.default?.[field] ?? DEFAULT_FUSION_WEIGHTS[embedder.kind][field];
+    entries[embedder.modelId]?.[field] ??
+    entries.default?.[field] ??
+    DEFAULT_FUSION_WEIGHTS[embedder.kind][field];
   const weights = { vector: pick('vector'), keyword: pick('keyword') };
-  if (weights.vector + weights.keyword === 0) throw new Error('askDocs.retrieval.fusionWeights: vector and keyword cannot both be 0');
+  if (weights.vector + weights.keyword === 0)
+    throw new Error(
+      'askDocs.retrieval.fusionWeights: vector and keyword cannot both be 0',
+    );
   return weights;
+}
+
+/** The keys of a query word that titleCoverage compares with a section path's words. */
+export interface TitleQueryToken {
+  token: string;
+  lemmas: string[];
+  stems: string[];
+  words?: string[];
+}
+
+/** A stem this long also matches title words it starts ("configur" → "configuration"). */
+const TITLE_PREFIX_STEM = 4;
+
+/**
+ * idf-weighted share of the question's words that a chunk's section path ("Title › Section")
+ * names. The path has no keys of its own in the index (its words are counted with the text),
+ * so its words are compared with each query word's folded keys: equal to a lemma, stem or
+ * surface word, or starting with a stem of at least four letters ("pokladn" → "Pokladna").
+ */
+export function titleCoverage(
+  tokens: readonly TitleQueryToken[],
+  idfOf: (token: string) => number,
+  sectionPath: string,
+): number {
+  const words = new Set(tokenize(sectionPath).map(foldDiacritics));
+  if (words.size === 0) return 0;
+  let total = 0;
+  let covered = 0;
+  for (const t of tokens) {
+    const idf = idfOf(t.token);
+    if (!(idf > 0)) continue;
+    total += idf;
+    const keys = [
+      ...t.lemmas,
+      ...t.stems,
+      ...(t.words ?? []).map(foldDiacritics),
+    ];
+    const prefixes = t.stems.filter(s => s.length >= TITLE_PREFIX_STEM);
+    const named = [...words].some(
+      w => keys.includes(w) || prefixes.some(p => w.startsWith(p)),
+    );
+    if (named) covered += idf;
+  }
+  return total > 0 ? covered / total : 0;
+}
+
+/**
+ * Adds title evidence to fused scores: `weight × maxScore × titleCoverage`, so a weight of
+ * 0.05 lifts a chunk whose section names every question word by a twentieth of the largest
+ * possible fused score (a few ranks near the top). Stable: equal scores keep their order.
+ */
+export function boostByTitle<T extends { id: string; rrf: number }>(
+  fused: readonly T[],
+  coverage: ReadonlyMap<string, number>,
+  weight: number,
+  maxScore: number,
+): T[] {
+  if (!(weight > 0)) return [...fused];
+  return fused
+    .map((f, i) => ({
+      f: { ...f, rrf: f.rrf + weight * maxScore * (coverage.get(f.id) ?? 0) },
+      i,
+    }))
+    .sort((a, b) => b.f.rrf - a.f.rrf || a.i - b.i)
+    .map(x => x.f);
 }

@@ -6,7 +6,11 @@ export type {
   RetrievalResult,
   RetrievalMode,
 } from './retriever';
-export { vectorSearch, toVectorLiteral, EXACT_SEARCH_UP_TO } from './vectorSearch';
+export {
+  vectorSearch,
+  toVectorLiteral,
+  EXACT_SEARCH_UP_TO,
+} from './vectorSearch';
 export type { VectorHit, VectorSearchOptions } from './vectorSearch';
 export {
   ensureVectorIndex,
@@ -23,7 +27,12 @@ export type {
 } from './keywordSearch';
 export { suggestCorrections, boundedDamerauLevenshtein } from './typo';
 export type { Correction, TypoOptions } from './typo';
-export { reciprocalRankFusion, DEFAULT_RRF_K, DEFAULT_FUSION_WEIGHTS, readFusionWeights } from './fusion';
+export {
+  reciprocalRankFusion,
+  DEFAULT_RRF_K,
+  DEFAULT_FUSION_WEIGHTS,
+  readFusionWeights,
+} from './fusion';
 export type { FusedItem, FusionWeights } from './fusion';
 export {
   readRelevanceThresholds,
@@ -38,7 +47,11 @@ export {
   EVIDENCE_FEATURES,
   CHUNK_COVERAGE_SHARE,
 } from './evidence';
-export type { EvidenceFeatures, EvidenceModel, EvidenceInput } from './evidence';
+export type {
+  EvidenceFeatures,
+  EvidenceModel,
+  EvidenceInput,
+} from './evidence';
 export { FITTED_EVIDENCE_MODELS } from './evidenceModel.fitted';
 export {
   visibleChunks,

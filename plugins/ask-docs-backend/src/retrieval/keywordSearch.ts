@@ -1,7 +1,14 @@
 import { foldDiacritics } from '../language';
 import { Knex } from 'knex';
 import { Visibility } from '../permissions/visibility';
-import { ChunkSelection, visibleChunks, visibleTerms } from './visibleChunks';
+import {
+  ChunkSelection,
+  FEW_VISIBLE_CHUNKS,
+  visibleChunks,
+  visibleEntityTotals,
+  visibleKeyStats,
+  visibleTerms,
+} from './visibleChunks';
 
 /** One analysed query word (stopwords already removed), from the language module. */
 export interface QueryToken {
@@ -119,21 +126,23 @@ function valuesList(keys: Key[]): { sql: string; bindings: Knex.RawBinding[] } {
   };
 }
 
-/** Per-token visible df via exact keys: tok → df. */
-async function exactDf(
-  knex: Knex,
-  visibility: Visibility,
-  keys: Key[],
-  selection?: ChunkSelection,
-) {
+/**
+ * Per-token visible df via exact keys (tok → df), from the per-entity key statistics: a key's
+ * df is the sum over visible entities, a token's the largest of its keys' (its lemma, stem and
+ * surface keys nearly always occur in the same chunks; the union would need the postings).
+ */
+async function exactDf(knex: Knex, visibility: Visibility, keys: Key[]) {
   const df = new Map<number, number>();
   if (keys.length === 0) return df;
   const values = valuesList(keys);
   const result = await knex.raw(
-    `SELECT q.tok, count(DISTINCT vt.chunk_id)::int AS df
-       FROM ? AS vt JOIN ${values.sql} AS q(tok, kind, term) ON vt.kind = q.kind AND vt.term = q.term
-      GROUP BY q.tok`,
-    [visibleTerms(knex, visibility, selection), ...values.bindings],
+    `SELECT k.tok, max(k.df)::int AS df FROM (
+       SELECT q.tok, q.kind, q.term, sum(ks.df) AS df
+         FROM ? AS ks JOIN ${values.sql} AS q(tok, kind, term)
+           ON ks.kind = q.kind AND ks.term = q.term
+        GROUP BY q.tok, q.kind, q.term) AS k
+      GROUP BY k.tok`,
+    [visibleKeyStats(knex, visibility), ...values.bindings],
   );
   for (const row of result.rows) df.set(Number(row.tok), Number(row.df));
   return df;
@@ -211,12 +220,14 @@ export async function keywordStatistics(
   const prefixWeight = options.prefixWeight ?? DEFAULTS.prefixWeight;
   const tokens = normaliseTokens(options.queryTokens);
 
+  // N and the average length from per-entity totals (migration 0005), not a count of chunks.
   const corpus = await knex.raw(
-    `SELECT count(*)::int AS n, coalesce(avg(vc.term_count), 0)::float8 AS avglen FROM ? AS vc`,
-    [visibleChunks(knex, visibility)],
+    `SELECT coalesce(sum(et.chunks), 0)::int8 AS n, coalesce(sum(et.terms), 0)::float8 AS terms
+       FROM ? AS et`,
+    [visibleEntityTotals(knex, visibility)],
   );
   const n = Number(corpus.rows[0].n);
-  const averageLength = Number(corpus.rows[0].avglen);
+  const averageLength = n > 0 ? Number(corpus.rows[0].terms) / n : 0;
   if (n === 0 || tokens.length === 0) {
     return {
       visibleChunks: n,
@@ -274,6 +285,78 @@ export async function keywordStatistics(
 }
 
 /**
+ * Summed visible df up to which tokens' postings are read whole. At 100k chunks a common word
+ * has tens of thousands of postings; reading them all is most of a query's time (issue 15).
+ */
+export const KEYWORD_CANDIDATE_BUDGET = 5000;
+
+/**
+ * Candidates, best first by the rare tokens' score, that get the common tokens' tf added when
+ * the budget left tokens out. A common token's idf is low, so its tf rarely lifts a chunk from
+ * below this rank into the results; the benchmark measures the overlap with exhaustive scoring.
+ */
+export const RESCORED_CANDIDATES = 200;
+
+export interface KeywordResult {
+  hits: KeywordHit[];
+  statistics: KeywordStatistics;
+  /**
+   * False when common tokens only scored the candidates of rarer ones (candidate budget), so a
+   * chunk matching common tokens alone could not be ranked.
+   */
+  exhaustive: boolean;
+}
+
+/** Matched tokens, rarest first, while their summed df fits the budget (at least one). */
+export function essentialTokens(
+  stats: Array<TokenStatistics | undefined>,
+  budget: number,
+): Set<number> {
+  const order = stats
+    .flatMap((s, tok) =>
+      s && s.match !== 'none' && s.weight > 0 ? [{ tok, df: s.df }] : [],
+    )
+    .sort((a, b) => a.df - b.df || a.tok - b.tok);
+  const chosen = new Set<number>();
+  let sum = 0;
+  for (const { tok, df } of order) {
+    if (chosen.size > 0 && sum + df > budget) break;
+    chosen.add(tok);
+    sum += df;
+  }
+  return chosen;
+}
+
+/** Postings rows (tok, chunk_id, tf) of the given exact and prefix keys, visible ones only. */
+function matchBranches(
+  knex: Knex,
+  visibility: Visibility,
+  exact: Key[],
+  prefix: Key[],
+  selection?: ChunkSelection,
+): { sql: string; bindings: Knex.RawBinding[] } {
+  const branches: string[] = [];
+  const bindings: Knex.RawBinding[] = [];
+  if (exact.length > 0) {
+    const values = valuesList(exact);
+    branches.push(
+      `SELECT q.tok, vt.chunk_id, vt.tf FROM ? AS vt JOIN ${values.sql} AS q(tok, kind, term)
+          ON vt.kind = q.kind AND vt.term = q.term`,
+    );
+    bindings.push(
+      visibleTerms(knex, visibility, selection),
+      ...values.bindings,
+    );
+  }
+  if (prefix.length > 0) {
+    const p = prefixBranches(knex, visibility, prefix, selection);
+    branches.push(p.sql);
+    bindings.push(...p.bindings);
+  }
+  return { sql: branches.join(' UNION ALL '), bindings };
+}
+
+/**
  * Scores visible chunks (within `selection`) by BM25 over the query tokens, with idf from the
  * asker's visible statistics. Exact lemma/stem keys count fully; tokens with no exact match in
  * the visible corpus fall back to prefix matches at `prefixWeight`. Coverage is the idf-weighted
@@ -286,8 +369,10 @@ export async function keywordSearch(
     /** Reuse statistics already computed for the same tokens. */
     statistics?: KeywordStatistics;
     bm25?: { k1?: number; b?: number };
+    /** Summed df of the tokens whose postings supply candidates; default KEYWORD_CANDIDATE_BUDGET. */
+    candidateBudget?: number;
   },
-): Promise<{ hits: KeywordHit[]; statistics: KeywordStatistics }> {
+): Promise<KeywordResult> {
   const { knex, visibility, selection } = options;
   const tokens = normaliseTokens(options.queryTokens);
   const statistics =
@@ -297,7 +382,8 @@ export async function keywordSearch(
   const stats = tokens.map(t => byToken.get(t.token));
   const limit = Math.max(0, Math.floor(options.limit));
   const totalIdf = stats.reduce((sum, s) => sum + (s?.idf ?? 0), 0);
-  if (limit === 0 || totalIdf <= 0) return { hits: [], statistics };
+  if (limit === 0 || totalIdf <= 0)
+    return { hits: [], statistics, exhaustive: true };
 
   const minPrefixLength = options.minPrefixLength ?? DEFAULTS.minPrefixLength;
   const exactToks = new Set(
@@ -309,25 +395,34 @@ export async function keywordSearch(
   const exact = exactKeys(tokens).filter(k => exactToks.has(k.tok));
   const prefix = prefixKeysFor(tokens, prefixToks, minPrefixLength);
   if (exact.length === 0 && prefix.length === 0)
-    return { hits: [], statistics };
+    return { hits: [], statistics, exhaustive: true };
 
-  const branches: string[] = [];
-  const bindings: Knex.RawBinding[] = [];
-  if (exact.length > 0) {
-    const values = valuesList(exact);
-    branches.push(
-      `SELECT q.tok, vt.chunk_id, vt.tf FROM ? AS vt JOIN ${values.sql} AS q(tok, kind, term) ON vt.kind = q.kind AND vt.term = q.term`,
+  // Candidates come from the rarest tokens' postings while their summed df fits the budget;
+  // the other (common, low-idf) tokens only add their tf to those candidates. A chunk that
+  // matches common tokens alone is then not ranked: with a low idf it rarely would be.
+  const essential = essentialTokens(
+    stats,
+    selection?.chunkIds
+      ? Infinity
+      : options.candidateBudget ?? KEYWORD_CANDIDATE_BUDGET,
+  );
+  const narrowed: ChunkSelection = {
+    ...selection,
+    fewVisible: statistics.visibleChunks <= FEW_VISIBLE_CHUNKS,
+  };
+  const part = (toks: Set<number>) =>
+    matchBranches(
+      knex,
+      visibility,
+      exact.filter(k => toks.has(k.tok)),
+      prefix.filter(k => toks.has(k.tok)),
+      narrowed,
     );
-    bindings.push(
-      visibleTerms(knex, visibility, selection),
-      ...values.bindings,
-    );
-  }
-  if (prefix.length > 0) {
-    const p = prefixBranches(knex, visibility, prefix, selection);
-    branches.push(p.sql);
-    bindings.push(...p.bindings);
-  }
+  const found = part(essential);
+  if (found.sql === '') return { hits: [], statistics, exhaustive: true };
+  const rest = part(
+    new Set([...exactToks, ...prefixToks].filter(tok => !essential.has(tok))),
+  );
   const weighted = stats.flatMap((s, tok) =>
     s && s.weight > 0 ? [{ tok, weight: s.weight, idf: s.idf }] : [],
   );
@@ -335,33 +430,61 @@ export async function keywordSearch(
   const b = options.bm25?.b ?? DEFAULTS.b;
   const avglen = Math.max(statistics.averageLength, 1);
 
+  // BM25 of one (token, chunk) row: `m` has tok and tf, `len` is the chunk length column.
+  const bm25 = (len: string) =>
+    `w.weight * w.idf * (m.tf * (?::float8 + 1)) /
+       (m.tf + ?::float8 * (1 - ?::float8 + ?::float8 * ${len} / ?::float8))`;
+  const bm25Bindings = [k1, k1, b, b, avglen];
+  const weights = {
+    sql: `(VALUES ${weighted
+      .map(() => '(?::int, ?::float8, ?::float8)')
+      .join(', ')})`,
+    bindings: weighted.flatMap(w => [w.tok, w.weight, w.idf]),
+  };
+  // With common tokens left out of the candidates, only the best RESCORED_CANDIDATES (by the
+  // rare tokens' score) get the common tokens' tf looked up: one index probe per chunk and key.
+  const rescored = Math.max(RESCORED_CANDIDATES, limit);
   const result = await knex.raw(
-    `SELECT m.chunk_id,
-            sum(w.weight * w.idf * (m.tf * (?::float8 + 1)) /
-                (m.tf + ?::float8 * (1 - ?::float8 + ?::float8 * c.term_count / ?::float8))) AS score,
+    `WITH found AS (
+       SELECT x.tok, x.chunk_id, max(x.tf) AS tf FROM (${found.sql}) AS x
+        GROUP BY x.tok, x.chunk_id),
+     scored AS (
+       SELECT m.chunk_id, c.term_count, sum(${bm25('c.term_count')}) AS score
+         FROM found AS m JOIN ${
+           weights.sql
+         } AS w(tok, weight, idf) ON w.tok = m.tok
+         JOIN ? AS c ON c.chunk_id = m.chunk_id
+        GROUP BY m.chunk_id, c.term_count
+        ${rest.sql ? 'ORDER BY score DESC, m.chunk_id LIMIT ?' : ''}),
+     matched AS (
+       SELECT f.* FROM found AS f WHERE f.chunk_id IN (SELECT s.chunk_id FROM scored AS s)
+       ${
+         rest.sql
+           ? `UNION ALL
+       SELECT y.tok, y.chunk_id, max(y.tf) AS tf FROM (${rest.sql}) AS y
+        WHERE y.chunk_id IN (SELECT s.chunk_id FROM scored AS s)
+        GROUP BY y.tok, y.chunk_id`
+           : ''
+       })
+     SELECT m.chunk_id,
+            sum(${bm25('s.term_count')}) AS score,
             sum(w.idf * w.weight) AS matched,
-            array_agg(m.tok) AS toks
-       FROM (SELECT x.tok, x.chunk_id, max(x.tf) AS tf FROM (${branches.join(
-         ' UNION ALL ',
-       )}) AS x
-              GROUP BY x.tok, x.chunk_id) AS m
-       JOIN (VALUES ${weighted
-         .map(() => '(?::int, ?::float8, ?::float8)')
-         .join(', ')}) AS w(tok, weight, idf)
-         ON w.tok = m.tok
-       JOIN ? AS c ON c.chunk_id = m.chunk_id
+            array_agg(m.tok ORDER BY m.tok) AS toks
+       FROM matched AS m
+       JOIN ${weights.sql} AS w(tok, weight, idf) ON w.tok = m.tok
+       JOIN scored AS s ON s.chunk_id = m.chunk_id
       GROUP BY m.chunk_id
       ORDER BY score DESC, m.chunk_id
       LIMIT ?`,
     [
-      k1,
-      k1,
-      b,
-      b,
-      avglen,
-      ...bindings,
-      ...weighted.flatMap(w => [w.tok, w.weight, w.idf]),
-      visibleChunks(knex, visibility, selection),
+      ...found.bindings,
+      ...bm25Bindings,
+      ...weights.bindings,
+      visibleChunks(knex, visibility, narrowed),
+      ...(rest.sql ? [rescored] : []),
+      ...rest.bindings,
+      ...bm25Bindings,
+      ...weights.bindings,
       limit,
     ],
   );
@@ -385,5 +508,5 @@ export async function keywordSearch(
       rank: i + 1,
     }),
   );
-  return { hits, statistics };
+  return { hits, statistics, exhaustive: rest.sql === '' };
 }

@@ -3,11 +3,16 @@
  * psa finds pes, dne finds den, lišce finds liška; Pavlovi does not find pavlač, pes not pesto.
  */
 import { mockCredentials } from '@backstage/backend-test-utils';
-import { analyzeQuery, analyzeText, Analyzers, createLanguageAnalyzers } from '../language';
+import {
+  analyzeQuery,
+  analyzeText,
+  Analyzers,
+  createLanguageAnalyzers,
+} from '../language';
 import { resolveVisibility, Visibility } from '../permissions';
 import { startTestDatabase, TestDatabase } from '../testUtils/testDatabase';
 import { keywordSearch, QueryToken } from './keywordSearch';
-import { fakePermissions } from './testUtils/fakePermissions';
+import { fakePermissions } from '../testUtils/fakePermissions';
 import { seedIndex } from './testUtils/seed';
 
 describe('morphology through keyword retrieval', () => {
@@ -27,17 +32,34 @@ describe('morphology through keyword retrieval', () => {
   };
 
   const termsOf = (text: string, lang: string) => {
-    const grouped: Partial<Record<'l' | 's' | 'w', string[]>> = { l: [], s: [], w: [] };
-    for (const t of analyzeText(text, lang, analyzers).terms) grouped[t.kind]!.push(t.term);
+    const grouped: Partial<Record<'l' | 's' | 'w', string[]>> = {
+      l: [],
+      s: [],
+      w: [],
+    };
+    for (const t of analyzeText(text, lang, analyzers).terms)
+      grouped[t.kind]!.push(t.term);
     return grouped;
   };
   const query = (q: string): QueryToken[] =>
     analyzeQuery(q, analyzers)
       .filter(t => !t.stopword)
-      .map(t => ({ token: t.token, lemmas: t.lemmas, stems: t.stems, words: [t.token] }));
+      .map(t => ({
+        token: t.token,
+        lemmas: t.lemmas,
+        stems: t.stems,
+        words: [t.token],
+      }));
   const found = async (q: string) => {
-    const { hits } = await keywordSearch({ knex: db.knex, visibility, queryTokens: query(q), limit: 10 });
-    return Object.keys(ids).filter(name => hits.some(h => ids[name].includes(h.chunkId)));
+    const { hits } = await keywordSearch({
+      knex: db.knex,
+      visibility,
+      queryTokens: query(q),
+      limit: 10,
+    });
+    return Object.keys(ids).filter(name =>
+      hits.some(h => ids[name].includes(h.chunkId)),
+    );
   };
 
   beforeAll(async () => {
@@ -49,10 +71,18 @@ describe('morphology through keyword retrieval', () => {
         documentId: name,
         entityRef: 'component:default/docs',
         title: name,
-        chunks: [{ text, terms: termsOf(text, ['run', 'mouse'].includes(name) ? 'en' : 'cs') }],
+        chunks: [
+          {
+            text,
+            terms: termsOf(text, ['run', 'mouse'].includes(name) ? 'en' : 'cs'),
+          },
+        ],
       })),
     }).then(byDoc => byDoc);
-    visibility = await resolveVisibility({ permissions: fakePermissions({}), credentials: mockCredentials.user() });
+    visibility = await resolveVisibility({
+      permissions: fakePermissions({}),
+      credentials: mockCredentials.user(),
+    });
   });
   afterAll(async () => {
     await db?.stop();

@@ -7,20 +7,23 @@ import {
 } from './relevance';
 import { readAskDocsConfig } from '../settings';
 
-const thresholdsOf = (config: ConfigReader) => readAskDocsConfig(config).retrieval.thresholds;
+const thresholdsOf = (config: ConfigReader) =>
+  readAskDocsConfig(config).retrieval.thresholds;
 
 describe('readRelevanceThresholds', () => {
-  const config = thresholdsOf(new ConfigReader({
-    askDocs: {
-      retrieval: {
-        thresholds: {
-          default: { minSimilarity: 0.6, minCoverage: 0.4 },
-          'Xenova/multilingual-e5-small': { minSimilarity: 0.82 },
-          'bge-small-en-v1.5': { minCoverage: 0.7 },
+  const config = thresholdsOf(
+    new ConfigReader({
+      askDocs: {
+        retrieval: {
+          thresholds: {
+            default: { minSimilarity: 0.6, minCoverage: 0.4 },
+            'Xenova/multilingual-e5-small': { minSimilarity: 0.82 },
+            'bge-small-en-v1.5': { minCoverage: 0.7 },
+          },
         },
       },
-    },
-  }));
+    }),
+  );
 
   it('overrides the default per model, field by field, with model ids as literal keys', () => {
     expect(
@@ -37,14 +40,16 @@ describe('readRelevanceThresholds', () => {
   });
 
   it('falls back to built-in defaults without config', () => {
-    expect(readRelevanceThresholds(thresholdsOf(new ConfigReader({})), 'm')).toEqual(
-      DEFAULT_RELEVANCE_THRESHOLDS,
-    );
+    expect(
+      readRelevanceThresholds(thresholdsOf(new ConfigReader({})), 'm'),
+    ).toEqual(DEFAULT_RELEVANCE_THRESHOLDS);
   });
 
   it('rejects invalid values instead of ignoring them', () => {
     const bad = (thresholds: unknown) =>
-      thresholdsOf(new ConfigReader({ askDocs: { retrieval: { thresholds } } } as any));
+      thresholdsOf(
+        new ConfigReader({ askDocs: { retrieval: { thresholds } } } as any),
+      );
     expect(() =>
       readRelevanceThresholds(bad({ default: { minSimilarity: '0.5' } }), 'm'),
     ).toThrow(/thresholds/);

@@ -5,7 +5,7 @@ import {
   cond,
   fakePermissions,
   FakeDecision,
-} from './testUtils/fakePermissions';
+} from '../testUtils/fakePermissions';
 import {
   randomUnitVector,
   seededRandom,
@@ -278,6 +278,10 @@ describe('ensureVectorIndex', () => {
     await db.knex('ask_docs_embeddings').insert(
       ['p1', 'l1', 's1'].map(chunkId => ({
         chunk_id: chunkId,
+        entity_ref: db
+          .knex('ask_docs_chunks')
+          .where('chunk_id', chunkId)
+          .select('entity_ref'),
         model_id: odd,
         content_hash: 'h',
         dimension: 3,
@@ -335,12 +339,22 @@ describe('ensureVectorIndex', () => {
 
   it('builds with its own maintenance_work_mem for that transaction only, and rejects odd values', async () => {
     for (const bad of ['lots', "512MB'; DROP TABLE x; --", '0MB', '512 MB']) {
-      await expect(ensureVectorIndex(db.knex, 'memory-model', 4, { buildMemory: bad })).rejects.toThrow(/build memory/);
+      await expect(
+        ensureVectorIndex(db.knex, 'memory-model', 4, { buildMemory: bad }),
+      ).rejects.toThrow(/build memory/);
     }
-    const before = (await db.knex.raw('SHOW maintenance_work_mem')).rows[0].maintenance_work_mem;
-    expect(await ensureVectorIndex(db.knex, 'memory-model', 4, { buildMemory: '96MB' })).toMatchObject({ created: true });
+    const before = (await db.knex.raw('SHOW maintenance_work_mem')).rows[0]
+      .maintenance_work_mem;
+    expect(
+      await ensureVectorIndex(db.knex, 'memory-model', 4, {
+        buildMemory: '96MB',
+      }),
+    ).toMatchObject({ created: true });
     // SET LOCAL ended with the build's transaction: the session setting is untouched.
-    expect((await db.knex.raw('SHOW maintenance_work_mem')).rows[0].maintenance_work_mem).toBe(before);
+    expect(
+      (await db.knex.raw('SHOW maintenance_work_mem')).rows[0]
+        .maintenance_work_mem,
+    ).toBe(before);
     expect(before).not.toBe('96MB');
   });
 });
@@ -625,14 +639,30 @@ describe('retrieve', () => {
     expect(result.corrections).toEqual([{ from: 'ledgr', to: 'ledger' }]);
     expect(result.chunks.map(c => c.chunkId).sort()).toEqual(['l1', 'p1']);
     // A corrected word counts half (CORRECTION_WEIGHT) in score and coverage.
-    const typed = await retrieve({ ...base, knex: db.knex, visibility: alice, queryTokens: q('ledger'), mode: 'keyword' });
+    const typed = await retrieve({
+      ...base,
+      knex: db.knex,
+      visibility: alice,
+      queryTokens: q('ledger'),
+      mode: 'keyword',
+    });
     for (const c of result.chunks) {
       const same = typed.chunks.find(t => t.chunkId === c.chunkId)!;
       expect(c.coverage).toBeCloseTo(CORRECTION_WEIGHT * same.coverage!, 9);
-      expect(c.keywordScore).toBeCloseTo(CORRECTION_WEIGHT * same.keywordScore!, 9);
+      expect(c.keywordScore).toBeCloseTo(
+        CORRECTION_WEIGHT * same.keywordScore!,
+        9,
+      );
     }
     // So a question resting on a correction alone falls below a stricter coverage bar.
-    const strict = await retrieve({ ...base, thresholds: { minSimilarity: 0.8, minCoverage: 0.6 }, knex: db.knex, visibility: alice, queryTokens: q('ledgr'), mode: 'keyword' });
+    const strict = await retrieve({
+      ...base,
+      thresholds: { minSimilarity: 0.8, minCoverage: 0.6 },
+      knex: db.knex,
+      visibility: alice,
+      queryTokens: q('ledgr'),
+      mode: 'keyword',
+    });
     expect(strict.chunks).toEqual([]);
     const bobs = await retrieve({
       ...base,
@@ -662,8 +692,24 @@ describe('retrieve', () => {
     expect(corrected.chunks[0].similarity).toBeCloseTo(1, 6);
 
     reembed.mockClear();
-    await retrieve({ ...base, knex: db.knex, visibility: alice, queryVector: [0, 0, 0, 1], reembed, queryTokens: q('ledger'), mode: 'hybrid' });
-    await retrieve({ ...base, knex: db.knex, visibility: alice, queryVector: [0, 0, 0, 1], reembed, queryTokens: q('ledgr'), mode: 'keyword' });
+    await retrieve({
+      ...base,
+      knex: db.knex,
+      visibility: alice,
+      queryVector: [0, 0, 0, 1],
+      reembed,
+      queryTokens: q('ledger'),
+      mode: 'hybrid',
+    });
+    await retrieve({
+      ...base,
+      knex: db.knex,
+      visibility: alice,
+      queryVector: [0, 0, 0, 1],
+      reembed,
+      queryTokens: q('ledgr'),
+      mode: 'keyword',
+    });
     expect(reembed).not.toHaveBeenCalled();
   });
 
@@ -680,12 +726,65 @@ describe('retrieve', () => {
         mode: 'hybrid',
         weights,
       });
-    const keywordOnly = await retrieve({ ...base, k: 10, thresholds: { minSimilarity: -1, minCoverage: 0 }, knex: db.knex, visibility: alice, queryTokens: q('refunds', 'ledger'), mode: 'keyword' });
+    const keywordOnly = await retrieve({
+      ...base,
+      k: 10,
+      thresholds: { minSimilarity: -1, minCoverage: 0 },
+      knex: db.knex,
+      visibility: alice,
+      queryTokens: q('refunds', 'ledger'),
+      mode: 'keyword',
+    });
     const zero = await run({ vector: 0, keyword: 1 });
     const kw = keywordOnly.chunks.map(c => c.chunkId);
     expect(zero.chunks.map(c => c.chunkId).slice(0, kw.length)).toEqual(kw);
     const vectorHeavy = await run({ vector: 1, keyword: 0 });
-    expect(vectorHeavy.chunks[0].similarity).toBeGreaterThanOrEqual(Math.max(...vectorHeavy.chunks.map(c => c.similarity ?? -1)));
+    expect(vectorHeavy.chunks[0].similarity).toBeGreaterThanOrEqual(
+      Math.max(...vectorHeavy.chunks.map(c => c.similarity ?? -1)),
+    );
+  });
+
+  it('lifts a chunk whose section title names the question, by the title weight', async () => {
+    const run = (titleWeight: number) =>
+      retrieve({
+        ...base,
+        k: 10,
+        thresholds: { minSimilarity: -1, minCoverage: 0 },
+        knex: db.knex,
+        visibility: alice,
+        queryTokens: q('ledger', 'refunds'),
+        mode: 'keyword',
+        titleWeight,
+      });
+    // p1 ("Payments") has both words in its text; l1 has one, and its section is "Ledger".
+    const plain = await run(0);
+    expect(plain.chunks.map(c => c.chunkId)).toEqual(['p1', 'l1']);
+    const titled = await run(1);
+    expect(titled.chunks.map(c => c.chunkId)).toEqual(['l1', 'p1']);
+    expect(titled.chunks[0].rrf).toBeGreaterThan(plain.chunks[1].rrf);
+    // The title evidence is a feature of the evidence decision either way.
+    expect(plain.evidence!.features).toMatchObject({ titleTop: 0 });
+    expect(plain.evidence!.features.titleMax5).toBeGreaterThan(0.2);
+    expect(titled.evidence!.features.titleTop).toBe(
+      plain.evidence!.features.titleMax5,
+    );
+  });
+
+  it('reads titles only of visible candidates: a hidden titled chunk changes nothing', async () => {
+    // Bob cannot see "Ledger"; a boost for its title must not bring it (or its score) back.
+    const result = await retrieve({
+      ...base,
+      k: 10,
+      thresholds: { minSimilarity: -1, minCoverage: 0 },
+      knex: db.knex,
+      visibility: bob,
+      queryTokens: q('ledger', 'refunds'),
+      mode: 'keyword',
+      titleWeight: 1,
+    });
+    expect(result.chunks.map(c => c.chunkId)).not.toContain('l1');
+    expect(result.chunks.every(c => BOB_CHUNKS.includes(c.chunkId))).toBe(true);
+    expect(result.evidence!.features.titleMax5).toBe(0);
   });
 
   it('the relevance filter returns nothing for an unrelated question', async () => {
@@ -896,7 +995,9 @@ describe('iterative HNSW scans under a 1%-selective filter', () => {
       expect(kNN).toHaveLength(1);
       expect(kNN[0]).toContain(') + 0');
       expect(few.map(h => h.chunkId)).toEqual(
-        (await vectorSearch({ ...args, strategy: 'exact' })).map(h => h.chunkId),
+        (await vectorSearch({ ...args, strategy: 'exact' })).map(
+          h => h.chunkId,
+        ),
       );
 
       statements.length = 0;

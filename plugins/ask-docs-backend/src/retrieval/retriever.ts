@@ -1,7 +1,13 @@
 import { ChunkPassage } from '@askdocs/plugin-ask-docs-common';
 import { Knex } from 'knex';
 import { Visibility } from '../permissions/visibility';
-import { DEFAULT_RRF_K, FusionWeights, reciprocalRankFusion } from './fusion';
+import {
+  boostByTitle,
+  DEFAULT_RRF_K,
+  FusionWeights,
+  reciprocalRankFusion,
+  titleCoverage,
+} from './fusion';
 import {
   keywordSearch,
   keywordStatistics,
@@ -25,7 +31,11 @@ import {
 } from './evidence';
 import { vectorSearch, VectorHit } from './vectorSearch';
 import { fetchVisibleChunks } from './fetchChunks';
-import { RetrievalScope } from './visibleChunks';
+import {
+  FEW_VISIBLE_CHUNKS,
+  RetrievalScope,
+  visibleChunkDetails,
+} from './visibleChunks';
 
 export type RetrievalMode = 'hybrid' | 'vector' | 'keyword';
 
@@ -35,6 +45,14 @@ export type RetrievalMode = 'hybrid' | 'vector' | 'keyword';
  * pass the coverage bar on the strength of the correction.
  */
 export const CORRECTION_WEIGHT = 0.5;
+
+/**
+ * Weight of section-title evidence in the fused score (fusion.ts boostByTitle): a chunk whose
+ * "Title › Section" names all the question's words gains 5 % of the largest possible fused
+ * score, a rank or two near the top. Chosen on items-train/dev (docs/evaluation.md: 0.05 beat
+ * 0, 0.1 and 0.2 on R@1 and MRR there); 0 turns it off.
+ */
+export const DEFAULT_TITLE_WEIGHT = 0.05;
 
 export interface RankedChunk extends ChunkPassage {
   /** Fused score; the order of `chunks`. */
@@ -59,7 +77,9 @@ export interface RetrieveOptions {
    * Embeds the question again with the keyword side's spelling corrections applied, so the
    * vector side does not search for the typo. Called only when corrections were made.
    */
-  reembed?: (corrections: Array<{ from: string; to: string }>) => Promise<number[]>;
+  reembed?: (
+    corrections: Array<{ from: string; to: string }>,
+  ) => Promise<number[]>;
   modelId: string;
   queryTokens: QueryToken[];
   mode: RetrievalMode;
@@ -80,6 +100,8 @@ export interface RetrieveOptions {
   rrfK?: number;
   /** Per-retriever RRF weights (readFusionWeights); both 1 by default. */
   weights?: FusionWeights;
+  /** Section-title evidence in the fused score; default DEFAULT_TITLE_WEIGHT. */
+  titleWeight?: number;
   efSearch?: number;
 }
 
@@ -93,7 +115,11 @@ export interface RetrievalResult {
   filteredOut: number;
   keywordStatistics?: KeywordStatistics;
   /** The evidence decision's inputs and, with a model, its probability (audit, evaluation). */
-  evidence?: { features: EvidenceFeatures; probability?: number; answered: boolean };
+  evidence?: {
+    features: EvidenceFeatures;
+    probability?: number;
+    answered: boolean;
+  };
 }
 
 /**
@@ -151,7 +177,10 @@ export async function retrieve(
         corrections = await suggestCorrections({
           knex,
           visibility,
-          selection: scope,
+          selection: {
+            ...scope,
+            fewVisible: statistics.visibleChunks <= FEW_VISIBLE_CHUNKS,
+          },
           queryTokens: tokens.filter(t => unmatched.includes(t.token)),
         });
         if (corrections.length > 0) {
@@ -175,7 +204,9 @@ export async function retrieve(
             queryTokens: tokens,
           });
           if (useVector && options.reembed) {
-            queryVector = await options.reembed(corrections.map(({ from, to }) => ({ from, to })));
+            queryVector = await options.reembed(
+              corrections.map(({ from, to }) => ({ from, to })),
+            );
           }
         }
       }
@@ -209,8 +240,16 @@ export async function retrieve(
     : [];
 
   const lists: Array<{ ids: string[]; weight: number }> = [];
-  if (useVector) lists.push({ ids: vectorHits.map(h => h.chunkId), weight: options.weights?.vector ?? 1 });
-  if (useKeyword) lists.push({ ids: keywordHits.map(h => h.chunkId), weight: options.weights?.keyword ?? 1 });
+  if (useVector)
+    lists.push({
+      ids: vectorHits.map(h => h.chunkId),
+      weight: options.weights?.vector ?? 1,
+    });
+  if (useKeyword)
+    lists.push({
+      ids: keywordHits.map(h => h.chunkId),
+      weight: options.weights?.keyword ?? 1,
+    });
   const fused = reciprocalRankFusion(
     lists.map(l => l.ids),
     { k: options.rrfK ?? DEFAULT_RRF_K, weights: lists.map(l => l.weight) },
@@ -252,24 +291,41 @@ export async function retrieve(
     for (const h of more.hits) keyword.set(h.chunkId, h);
   }
 
-  const scored = fused.map(f => ({
-    id: f.id,
-    rrf: f.score,
-    similarity: queryVector ? similarity.get(f.id) ?? null : null,
-    keywordScore: tokens.length > 0 ? keyword.get(f.id)?.score ?? 0 : null,
-    coverage: tokens.length > 0 ? keyword.get(f.id)?.coverage ?? 0 : null,
-  }));
+  const maxFused =
+    lists.reduce((sum, l) => sum + l.weight, 0) /
+    ((options.rrfK ?? DEFAULT_RRF_K) + 1);
+  const titleWeight = options.titleWeight ?? DEFAULT_TITLE_WEIGHT;
+  // Titles are read for the evidence features too, so also when the weight is 0.
+  const titles =
+    tokens.length > 0
+      ? await titleCoverages(options, ids, tokens, statistics)
+      : new Map<string, number>();
+  const scored = boostByTitle(
+    fused.map(f => ({
+      id: f.id,
+      rrf: f.score,
+      similarity: queryVector ? similarity.get(f.id) ?? null : null,
+      keywordScore: tokens.length > 0 ? keyword.get(f.id)?.score ?? 0 : null,
+      coverage: tokens.length > 0 ? keyword.get(f.id)?.coverage ?? 0 : null,
+    })),
+    titles,
+    titleWeight,
+    maxFused,
+  );
   const features = evidenceFeatures({
     fused: scored,
     vectorIds: vectorHits.map(h => h.chunkId),
     keywordHits,
     statistics: asTyped,
     searched: statistics,
-    matchedTokens: new Map([...keyword.values()].map(h => [h.chunkId, h.matchedTokens])),
+    matchedTokens: new Map(
+      [...keyword.values()].map(h => [h.chunkId, h.matchedTokens]),
+    ),
     corrections: corrections.length,
     tokens: tokens.length,
-    maxFused: lists.reduce((sum, l) => sum + l.weight, 0) / ((options.rrfK ?? DEFAULT_RRF_K) + 1),
+    maxFused,
     question: options.question,
+    titleCoverage: titles,
   });
   const model = options.evidenceModel;
   const probability = model ? evidenceProbability(model, features) : undefined;
@@ -277,9 +333,16 @@ export async function retrieve(
   const enough = CHUNK_COVERAGE_SHARE * features.coverageMax;
   const relevant = !answered
     ? []
-    : scored.filter(s => isRelevant(s, thresholds) || (!!model && (s.coverage ?? 0) >= enough));
+    : scored.filter(
+        s =>
+          isRelevant(s, thresholds) || (!!model && (s.coverage ?? 0) >= enough),
+      );
   const selected = relevant.slice(0, k);
-  const evidence = { features, probability, answered: answered && selected.length > 0 };
+  const evidence = {
+    features,
+    probability,
+    answered: answered && selected.length > 0,
+  };
   if (selected.length === 0) {
     return {
       chunks: [],
@@ -320,4 +383,27 @@ export async function retrieve(
     keywordStatistics: statistics,
     evidence,
   };
+}
+
+/** Title coverage (fusion.ts) of each candidate's section path, read through visibility. */
+async function titleCoverages(
+  options: RetrieveOptions,
+  ids: string[],
+  tokens: QueryToken[],
+  statistics: KeywordStatistics | undefined,
+): Promise<Map<string, number>> {
+  const rows: Array<{ chunk_id: string; section_path: string }> =
+    await visibleChunkDetails(options.knex, options.visibility, {
+      entityRefs: options.scope?.entityRefs,
+      chunkIds: ids,
+    }).select('c.chunk_id', 'c.section_path');
+  // As in keyword coverage, a word the corpus lacks still counts against every title.
+  const idf = new Map(statistics?.tokens.map(t => [t.token, t.idf]) ?? []);
+  const idfOf = (token: string) => idf.get(token) ?? 0;
+  return new Map(
+    rows.map(r => [
+      r.chunk_id,
+      titleCoverage(tokens, idfOf, r.section_path ?? ''),
+    ]),
+  );
 }

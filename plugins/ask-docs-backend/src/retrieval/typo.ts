@@ -2,8 +2,9 @@ import { Knex } from 'knex';
 import { Visibility } from '../permissions/visibility';
 import { exactKeys, normaliseTokens, QueryToken } from './keywordSearch';
 import {
+  ChunkSelection,
   RetrievalScope,
-  visibleTerms,
+  visibleKeyStats,
   visibleVocabulary,
 } from './visibleChunks';
 
@@ -69,8 +70,6 @@ export function boundedDamerauLevenshtein(
   return Math.min(prev[t.length], max + 1);
 }
 
-const likeEscape = (s: string) => s.replace(/[!%_]/g, ch => `!${ch}`);
-
 /**
  * Spelling suggestions from the asker's OWN visible vocabulary (the surface words of visible
  * entities, counted in chunks), for tokens that have no visible exact key. A word that exists
@@ -81,7 +80,7 @@ export async function suggestCorrections(
   options: {
     knex: Knex;
     visibility: Visibility;
-    selection?: RetrievalScope;
+    selection?: RetrievalScope & Pick<ChunkSelection, 'fewVisible'>;
     queryTokens: QueryToken[];
   } & TypoOptions,
 ): Promise<Correction[]> {
@@ -104,10 +103,10 @@ export async function suggestCorrections(
   const keys = exactKeys(tokens);
   const values = keys.map(() => '(?::int, ?::text, ?::text)').join(', ');
   const found = await knex.raw(
-    `SELECT DISTINCT q.tok FROM ? AS vt JOIN (VALUES ${values}) AS q(tok, kind, term)
-        ON vt.kind = q.kind AND vt.term = q.term`,
+    `SELECT DISTINCT q.tok FROM ? AS ks JOIN (VALUES ${values}) AS q(tok, kind, term)
+        ON ks.kind = q.kind AND ks.term = q.term`,
     [
-      visibleTerms(knex, visibility, selection),
+      visibleKeyStats(knex, visibility, selection),
       ...keys.flatMap(k => [k.tok, k.kind, k.term]),
     ],
   );
@@ -130,23 +129,21 @@ export async function suggestCorrections(
       continue;
     if (tried++ >= maxWords) break;
     const maxDistance = chars.length <= shortWordMaxLength ? 1 : 2;
-    // Prefilter: with one edit in the first two letters, the candidate still starts with, or has
-    // as its second letter, one of the word's first two letters. Each alternative is a prefix
-    // lookup on an index of the vocabulary (migration 0002).
+    // Prefilter: with one edit in the first two letters, the candidate still has one of the
+    // word's first two letters as its first or second letter. Letter and length are the keys of
+    // two indexes of the vocabulary (migration 0005).
     const heads = Array.from(new Set([chars[0], chars[1]]));
-    const patterns = heads.map(h => `${likeEscape(h)}%`);
     const result = await knex.raw(
       `SELECT v.term, sum(v.df)::int AS df FROM ? AS v
-        WHERE char_length(v.term) BETWEEN ? AND ?
-          AND (${patterns
-            .map(() => `v.term LIKE ? ESCAPE '!' OR substr(v.term, 2) LIKE ? ESCAPE '!'`)
-            .join(' OR ')})
+        WHERE (substr(v.term, 1, 1) = ANY(?::text[]) OR substr(v.term, 2, 1) = ANY(?::text[]))
+          AND char_length(v.term) BETWEEN ? AND ?
         GROUP BY v.term ORDER BY df DESC, v.term LIMIT ?`,
       [
         visibleVocabulary(knex, visibility, selection),
+        heads,
+        heads,
         chars.length - maxDistance,
         chars.length + maxDistance,
-        ...patterns.flatMap(p => [p, p]),
         maxCandidates,
       ],
     );

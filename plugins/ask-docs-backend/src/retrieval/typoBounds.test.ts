@@ -2,7 +2,7 @@ import { mockCredentials } from '@backstage/backend-test-utils';
 import { resolveVisibility, Visibility } from '../permissions/visibility';
 import { startTestDatabase, TestDatabase } from '../testUtils/testDatabase';
 import { QueryToken } from './keywordSearch';
-import { fakePermissions } from './testUtils/fakePermissions';
+import { fakePermissions } from '../testUtils/fakePermissions';
 import { seedIndex } from './testUtils/seed';
 import { suggestCorrections } from './typo';
 

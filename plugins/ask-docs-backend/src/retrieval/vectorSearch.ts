@@ -115,12 +115,10 @@ export async function vectorSearch(
     Math.max(1, Math.floor(options.efSearch ?? Math.max(100, 2 * k))),
   );
   const requested = options.strategy ?? 'auto';
-  const strategy =
-    requested === 'auto' &&
+  const fewVisible =
     typeof options.visibleChunks === 'number' &&
-    options.visibleChunks <= (options.exactUpTo ?? EXACT_SEARCH_UP_TO)
-      ? 'exact'
-      : requested;
+    options.visibleChunks <= (options.exactUpTo ?? EXACT_SEARCH_UP_TO);
+  const strategy = requested === 'auto' && fewVisible ? 'exact' : requested;
 
   const rows: Array<{ chunk_id: string; distance: number }> =
     await knex.transaction(async trx => {
@@ -133,7 +131,11 @@ export async function vectorSearch(
         modelId,
         queryVector,
         k,
-        selection,
+        // Exact over few visible vectors: seek them by entity rather than scan every vector.
+        selection: {
+          ...selection,
+          fewVisible: strategy === 'exact' && fewVisible,
+        },
         exact: strategy === 'exact',
       });
     });

@@ -10,7 +10,18 @@ export interface RetrievalScope {
 /** @internal Scope plus a chunk id restriction used to fill in scores for known candidates. */
 export interface ChunkSelection extends RetrievalScope {
   chunkIds?: string[];
+  /**
+   * The caller knows few chunks are visible (from the statistics): the predicate then lets the
+   * planner seek by entity (Visibility.apply's 'array' shape). Same rows either way.
+   */
+  fewVisible?: boolean;
 }
+
+/** Up to this many visible chunks, reads seek by visible entity (`fewVisible`). */
+export const FEW_VISIBLE_CHUNKS = 2000;
+
+const shapeOf = (selection?: ChunkSelection) =>
+  selection?.fewVisible ? 'array' : 'subquery';
 
 function assertVisibility(
   visibility: unknown,
@@ -57,14 +68,19 @@ export function visibleChunks(
 function visibleRows(
   knex: Knex,
   visibility: Visibility,
-  table: 'ask_docs_chunks' | 'ask_docs_terms' | 'ask_docs_vocabulary',
-  outer: 'c' | 't' | 'v',
+  table:
+    | 'ask_docs_chunks'
+    | 'ask_docs_terms'
+    | 'ask_docs_vocabulary'
+    | 'ask_docs_key_stats'
+    | 'ask_docs_entity_totals',
+  outer: 'c' | 't' | 'v' | 'ks' | 'et',
   selection?: ChunkSelection,
 ): Knex.QueryBuilder {
   assertVisibility(visibility);
   const alias = `v${outer}`;
   const inner = knex.select(`${alias}.*`).from({ [alias]: table });
-  visibility.apply(inner, `${alias}.entity_ref`);
+  visibility.apply(inner, `${alias}.entity_ref`, shapeOf(selection));
   applySelection(inner, alias, selection);
   return knex.from(inner.as(outer));
 }
@@ -109,32 +125,59 @@ export function visibleTerms(
 export function visibleVocabulary(
   knex: Knex,
   visibility: Visibility,
-  scope?: RetrievalScope,
+  scope?: RetrievalScope & Pick<ChunkSelection, 'fewVisible'>,
 ): Knex.QueryBuilder {
   // Words are per entity: a chunk id selection does not apply to them.
   return visibleRows(knex, visibility, 'ask_docs_vocabulary', 'v', {
+    entityRefs: scope?.entityRefs,
+    fewVisible: scope?.fewVisible,
+  });
+}
+
+/**
+ * Per-entity key statistics of visible entities, as the derived table `ks` (kind, term,
+ * entity_ref, df): the keyword df of a key is the sum of its visible rows (migration 0005).
+ */
+export function visibleKeyStats(
+  knex: Knex,
+  visibility: Visibility,
+  scope?: RetrievalScope,
+): Knex.QueryBuilder {
+  return visibleRows(knex, visibility, 'ask_docs_key_stats', 'ks', {
+    entityRefs: scope?.entityRefs,
+  });
+}
+
+/** Chunk count and summed chunk length of visible entities, as the derived table `et`. */
+export function visibleEntityTotals(
+  knex: Knex,
+  visibility: Visibility,
+  scope?: RetrievalScope,
+): Knex.QueryBuilder {
+  return visibleRows(knex, visibility, 'ask_docs_entity_totals', 'et', {
     entityRefs: scope?.entityRefs,
   });
 }
 
 /**
- * Vectors of one model and dimension for visible chunks, as the derived table `em`. Ordering
- * by `em.embedding::vector(<dimension>)` matches the partial HNSW index expression once the
- * planner flattens the derived table.
+ * Vectors of one model and dimension for visible chunks, as the derived table `em`. The
+ * predicate applies to the vectors' own entity_ref, which a foreign key ties to the chunk's
+ * (migration 0005), so a filtered graph walk checks each candidate without a chunk lookup.
+ * Ordering by `em.embedding::vector(<dimension>)` matches the partial HNSW index expression
+ * once the planner flattens the derived table.
  */
 export function visibleEmbeddings(
   knex: Knex,
   visibility: Visibility,
   options: { modelId: string; dimension: number; selection?: ChunkSelection },
 ): Knex.QueryBuilder {
+  assertVisibility(visibility);
   const inner = knex
     .select('ve.chunk_id', 've.embedding')
     .from({ ve: 'ask_docs_embeddings' })
     .where('ve.model_id', options.modelId)
-    .andWhere('ve.dimension', options.dimension)
-    .whereIn(
-      've.chunk_id',
-      visibleChunks(knex, visibility, options.selection).select('c.chunk_id'),
-    );
+    .andWhere('ve.dimension', options.dimension);
+  visibility.apply(inner, 've.entity_ref', shapeOf(options.selection));
+  applySelection(inner, 've', options.selection);
   return knex.from(inner.as('em'));
 }

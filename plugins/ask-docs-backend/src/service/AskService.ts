@@ -1,4 +1,8 @@
-import { BackstageCredentials, LoggerService, PermissionsService } from '@backstage/backend-plugin-api';
+import {
+  BackstageCredentials,
+  LoggerService,
+  PermissionsService,
+} from '@backstage/backend-plugin-api';
 import { InputError, NotFoundError } from '@backstage/errors';
 import {
   AnswerFeedback,
@@ -13,14 +17,22 @@ import {
 import { randomUUID } from 'crypto';
 import { Knex } from 'knex';
 import { AnswerOptions, ChatModel, ConversationTurn } from '../answer';
-import { AskDocsStore, RetrievedChunkAudit, StoredAnswer } from '../database/AskDocsStore';
+import {
+  AskDocsStore,
+  RetrievedChunkAudit,
+  StoredAnswer,
+} from '../database/AskDocsStore';
 import { Embedder } from '../embedding';
 import { Analyzers } from '../language';
 import { resolveVisibility, Visibility } from '../permissions';
 import type { RetrievalResult } from '../retrieval';
 import { visibleVocabulary } from '../retrieval/visibleChunks';
 import { AskDocsAuthorizer } from './authorization';
-import { AnalysedQuestion, QuestionPipeline, RetrievalSettings } from './QuestionPipeline';
+import {
+  AnalysedQuestion,
+  QuestionPipeline,
+  RetrievalSettings,
+} from './QuestionPipeline';
 
 export type { RetrievalSettings } from './QuestionPipeline';
 
@@ -102,34 +114,59 @@ export class AskService {
    * Everything that can refuse a question before any answer byte is sent: the input bounds
    * (400) and the ask permission (403).
    */
-  async prepare(request: AskRequest, credentials: BackstageCredentials): Promise<PreparedAsk> {
+  async prepare(
+    request: AskRequest,
+    credentials: BackstageCredentials,
+  ): Promise<PreparedAsk> {
     const question = this.pipeline.analyse(request.question);
-    await this.authorizer.require(askDocsAskPermission, credentials, 'You may not ask the docs');
+    await this.authorizer.require(
+      askDocsAskPermission,
+      credentials,
+      'You may not ask the docs',
+    );
     const handle: PreparedAsk = Object.freeze({ request, credentials });
     this.prepared.set(handle, question);
     return handle;
   }
 
   /** Answers a prepared question once. */
-  async answer(handle: PreparedAsk, call: AnswerCallOptions): Promise<AskResponse> {
+  async answer(
+    handle: PreparedAsk,
+    call: AnswerCallOptions,
+  ): Promise<AskResponse> {
     const prepared = this.prepared.get(handle);
     // Only a handle from prepare() proves the permission check; each one is used once.
-    if (!prepared) throw new Error('AskService.answer needs a question from prepare()');
+    if (!prepared)
+      throw new Error('AskService.answer needs a question from prepare()');
     this.prepared.delete(handle);
     const { request, credentials } = handle;
-    const visibility = await resolveVisibility({ permissions: this.o.permissions, credentials });
-
-    const thread = await this.threadContext(request, prepared, credentials, visibility);
-    const { retrieval, result } = await this.pipeline.run(prepared, visibility, {
-      scope: request.scope,
-      signal: call.signal,
-      onDelta: call.onDelta,
-      onPhase: call.onPhase,
-      searchAs: thread.searchAs,
-      conversation: thread.turns,
+    const visibility = await resolveVisibility({
+      permissions: this.o.permissions,
+      credentials,
     });
+
+    const thread = await this.threadContext(
+      request,
+      prepared,
+      credentials,
+      visibility,
+    );
+    const { retrieval, result } = await this.pipeline.run(
+      prepared,
+      visibility,
+      {
+        scope: request.scope,
+        signal: call.signal,
+        onDelta: call.onDelta,
+        onPhase: call.onPhase,
+        searchAs: thread.searchAs,
+        conversation: thread.turns,
+      },
+    );
     if (result.modelError) {
-      this.o.logger.warn(`ask-docs: model unavailable (${result.modelError.reason}): ${result.modelError.message}`);
+      this.o.logger.warn(
+        `ask-docs: model unavailable (${result.modelError.reason}): ${result.modelError.message}`,
+      );
     }
 
     const sent = new Set(result.sent);
@@ -141,7 +178,12 @@ export class AskService {
       revision: c.revision,
       contentHash: c.contentHash,
       rank: c.rank,
-      scores: { rrf: c.rrf, similarity: c.similarity, keyword: c.keywordScore, coverage: c.coverage },
+      scores: {
+        rrf: c.rrf,
+        similarity: c.similarity,
+        keyword: c.keywordScore,
+        coverage: c.coverage,
+      },
       sent: sent.has(c.chunkId),
     }));
     const id = randomUUID();
@@ -204,23 +246,39 @@ export class AskService {
    * An answer is readable by the principal who asked, or by a holder of ask-docs.audit.read;
    * either way only with what the reader may see now (toRecord).
    */
-  async getAnswer(id: string, call: { credentials: BackstageCredentials }): Promise<AnswerRecord | undefined> {
+  async getAnswer(
+    id: string,
+    call: { credentials: BackstageCredentials },
+  ): Promise<AnswerRecord | undefined> {
     const stored = await this.o.store.getAnswer(id);
     if (!stored) return undefined;
     if (stored.userRef !== principalRef(call.credentials)) {
-      const auditor = await this.authorizer.isAllowed(askDocsAuditReadPermission, call.credentials);
+      const auditor = await this.authorizer.isAllowed(
+        askDocsAuditReadPermission,
+        call.credentials,
+      );
       // Someone else's answer is reported as absent, not forbidden: ids are not an oracle.
       if (!auditor) return undefined;
     }
     return this.toRecord(stored, call.credentials);
   }
 
-  async listAnswers(call: { credentials: BackstageCredentials; limit: number }): Promise<AnswerRecord[]> {
-    const rows = await this.o.store.listAnswers(principalRef(call.credentials), call.limit);
+  async listAnswers(call: {
+    credentials: BackstageCredentials;
+    limit: number;
+  }): Promise<AnswerRecord[]> {
+    const rows = await this.o.store.listAnswers(
+      principalRef(call.credentials),
+      call.limit,
+    );
     return Promise.all(rows.map(r => this.toRecord(r, call.credentials)));
   }
 
-  async setFeedback(id: string, feedback: AnswerFeedback, call: { credentials: BackstageCredentials }) {
+  async setFeedback(
+    id: string,
+    feedback: AnswerFeedback,
+    call: { credentials: BackstageCredentials },
+  ) {
     const stored = await this.o.store.getAnswer(id);
     if (!stored || stored.userRef !== principalRef(call.credentials)) {
       throw new NotFoundError(`No answer ${id}`);
@@ -241,16 +299,29 @@ export class AskService {
   ): Promise<AnswerRecord> {
     const visibility =
       readerVisibility ??
-      (await resolveVisibility({ permissions: this.o.permissions, credentials: reader }));
+      (await resolveVisibility({
+        permissions: this.o.permissions,
+        credentials: reader,
+      }));
     const sent = a.retrieved.filter(c => c.sent).map(c => c.documentId);
-    const documentIds = new Set([...a.sources, ...a.evidence].map(s => s.documentId).concat(sent));
-    const current = await this.o.store.currentRevisions([...documentIds], visibility);
-    const visible = (documentId: string) => typeof current.get(documentId) === 'string';
+    const documentIds = new Set(
+      [...a.sources, ...a.evidence].map(s => s.documentId).concat(sent),
+    );
+    const current = await this.o.store.currentRevisions(
+      [...documentIds],
+      visibility,
+    );
+    const visible = (documentId: string) =>
+      typeof current.get(documentId) === 'string';
     const sources = a.sources.filter(s => visible(s.documentId));
     const evidence = a.evidence.filter(e => visible(e.documentId));
-    const corrections = await this.visibleCorrections(a.corrections ?? [], visibility);
+    const corrections = await this.visibleCorrections(
+      a.corrections ?? [],
+      visibility,
+    );
     const answerText =
-      a.status === 'answered' && (sources.length < a.sources.length || !sent.every(visible));
+      a.status === 'answered' &&
+      (sources.length < a.sources.length || !sent.every(visible));
     const redacted = {
       sources: a.sources.length - sources.length,
       evidence: a.evidence.length - evidence.length,
@@ -258,7 +329,8 @@ export class AskService {
       answerText,
     };
     const anyRedacted =
-      answerText || redacted.sources + redacted.evidence + redacted.corrections > 0;
+      answerText ||
+      redacted.sources + redacted.evidence + redacted.corrections > 0;
     const outdatedSources = sources
       .filter(s => current.get(s.documentId) !== s.revision)
       .map(s => ({
@@ -341,7 +413,8 @@ export class AskService {
   ): AnalysedQuestion | undefined {
     const elliptic = (q: AnalysedQuestion | undefined) =>
       q !== undefined &&
-      new Set(q.queryTokens.map(t => t.token.toLowerCase())).size <= ELLIPTIC_MAX_TERMS;
+      new Set(q.queryTokens.map(t => t.token.toLowerCase())).size <=
+        ELLIPTIC_MAX_TERMS;
     if (!elliptic(question)) return undefined;
     const earlier: string[] = [];
     for (const turn of [...turns].reverse()) {
@@ -351,7 +424,8 @@ export class AskService {
     for (let first = 0; first < earlier.length; first++) {
       const text = [...earlier.slice(first), question.question].join('\n');
       const searched = this.analyseIfBounded(text);
-      if (searched) return Object.freeze({ ...question, vectorText: searched.vectorText });
+      if (searched)
+        return Object.freeze({ ...question, vectorText: searched.vectorText });
     }
     return undefined;
   }
@@ -399,12 +473,18 @@ export class AskService {
     call.signal?.throwIfAborted();
     const embedded = await this.pipeline.embed(question);
     call.signal?.throwIfAborted();
-    return this.pipeline.retrieve(embedded, visibility, { scope: request.scope });
+    return this.pipeline.retrieve(embedded, visibility, {
+      scope: request.scope,
+    });
   }
 }
 
 function principalRef(credentials: BackstageCredentials): string {
-  const p = credentials.principal as { type: string; userEntityRef?: string; subject?: string };
+  const p = credentials.principal as {
+    type: string;
+    userEntityRef?: string;
+    subject?: string;
+  };
   if (p.type === 'user' && p.userEntityRef) return p.userEntityRef;
   if (p.type === 'service' && p.subject) return `service:${p.subject}`;
   return p.type;

@@ -1,7 +1,10 @@
 import { BackstageCredentials } from '@backstage/backend-plugin-api';
-import { askDocsIngestionRunPermission, IngestionProgress } from '@askdocs/plugin-ask-docs-common';
+import {
+  askDocsIngestionRunPermission,
+  IngestionProgress,
+} from '@askdocs/plugin-ask-docs-common';
 import { AskDocsStore } from '../database/AskDocsStore';
-import { Ingester } from '../ingestion/Ingester';
+import { emptyProgress, Ingester } from '../ingestion/Ingester';
 import { AskDocsAuthorizer } from './authorization';
 
 /** View of and trigger for ingestion runs, for holders of ask-docs.ingestion.run. */
@@ -21,7 +24,11 @@ export class IngestionController {
     );
   }
 
-  async start(): Promise<{ started: boolean; running: boolean; runId?: number }> {
+  async start(): Promise<{
+    started: boolean;
+    running: boolean;
+    runId?: number;
+  }> {
     const alreadyRunning = this.ingester.isRunning();
     // Not awaited: the run reports through progress(); its errors are recorded on the run.
     void this.ingester.run('manual').catch(() => {});
@@ -33,18 +40,7 @@ export class IngestionController {
   async progress(): Promise<IngestionProgress> {
     const run = await this.store.latestRun();
     if (!run) {
-      return {
-        runId: null,
-        status: 'idle',
-        entitiesDone: 0,
-        pagesDone: 0,
-        pagesSkipped: 0,
-        chunksWritten: 0,
-        chunksEmbedded: 0,
-        chunksDeleted: 0,
-        chunksReanalysed: 0,
-        errors: [],
-      };
+      return { runId: null, status: 'idle', ...emptyProgress() };
     }
     return {
       runId: run.runId,

@@ -3,10 +3,18 @@ import { InputError } from '@backstage/errors';
 import { ChatMessage, ChatModel } from '../answer';
 import { analyzeText, Analyzers, createLanguageAnalyzers } from '../language';
 import { resolveVisibility, Visibility } from '../permissions';
-import { cond, fakePermissions, FakeDecision } from '../retrieval/testUtils/fakePermissions';
+import {
+  cond,
+  fakePermissions,
+  FakeDecision,
+} from '../testUtils/fakePermissions';
 import { SeedChunk, seedIndex } from '../retrieval/testUtils/seed';
 import { startTestDatabase, TestDatabase } from '../testUtils/testDatabase';
-import { QuestionPipeline, QuestionPipelineOptions, RetrievalSettings } from './QuestionPipeline';
+import {
+  QuestionPipeline,
+  QuestionPipelineOptions,
+  RetrievalSettings,
+} from './QuestionPipeline';
 
 const MODEL = 'pipeline-test/v1';
 const PAY = 'component:default/payments';
@@ -49,11 +57,21 @@ async function visibilityFor(chunk: FakeDecision) {
 
 /** Postings as the Ingester writes them, so the question's analysis matches them. */
 function chunk(chunkId: string, text: string, vector: number[]): SeedChunk {
-  const terms: Partial<Record<'l' | 's' | 'w', string[]>> = { l: [], s: [], w: [] };
+  const terms: Partial<Record<'l' | 's' | 'w', string[]>> = {
+    l: [],
+    s: [],
+    w: [],
+  };
   for (const t of analyzeText(text, 'en', analyzers).terms) {
     terms[t.kind]!.push(...Array(t.tf).fill(t.term));
   }
-  return { chunkId, text, sectionPath: text.split(' ')[0], terms, embeddings: { [MODEL]: vector } };
+  return {
+    chunkId,
+    text,
+    sectionPath: text.split(' ')[0],
+    terms,
+    embeddings: { [MODEL]: vector },
+  };
 }
 
 function pipeline(options: Partial<QuestionPipelineOptions> = {}) {
@@ -94,8 +112,16 @@ beforeAll(async () => {
         entityRef: PAY,
         title: 'Payments',
         chunks: [
-          chunk('refunds', 'Refunds are approved by the payments team', REFUNDS_VECTOR),
-          chunk('ledger', 'The ledger keeps double entry bookkeeping records', LEDGER_VECTOR),
+          chunk(
+            'refunds',
+            'Refunds are approved by the payments team',
+            REFUNDS_VECTOR,
+          ),
+          chunk(
+            'ledger',
+            'The ledger keeps double entry bookkeeping records',
+            LEDGER_VECTOR,
+          ),
         ],
       },
       {
@@ -103,13 +129,19 @@ beforeAll(async () => {
         title: 'Secret runbook',
         chunks: [
           // The ledger chunk's words and the question's vector: only visibility keeps it out.
-          chunk('secret', 'The ledger keeps zanzibar bookkeeping records', LEDGER_DIRECTION),
+          chunk(
+            'secret',
+            'The ledger keeps zanzibar bookkeeping records',
+            LEDGER_DIRECTION,
+          ),
         ],
       },
     ],
   });
   payOnly = await visibilityFor({
-    conditions: cond('ask-docs-chunk', 'IS_ENTITY_OWNER', { claims: ['group:default/team-pay'] }),
+    conditions: cond('ask-docs-chunk', 'IS_ENTITY_OWNER', {
+      claims: ['group:default/team-pay'],
+    }),
   });
   everyone = await visibilityFor('ALLOW');
 }, 120_000);
@@ -122,7 +154,8 @@ beforeEach(() => {
   embedded.length = 0;
 });
 
-const ids = (r: { chunks: Array<{ chunkId: string }> }) => r.chunks.map(c => c.chunkId);
+const ids = (r: { chunks: Array<{ chunkId: string }> }) =>
+  r.chunks.map(c => c.chunkId);
 
 describe('QuestionPipeline', () => {
   it('analyses with the product bound on question terms and hands out frozen questions', () => {
@@ -130,14 +163,21 @@ describe('QuestionPipeline', () => {
     const q = p.analyse('ledger bookkeeping records');
     expect(q.question).toBe('ledger bookkeeping records');
     expect(Object.isFrozen(q)).toBe(true);
-    expect(() => p.analyse('ledger bookkeeping records refunds')).toThrow(InputError);
+    expect(() => p.analyse('ledger bookkeeping records refunds')).toThrow(
+      InputError,
+    );
   });
 
   it('runs the product path: hybrid retrieval, evidence filter, answer step', async () => {
     const p = pipeline();
-    const { retrieval, chunks, result } = await p.run(p.analyse('ledger bookkeeping'), payOnly);
+    const { retrieval, chunks, result } = await p.run(
+      p.analyse('ledger bookkeeping'),
+      payOnly,
+    );
     expect(ids(retrieval)).toEqual(['ledger']);
-    expect(chunks.map(c => [c.chunkId, c.score])).toEqual([['ledger', retrieval.chunks[0].rrf]]);
+    expect(chunks.map(c => [c.chunkId, c.score])).toEqual([
+      ['ledger', retrieval.chunks[0].rrf],
+    ]);
     expect(result.status).toBe('evidence_only');
     expect(result.evidence.map(e => e.chunkId)).toEqual(['ledger']);
     expect(embedded).toEqual(['ledger bookkeeping']);
@@ -145,7 +185,10 @@ describe('QuestionPipeline', () => {
 
   it('never retrieves or sends a chunk outside the visibility it is given', async () => {
     const model = recordingModel();
-    const p = pipeline({ model, retrieval: { ...PRODUCT, thresholds: NO_FILTER } });
+    const p = pipeline({
+      model,
+      retrieval: { ...PRODUCT, thresholds: NO_FILTER },
+    });
     const question = p.analyse('ledger zanzibar bookkeeping');
     const { retrieval, result } = await p.run(question, payOnly);
     expect(ids(retrieval)).not.toContain('secret');
@@ -175,12 +218,18 @@ describe('QuestionPipeline', () => {
 
   it('re-embeds the question with typo corrections from the visible vocabulary only', async () => {
     const p = pipeline();
-    const typo = await p.retrieve(await p.embed(p.analyse('ledgr bookkeeping')), payOnly);
+    const typo = await p.retrieve(
+      await p.embed(p.analyse('ledgr bookkeeping')),
+      payOnly,
+    );
     expect(typo.corrections).toEqual([{ from: 'ledgr', to: 'ledger' }]);
     expect(embedded).toEqual(['ledgr bookkeeping', 'ledger bookkeeping']);
 
     embedded.length = 0;
-    const hidden = await p.retrieve(await p.embed(p.analyse('zanzibr')), payOnly);
+    const hidden = await p.retrieve(
+      await p.embed(p.analyse('zanzibr')),
+      payOnly,
+    );
     expect(hidden.corrections).toEqual([]);
     expect(hidden.chunks).toEqual([]);
     expect(embedded).toEqual(['zanzibr']);

@@ -1,5 +1,11 @@
 import { Knex } from 'knex';
-import { AnswerOptions, AnswerResult, ChatModel, RetrievedChunk, answerQuestion } from '../answer';
+import {
+  AnswerOptions,
+  AnswerResult,
+  ChatModel,
+  RetrievedChunk,
+  answerQuestion,
+} from '../answer';
 import type { ConversationTurn } from '../answer';
 import { Embedder } from '../embedding';
 import { Analyzers } from '../language';
@@ -13,7 +19,11 @@ import {
   RetrievalScope,
   retrieve,
 } from '../retrieval';
-import { PreparedQuestion, prepareQuestion, rewriteWords } from './prepareQuestion';
+import {
+  PreparedQuestion,
+  prepareQuestion,
+  rewriteWords,
+} from './prepareQuestion';
 
 /** How the product ranks and filters chunks (readRetrievalSettings). */
 export interface RetrievalSettings {
@@ -140,7 +150,10 @@ export class QuestionPipeline {
     retrieval: RetrievalResult,
     call: Pick<PipelineRunOptions, 'onDelta' | 'signal' | 'conversation'> = {},
   ): Promise<Omit<PipelineAnswer, 'retrieval'>> {
-    const chunks: RetrievedChunk[] = retrieval.chunks.map(c => ({ ...c, score: c.rrf }));
+    const chunks: RetrievedChunk[] = retrieval.chunks.map(c => ({
+      ...c,
+      score: c.rrf,
+    }));
     const result = await answerQuestion({
       question: question.question,
       chunks,
@@ -161,7 +174,9 @@ export class QuestionPipeline {
     signal?.throwIfAborted();
     const embedded = await this.embed(call.searchAs ?? question);
     signal?.throwIfAborted();
-    const retrieval = await this.retrieve(embedded, visibility, { scope: call.scope });
+    const retrieval = await this.retrieve(embedded, visibility, {
+      scope: call.scope,
+    });
     signal?.throwIfAborted();
     call.onPhase?.('generating');
     return { retrieval, ...(await this.answer(question, retrieval, call)) };

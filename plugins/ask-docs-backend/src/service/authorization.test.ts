@@ -1,12 +1,7 @@
-import {
-  BackstageCredentials,
-  PermissionsService,
-} from '@backstage/backend-plugin-api';
 import { mockCredentials } from '@backstage/backend-test-utils';
 import { Config, ConfigReader } from '@backstage/config';
 import { JsonValue } from '@backstage/types';
 import { NotAllowedError } from '@backstage/errors';
-import { AuthorizeResult } from '@backstage/plugin-permission-common';
 import {
   askDocsAskPermission,
   askDocsAuditReadPermission,
@@ -14,47 +9,28 @@ import {
 } from '@askdocs/plugin-ask-docs-common';
 import { AskDocsAuthorizer } from './authorization';
 import { readAskDocsConfig } from '../settings';
+import { fakePermissions, userRefOf } from '../testUtils/fakePermissions';
 
-/**
- * Answers like Backstage's ServerPermissionClient: a service principal is ALLOWed unless its
- * externalAccess accessRestrictions exclude the permission; users get `userDecision`.
- */
-function backstageLikePermissions(
-  userDecision: (name: string, user: string) => AuthorizeResult,
-) {
-  const calls: string[] = [];
-  const service = {
-    async authorize(
-      requests: any[],
-      { credentials }: { credentials: BackstageCredentials<any> },
-    ) {
-      const p = credentials.principal;
-      calls.push(...requests.map(r => `${p.type}:${r.permission.name}`));
-      return requests.map(r => {
-        if (p.type === 'service') {
-          const names = p.accessRestrictions?.permissionNames;
-          const denied = names && !names.includes(r.permission.name);
-          return {
-            result: denied ? AuthorizeResult.DENY : AuthorizeResult.ALLOW,
-          };
-        }
-        return { result: userDecision(r.permission.name, p.userEntityRef) };
-      });
-    },
-    async authorizeConditional() {
-      throw new Error('not used');
-    },
-  };
-  return Object.assign(service as unknown as PermissionsService, { calls });
-}
+/** Users get `userDecision`; services what their accessRestrictions allow, as in Backstage. */
+const backstageLikePermissions = (
+  userDecision: (name: string, user: string) => 'ALLOW' | 'DENY',
+) =>
+  fakePermissions(credentials => ({
+    basic: name => userDecision(name, userRefOf(credentials) ?? ''),
+  }));
 
-const readServiceGrants = (c: Config) => readAskDocsConfig(c).permissions.services;
+const readServiceGrants = (c: Config) =>
+  readAskDocsConfig(c).permissions.services;
 const config = (services: JsonValue) =>
   new ConfigReader({ askDocs: { permissions: { services } } });
 const onlyAdminAudits = (name: string, user: string) =>
-  name === 'ask-docs.ask' || user === 'user:default/admin'
-    ? AuthorizeResult.ALLOW
-    : AuthorizeResult.DENY;
+  name === 'ask-docs.ask' || user === 'user:default/admin' ? 'ALLOW' : 'DENY';
+/** Users as onlyAdminAudits says; services what `askDocs.permissions.services` grants them. */
+const authorizerGranting = (services: JsonValue) =>
+  new AskDocsAuthorizer(
+    backstageLikePermissions(onlyAdminAudits),
+    readServiceGrants(config(services)),
+  );
 
 describe('AskDocsAuthorizer', () => {
   it('lets the permission framework decide for users', async () => {
@@ -89,19 +65,13 @@ describe('AskDocsAuthorizer', () => {
   });
 
   it('gives a service exactly the administrative permissions granted to its subject', async () => {
-    const grants = readServiceGrants(
-      config([
-        { subject: 'external:ci-bot', permissions: ['ask-docs.ingestion.run'] },
-        {
-          subject: 'plugin:audit-exporter',
-          permissions: ['ask-docs.audit.read'],
-        },
-      ]),
-    );
-    const authz = new AskDocsAuthorizer(
-      backstageLikePermissions(onlyAdminAudits),
-      grants,
-    );
+    const authz = authorizerGranting([
+      { subject: 'external:ci-bot', permissions: ['ask-docs.ingestion.run'] },
+      {
+        subject: 'plugin:audit-exporter',
+        permissions: ['ask-docs.audit.read'],
+      },
+    ]);
     const ci = mockCredentials.service('external:ci-bot');
     const exporter = mockCredentials.service('plugin:audit-exporter');
     expect(await authz.isAllowed(askDocsIngestionRunPermission, ci)).toBe(true);
@@ -121,15 +91,9 @@ describe('AskDocsAuthorizer', () => {
   });
 
   it('still applies externalAccess accessRestrictions to a granted service', async () => {
-    const grants = readServiceGrants(
-      config([
-        { subject: 'external:ci-bot', permissions: ['ask-docs.ingestion.run'] },
-      ]),
-    );
-    const authz = new AskDocsAuthorizer(
-      backstageLikePermissions(onlyAdminAudits),
-      grants,
-    );
+    const authz = authorizerGranting([
+      { subject: 'external:ci-bot', permissions: ['ask-docs.ingestion.run'] },
+    ]);
     const restricted = mockCredentials.service('external:ci-bot', {
       permissionNames: ['catalog.entity.read'],
     });
@@ -139,15 +103,9 @@ describe('AskDocsAuthorizer', () => {
   });
 
   it('decides a plugin calling on behalf of a user as that user', async () => {
-    const grants = readServiceGrants(
-      config([
-        { subject: 'plugin:scaffolder', permissions: ['ask-docs.audit.read'] },
-      ]),
-    );
-    const authz = new AskDocsAuthorizer(
-      backstageLikePermissions(onlyAdminAudits),
-      grants,
-    );
+    const authz = authorizerGranting([
+      { subject: 'plugin:scaffolder', permissions: ['ask-docs.audit.read'] },
+    ]);
     // What the auth service makes of an on-behalf-of token: the user, with the plugin as actor.
     const obo = mockCredentials.user('user:default/alice', {
       actor: { subject: 'plugin:scaffolder' },
@@ -156,9 +114,7 @@ describe('AskDocsAuthorizer', () => {
   });
 
   it('denies when the permission service fails and for principals that are neither', async () => {
-    const failing = {
-      authorize: async () => Promise.reject(new Error('down')),
-    } as unknown as PermissionsService;
+    const failing = fakePermissions({ fail: new Error('down') });
     const authz = new AskDocsAuthorizer(failing);
     expect(
       await authz.isAllowed(askDocsAskPermission, mockCredentials.user()),
@@ -166,9 +122,7 @@ describe('AskDocsAuthorizer', () => {
     await expect(
       authz.require(askDocsAskPermission, mockCredentials.user(), 'no'),
     ).rejects.toThrow(NotAllowedError);
-    const open = new AskDocsAuthorizer(
-      backstageLikePermissions(() => AuthorizeResult.ALLOW),
-    );
+    const open = new AskDocsAuthorizer(backstageLikePermissions(() => 'ALLOW'));
     expect(
       await open.isAllowed(askDocsAskPermission, mockCredentials.none()),
     ).toBe(false);

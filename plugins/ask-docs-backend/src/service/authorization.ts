@@ -42,7 +42,8 @@ export class AskDocsAuthorizer {
       const granted =
         this.serviceGrants.get(principal.subject ?? '')?.has(permission.name) ??
         false;
-      if (ADMINISTRATIVE_PERMISSION_NAMES.has(permission.name) && !granted) return false;
+      if (ADMINISTRATIVE_PERMISSION_NAMES.has(permission.name) && !granted)
+        return false;
     } else if (principal.type !== 'user') {
       return false;
     }

@@ -1,11 +1,9 @@
-import { MiddlewareFactory } from '@backstage/backend-defaults/rootHttpRouter';
 import type {
   internal,
   Request,
   Response,
 } from '@backstage/backend-openapi-utils';
 import { mockCredentials, mockServices } from '@backstage/backend-test-utils';
-import { ConfigReader } from '@backstage/config';
 import { NotAllowedError } from '@backstage/errors';
 import type {
   AnswerFeedback,
@@ -29,6 +27,11 @@ import { spec } from '../schema/openapi';
 import { AskService } from './AskService';
 import { IngestionController } from './IngestionController';
 import { createRouter } from './router';
+import {
+  bufferText,
+  parseEvents,
+  withErrorMiddleware,
+} from '../testUtils/http';
 
 /**
  * The router and src/schema/openapi.yaml must not drift apart: the generated spec is the yaml,
@@ -293,14 +296,7 @@ describe('ask-docs router and OpenAPI spec', () => {
       health: () => health,
       maxQuestionChars: 200,
     });
-    app = express();
-    app.use(router);
-    app.use(
-      MiddlewareFactory.create({
-        config: new ConfigReader({}),
-        logger,
-      }).error(),
-    );
+    app = withErrorMiddleware(router, logger);
   });
 
   beforeEach(() => {
@@ -371,11 +367,7 @@ describe('ask-docs router and OpenAPI spec', () => {
   it('streams events of the declared AskStreamEvent schema', async () => {
     const res = await post('/v1/ask/stream', { question: 'Roll back?' })
       .buffer(true)
-      .parse((r, cb) => {
-        let text = '';
-        r.on('data', (c: Buffer) => (text += c.toString()));
-        r.on('end', () => cb(null, text));
-      });
+      .parse(bufferText);
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toMatch(/text\/event-stream/);
     expect(
@@ -383,10 +375,7 @@ describe('ask-docs router and OpenAPI spec', () => {
         (spec.paths['/v1/ask/stream'].post.responses as any)[200].content,
       ),
     ).toEqual(['text/event-stream']);
-    const events = String(res.body)
-      .split('\n\n')
-      .filter(Boolean)
-      .map(block => JSON.parse(block.replace(/^data: /, '')));
+    const events = parseEvents(res.body);
     expect(events.map(e => e.type)).toEqual([
       'status',
       'status',

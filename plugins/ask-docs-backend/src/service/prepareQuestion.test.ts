@@ -3,7 +3,9 @@ import { prepareQuestion, rewriteWords } from './prepareQuestion';
 
 describe('prepareQuestion', () => {
   it('gives the vector side the restored spelling of words typed without diacritics', async () => {
-    const analyzers = await createLanguageAnalyzers({ languages: ['en', 'cs'] });
+    const analyzers = await createLanguageAnalyzers({
+      languages: ['en', 'cs'],
+    });
     const p = prepareQuestion('Jak ulozit zalozky?', analyzers);
     expect(p.vectorText).toBe('Jak uložit záložky?');
     // Keyword side: stopwords out, the typed word is the only surface key.
@@ -11,19 +13,28 @@ describe('prepareQuestion', () => {
     expect(p.queryTokens[1].words).toEqual(['zalozky']);
     expect(p.queryTokens[1].lemmas).toContain('zalozka');
     // Text with its diacritics, or English, is left as typed.
-    expect(prepareQuestion('Jak uložit záložky?', analyzers).vectorText).toBe('Jak uložit záložky?');
-    expect(prepareQuestion('How do I roll back?', analyzers).vectorText).toBe('How do I roll back?');
+    expect(prepareQuestion('Jak uložit záložky?', analyzers).vectorText).toBe(
+      'Jak uložit záložky?',
+    );
+    expect(prepareQuestion('How do I roll back?', analyzers).vectorText).toBe(
+      'How do I roll back?',
+    );
   });
 });
 
 describe('prepareQuestion term bound', () => {
   const letter = (i: number) => String.fromCharCode(97 + (i % 26));
   const words = (n: number) =>
-    Array.from({ length: n }, (_, i) => `zq${letter(i)}${letter(Math.floor(i / 26))}x`);
+    Array.from(
+      { length: n },
+      (_, i) => `zq${letter(i)}${letter(Math.floor(i / 26))}x`,
+    );
 
   it('refuses more distinct content words than the limit with a 400 that states it', async () => {
     const analyzers = await createLanguageAnalyzers({ languages: ['en'] });
-    expect(prepareQuestion(words(64).join(' '), analyzers).queryTokens).toHaveLength(64);
+    expect(
+      prepareQuestion(words(64).join(' '), analyzers).queryTokens,
+    ).toHaveLength(64);
     expect(() => prepareQuestion(words(65).join(' '), analyzers)).toThrow(
       expect.objectContaining({
         name: 'InputError',
@@ -31,20 +42,26 @@ describe('prepareQuestion term bound', () => {
       }),
     );
     const three = words(3).join(' ');
-    expect(() => prepareQuestion(three, analyzers, { maxQueryTerms: 2 })).toThrow(/at most 2/);
+    expect(() =>
+      prepareQuestion(three, analyzers, { maxQueryTerms: 2 }),
+    ).toThrow(/at most 2/);
   });
 
   it('counts repeated words once and stopwords not at all', async () => {
     const analyzers = await createLanguageAnalyzers({ languages: ['en'] });
     const question = `${'the and of '.repeat(50)}${'review '.repeat(100)}`;
-    expect(() => prepareQuestion(question, analyzers, { maxQueryTerms: 1 })).not.toThrow();
+    expect(() =>
+      prepareQuestion(question, analyzers, { maxQueryTerms: 1 }),
+    ).not.toThrow();
   });
 });
 
 describe('rewriteWords', () => {
   it('replaces whole words only, case-insensitively, keeping punctuation', () => {
     const map = new Map([['ledgr', 'ledger']]);
-    expect(rewriteWords('Ledgr: where is the ledgr? ledgrs stay.', map)).toBe('ledger: where is the ledger? ledgrs stay.');
+    expect(rewriteWords('Ledgr: where is the ledgr? ledgrs stay.', map)).toBe(
+      'ledger: where is the ledger? ledgrs stay.',
+    );
     expect(rewriteWords('nothing to do', new Map())).toBe('nothing to do');
   });
 });

@@ -24,7 +24,9 @@ export function prepareQuestion(
 ): PreparedQuestion {
   const maxQueryTerms = options.maxQueryTerms ?? DEFAULT_MAX_QUERY_TERMS;
   const analyzed = analyzeQuery(question, analyzers);
-  const distinct = new Set(analyzed.filter(t => !t.stopword).map(t => t.token.toLowerCase()));
+  const distinct = new Set(
+    analyzed.filter(t => !t.stopword).map(t => t.token.toLowerCase()),
+  );
   if (distinct.size > maxQueryTerms) {
     throw new InputError(
       `The question has too many distinct search terms ` +
@@ -40,15 +42,26 @@ export function prepareQuestion(
     queryTokens: analyzed
       .filter(t => !t.stopword)
       // Only the typed word is a surface key: restored spellings already count through lemmas.
-      .map(t => ({ token: t.token, lemmas: t.lemmas, stems: t.stems, words: [t.token] })),
+      .map(t => ({
+        token: t.token,
+        lemmas: t.lemmas,
+        stems: t.stems,
+        words: [t.token],
+      })),
     vectorText: rewriteWords(question, restored),
   };
 }
 
 /** Replaces whole words (compared lowercase, NFC) by their replacement; the rest stays as typed. */
-export function rewriteWords(text: string, replacements: ReadonlyMap<string, string>): string {
+export function rewriteWords(
+  text: string,
+  replacements: ReadonlyMap<string, string>,
+): string {
   if (replacements.size === 0) return text;
   return text
     .normalize('NFC')
-    .replace(/[\p{L}\p{M}\p{N}]+/gu, word => replacements.get(word.toLowerCase()) ?? word);
+    .replace(
+      /[\p{L}\p{M}\p{N}]+/gu,
+      word => replacements.get(word.toLowerCase()) ?? word,
+    );
 }

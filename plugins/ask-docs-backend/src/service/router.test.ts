@@ -1,7 +1,5 @@
-import { MiddlewareFactory } from '@backstage/backend-defaults/rootHttpRouter';
 import { LoggerService } from '@backstage/backend-plugin-api';
 import { mockCredentials, mockServices } from '@backstage/backend-test-utils';
-import { ConfigReader } from '@backstage/config';
 import { NotAllowedError } from '@backstage/errors';
 import express from 'express';
 import http from 'http';
@@ -10,6 +8,11 @@ import request from 'supertest';
 import { AnswerCallOptions, AskService } from './AskService';
 import { IngestionController } from './IngestionController';
 import { createRouter } from './router';
+import {
+  bufferText,
+  parseEvents,
+  withErrorMiddleware,
+} from '../testUtils/http';
 
 /**
  * The HTTP surface's failure behaviour, with the service faked: refusals come before the first
@@ -75,32 +78,19 @@ describe('ask-docs router', () => {
       .set('Authorization', alice)
       .send(body as object)
       .buffer(true)
-      .parse((r, cb) => {
-        let text = '';
-        r.on('data', (c: Buffer) => (text += c.toString()));
-        r.on('end', () => cb(null, text));
-      });
+      .parse(bufferText);
 
   beforeAll(async () => {
     const logger = captureLogger(logs);
-    app = express();
-    app.use(
-      await createRouter({
-        httpAuth: mockServices.httpAuth(),
-        logger,
-        askService: service as unknown as AskService,
-        ingestion: {} as IngestionController,
-        health: () => ({ status: 'ok' } as any),
-        maxQuestionChars: 200,
-      }),
-    );
-    // What Backstage's httpRouter puts after every plugin router.
-    app.use(
-      MiddlewareFactory.create({
-        config: new ConfigReader({}),
-        logger,
-      }).error(),
-    );
+    const router = await createRouter({
+      httpAuth: mockServices.httpAuth(),
+      logger,
+      askService: service as unknown as AskService,
+      ingestion: {} as IngestionController,
+      health: () => ({ status: 'ok' } as any),
+      maxQuestionChars: 200,
+    });
+    app = withErrorMiddleware(router, logger);
   });
 
   beforeEach(() => {
@@ -141,10 +131,7 @@ describe('ask-docs router', () => {
     const res = await stream({ question: 'How do I roll back?' });
     expect(res.status).toBe(200);
     expect(res.body).not.toMatch(/ask_docs|relation|insert/i);
-    const events = String(res.body)
-      .split('\n\n')
-      .filter(Boolean)
-      .map(block => JSON.parse(block.replace(/^data: /, '')));
+    const events = parseEvents(res.body);
     const error = events.find(e => e.type === 'error');
     expect(error).toEqual({
       type: 'error',

@@ -12,11 +12,52 @@ const SPECIAL_TOKENS = ['[PAD]', '[UNK]', '[CLS]', '[SEP]', '[MASK]'];
 
 /** Words the tiny tokenizer knows; anything else becomes [UNK] or word pieces. */
 const DEFAULT_WORDS = [
-  'query', 'passage', ':', '.', ',', '?', 'how', 'do', 'i', 'deploy', 'the', 'service', 'to',
-  'production', 'database', 'backup', 'restore', 'configure', 'logging', 'cat', 'dog', 'weather',
-  'is', 'sunny', 'today', 'a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'x', 'y', 'z',
-  'nasazeni', 'sluzby', 'do', 'produkce', 'jak', 'zalohovat', 'databazi',
-  '##s', '##ing', '##ed',
+  'query',
+  'passage',
+  ':',
+  '.',
+  ',',
+  '?',
+  'how',
+  'do',
+  'i',
+  'deploy',
+  'the',
+  'service',
+  'to',
+  'production',
+  'database',
+  'backup',
+  'restore',
+  'configure',
+  'logging',
+  'cat',
+  'dog',
+  'weather',
+  'is',
+  'sunny',
+  'today',
+  'a',
+  'b',
+  'c',
+  'd',
+  'e',
+  'f',
+  'g',
+  'h',
+  'x',
+  'y',
+  'z',
+  'nasazeni',
+  'sluzby',
+  'do',
+  'produkce',
+  'jak',
+  'zalohovat',
+  'databazi',
+  '##s',
+  '##ing',
+  '##ed',
 ];
 
 export interface TinyBertModelOptions {
@@ -38,12 +79,19 @@ export interface TinyBertModel {
   modelDir: string;
 }
 
-
-function floatTensor(w: ProtoWriter, name: string, dims: number[], values: Float32Array): void {
+function floatTensor(
+  w: ProtoWriter,
+  name: string,
+  dims: number[],
+  values: Float32Array,
+): void {
   for (const d of dims) w.varint(1, d);
   w.varint(2, ELEM_FLOAT);
   w.string(8, name);
-  w.bytes(9, new Uint8Array(values.buffer, values.byteOffset, values.byteLength));
+  w.bytes(
+    9,
+    new Uint8Array(values.buffer, values.byteOffset, values.byteLength),
+  );
 }
 
 function int64Tensor(w: ProtoWriter, name: string, values: bigint[]): void {
@@ -53,14 +101,21 @@ function int64Tensor(w: ProtoWriter, name: string, values: bigint[]): void {
   w.bytes(9, new Uint8Array(BigInt64Array.from(values).buffer));
 }
 
-function valueInfo(w: ProtoWriter, name: string, elemType: number, dims: Array<string | number>): void {
+function valueInfo(
+  w: ProtoWriter,
+  name: string,
+  elemType: number,
+  dims: Array<string | number>,
+): void {
   w.string(1, name);
   w.message(2, type =>
     type.message(1, tensor => {
       tensor.varint(1, elemType);
       tensor.message(2, shape => {
         for (const d of dims) {
-          shape.message(1, dim => (typeof d === 'number' ? dim.varint(1, d) : dim.string(2, d)));
+          shape.message(1, dim =>
+            typeof d === 'number' ? dim.varint(1, d) : dim.string(2, d),
+          );
         }
       });
     }),
@@ -88,39 +143,78 @@ function node(
  * mask zeroes padded positions. It has the same inputs and output name as an exported BERT encoder,
  * so transformers.js and onnxruntime treat it exactly like a real one.
  */
-export function encodeTinyBertOnnx(vocabSize: number, dimension: number, seed: number): Uint8Array {
+export function encodeTinyBertOnnx(
+  vocabSize: number,
+  dimension: number,
+  seed: number,
+): Uint8Array {
   // Seeded, so the embedding table is identical on every build.
   const rand = seededRandom(seed);
-  const words = new Float32Array(vocabSize * dimension).map(() => rand() * 2 - 1);
-  const types = new Float32Array(2 * dimension).map(() => (rand() * 2 - 1) * 0.1);
+  const words = new Float32Array(vocabSize * dimension).map(
+    () => rand() * 2 - 1,
+  );
+  const types = new Float32Array(2 * dimension).map(
+    () => (rand() * 2 - 1) * 0.1,
+  );
 
   const model = new ProtoWriter();
   model.varint(1, 8); // ir_version
   model.string(2, 'ask-docs-tiny-bert-test');
   model.message(8, op => op.string(1, '').varint(2, 13)); // default opset 13
   model.message(7, g => {
-    g.message(1, n => node(n, 'Gather', ['word_embeddings', 'input_ids'], ['word_vectors']));
-    g.message(1, n => node(n, 'Gather', ['token_type_embeddings', 'token_type_ids'], ['type_vectors']));
-    g.message(1, n => node(n, 'Add', ['word_vectors', 'type_vectors'], ['summed']));
+    g.message(1, n =>
+      node(n, 'Gather', ['word_embeddings', 'input_ids'], ['word_vectors']),
+    );
+    g.message(1, n =>
+      node(
+        n,
+        'Gather',
+        ['token_type_embeddings', 'token_type_ids'],
+        ['type_vectors'],
+      ),
+    );
+    g.message(1, n =>
+      node(n, 'Add', ['word_vectors', 'type_vectors'], ['summed']),
+    );
     g.message(1, n => node(n, 'Tanh', ['summed'], ['activated']));
-    g.message(1, n => node(n, 'Cast', ['attention_mask'], ['mask_float'], { to: ELEM_FLOAT }));
-    g.message(1, n => node(n, 'Unsqueeze', ['mask_float', 'mask_axes'], ['mask_3d']));
-    g.message(1, n => node(n, 'Mul', ['activated', 'mask_3d'], ['last_hidden_state']));
+    g.message(1, n =>
+      node(n, 'Cast', ['attention_mask'], ['mask_float'], { to: ELEM_FLOAT }),
+    );
+    g.message(1, n =>
+      node(n, 'Unsqueeze', ['mask_float', 'mask_axes'], ['mask_3d']),
+    );
+    g.message(1, n =>
+      node(n, 'Mul', ['activated', 'mask_3d'], ['last_hidden_state']),
+    );
     g.string(2, 'tiny_bert');
-    g.message(5, t => floatTensor(t, 'word_embeddings', [vocabSize, dimension], words));
-    g.message(5, t => floatTensor(t, 'token_type_embeddings', [2, dimension], types));
+    g.message(5, t =>
+      floatTensor(t, 'word_embeddings', [vocabSize, dimension], words),
+    );
+    g.message(5, t =>
+      floatTensor(t, 'token_type_embeddings', [2, dimension], types),
+    );
     g.message(5, t => int64Tensor(t, 'mask_axes', [2n]));
     for (const input of ['input_ids', 'attention_mask', 'token_type_ids']) {
-      g.message(11, v => valueInfo(v, input, ELEM_INT64, ['batch_size', 'sequence_length']));
+      g.message(11, v =>
+        valueInfo(v, input, ELEM_INT64, ['batch_size', 'sequence_length']),
+      );
     }
     g.message(12, v =>
-      valueInfo(v, 'last_hidden_state', ELEM_FLOAT, ['batch_size', 'sequence_length', dimension]),
+      valueInfo(v, 'last_hidden_state', ELEM_FLOAT, [
+        'batch_size',
+        'sequence_length',
+        dimension,
+      ]),
     );
   });
   return model.finish();
 }
 
-function tokenizerJson(vocab: Record<string, number>, cls: number, sep: number) {
+function tokenizerJson(
+  vocab: Record<string, number>,
+  cls: number,
+  sep: number,
+) {
   return {
     version: '1.0',
     truncation: null,
@@ -183,7 +277,10 @@ export async function buildTinyBertModel(
   const modelId = options.modelId ?? 'test/tiny-bert';
   const dimension = options.dimension ?? 16;
   const seed = options.seed ?? 42;
-  const tokens = [...SPECIAL_TOKENS, ...new Set(options.words ?? DEFAULT_WORDS)];
+  const tokens = [
+    ...SPECIAL_TOKENS,
+    ...new Set(options.words ?? DEFAULT_WORDS),
+  ];
   const vocab: Record<string, number> = {};
   tokens.forEach((t, i) => {
     vocab[t] = i;
@@ -217,8 +314,14 @@ export async function buildTinyBertModel(
   };
 
   await Promise.all([
-    fs.writeFile(path.join(modelDir, 'config.json'), JSON.stringify(config, null, 2)),
-    fs.writeFile(path.join(modelDir, 'tokenizer_config.json'), JSON.stringify(tokenizerConfig, null, 2)),
+    fs.writeFile(
+      path.join(modelDir, 'config.json'),
+      JSON.stringify(config, null, 2),
+    ),
+    fs.writeFile(
+      path.join(modelDir, 'tokenizer_config.json'),
+      JSON.stringify(tokenizerConfig, null, 2),
+    ),
     fs.writeFile(
       path.join(modelDir, 'tokenizer.json'),
       JSON.stringify(tokenizerJson(vocab, vocab['[CLS]'], vocab['[SEP]'])),

@@ -13,16 +13,21 @@ function prose(tag: string, count: number): string {
   ).join(' ');
 }
 
-function page(): ParsedPage {
-  return parseHtmlPage(`<h1>Guide</h1>
-    <p>${prose('intro', 3)}</p>
+/** The test guide; `intro` replaces the first paragraph's text. */
+function pageHtml(intro = prose('intro', 3)): string {
+  return `<h1>Guide</h1>
+    <p>${intro}</p>
     <h2 id="alpha">Alpha</h2><p>${prose('alpha', 60)}</p>
     <h3 id="alpha-sub">Alpha Sub</h3><p>${prose('sub', 5)}</p>
     <h2 id="empty">Only A Heading</h2>
     <h2 id="beta">Beta</h2><p>${prose(
       'beta',
       40,
-    )}</p><pre><code>line one\nline two</code></pre>`);
+    )}</p><pre><code>line one\nline two</code></pre>`;
+}
+
+function page(): ParsedPage {
+  return parseHtmlPage(pageHtml());
 }
 
 describe('chunkSections', () => {
@@ -173,16 +178,9 @@ describe('chunkSections', () => {
 
   it('keeps chunk ids when a section changes in place, and leaves other sections untouched', () => {
     const before = page();
-    const changedHtml = `<h1>Guide</h1>
-      <p>${prose('intro', 3)} An extra sentence appears here now.</p>
-      <h2 id="alpha">Alpha</h2><p>${prose('alpha', 60)}</p>
-      <h3 id="alpha-sub">Alpha Sub</h3><p>${prose('sub', 5)}</p>
-      <h2 id="empty">Only A Heading</h2>
-      <h2 id="beta">Beta</h2><p>${prose(
-        'beta',
-        40,
-      )}</p><pre><code>line one\nline two</code></pre>`;
-    const after = parseHtmlPage(changedHtml);
+    const after = parseHtmlPage(
+      pageHtml(`${prose('intro', 3)} An extra sentence appears here now.`),
+    );
     const a = chunkSections(before, { documentId, maxChars: 300 });
     const b = chunkSections(after, { documentId, maxChars: 300 });
     const intro = (cs: Chunk[]) =>

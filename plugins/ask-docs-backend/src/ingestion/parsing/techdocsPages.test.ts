@@ -77,9 +77,15 @@ describe('page lists from a hostile site', () => {
   // The site writes its own lists: paths are passed on as written, for resolveSitePagePath to
   // refuse and report, never rewritten into a path that would then be accepted.
   it('does not turn backslashes, leading slashes or dot prefixes into plain paths', () => {
-    const files = ['..\\restricted\\runbook\\index.html', '/restricted/index.html', './x.html'];
+    const files = [
+      '..\\restricted\\runbook\\index.html',
+      '/restricted/index.html',
+      './x.html',
+    ];
     expect(pageListFromMetadata({ files })).toEqual(files);
-    expect(pageListFromMetadata({ files: ['a\\b.html'] })).not.toContain('a/b.html');
+    expect(pageListFromMetadata({ files: ['a\\b.html'] })).not.toContain(
+      'a/b.html',
+    );
   });
 
   it('decodes search index locations once, as MkDocs encodes its URLs', () => {

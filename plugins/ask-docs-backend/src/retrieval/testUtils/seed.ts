@@ -135,6 +135,7 @@ export async function seedIndex(
       for (const [modelId, vector] of Object.entries(c.embeddings ?? {})) {
         embeddings.push({
           chunk_id: chunkId,
+          entity_ref: d.entityRef,
           model_id: modelId,
           content_hash: sha(c.text),
           dimension: vector.length,

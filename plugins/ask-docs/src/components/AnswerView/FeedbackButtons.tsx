@@ -15,6 +15,11 @@ export interface FeedbackButtonsProps {
   initial?: AnswerFeedback;
 }
 
+const RATINGS = [
+  { rating: 'up', label: 'Helpful', Icon: ThumbUpIcon },
+  { rating: 'down', label: 'Not helpful', Icon: ThumbDownIcon },
+] as const;
+
 /** Thumbs up/down for one answer; sent once, then shown as given. */
 export function FeedbackButtons(props: FeedbackButtonsProps) {
   const api = useApi(askDocsApiRef);
@@ -42,34 +47,22 @@ export function FeedbackButtons(props: FeedbackButtonsProps) {
       <Typography variant="caption" color="textSecondary">
         {given ? 'Thanks for your feedback.' : 'Was this helpful?'}
       </Typography>
-      <Tooltip title="Helpful">
-        <span>
-          <IconButton
-            size="small"
-            aria-label="Helpful"
-            aria-pressed={given === 'up'}
-            color={given === 'up' ? 'primary' : 'default'}
-            disabled={sending || given !== undefined}
-            onClick={() => send('up')}
-          >
-            <ThumbUpIcon fontSize="small" />
-          </IconButton>
-        </span>
-      </Tooltip>
-      <Tooltip title="Not helpful">
-        <span>
-          <IconButton
-            size="small"
-            aria-label="Not helpful"
-            aria-pressed={given === 'down'}
-            color={given === 'down' ? 'primary' : 'default'}
-            disabled={sending || given !== undefined}
-            onClick={() => send('down')}
-          >
-            <ThumbDownIcon fontSize="small" />
-          </IconButton>
-        </span>
-      </Tooltip>
+      {RATINGS.map(({ rating, label, Icon }) => (
+        <Tooltip key={rating} title={label}>
+          <span>
+            <IconButton
+              size="small"
+              aria-label={label}
+              aria-pressed={given === rating}
+              color={given === rating ? 'primary' : 'default'}
+              disabled={sending || given !== undefined}
+              onClick={() => send(rating)}
+            >
+              <Icon fontSize="small" />
+            </IconButton>
+          </span>
+        </Tooltip>
+      ))}
       {error && (
         <Typography variant="caption" color="error" role="alert">
           {' '}

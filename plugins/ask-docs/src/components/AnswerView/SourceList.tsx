@@ -6,7 +6,10 @@ import { Link } from '@backstage/core-components';
 import type { AnswerSource } from '@askdocs/plugin-ask-docs-common';
 
 /** What the source and evidence lists need from a passage (a source or evidence chunk). */
-export type Passage = Pick<AnswerSource, 'title' | 'sectionPath' | 'snippet' | 'url' | 'entityRef'>;
+export type Passage = Pick<
+  AnswerSource,
+  'title' | 'sectionPath' | 'snippet' | 'url' | 'entityRef'
+>;
 
 const useStyles = makeStyles(theme => ({
   item: { display: 'block', paddingLeft: 0, paddingRight: 0 },

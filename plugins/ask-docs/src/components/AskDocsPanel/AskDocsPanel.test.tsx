@@ -113,7 +113,9 @@ describe('AskDocsPanel', () => {
       threadId: groundedResponse.id,
     });
     // The thread's earlier question is shown above the current answer.
-    expect(await screen.findByTestId('ask-docs-thread')).toHaveTextContent('How do I deploy?');
+    expect(await screen.findByTestId('ask-docs-thread')).toHaveTextContent(
+      'How do I deploy?',
+    );
 
     await userEvent.click(screen.getByTestId('ask-docs-new-question'));
     expect(screen.queryByTestId('ask-docs-thread')).toBeNull();
@@ -121,7 +123,9 @@ describe('AskDocsPanel', () => {
     await askQuestion('Who owns payments?');
     await waitFor(() => expect(api.askStream).toHaveBeenCalledTimes(3));
     // A new question carries no thread id.
-    expect(api.askStream.mock.calls[2][0]).toEqual({ question: 'Who owns payments?' });
+    expect(api.askStream.mock.calls[2][0]).toEqual({
+      question: 'Who owns payments?',
+    });
   });
 
   it('shows the evidence-only state from the stream', async () => {

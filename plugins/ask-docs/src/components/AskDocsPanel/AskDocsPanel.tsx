@@ -31,7 +31,9 @@ export function AskDocsPanel(props: AskDocsPanelProps) {
   const [answeredCount, setAnsweredCount] = useState(0);
   // The answered turns of the current thread, oldest first; the last one's id is the next
   // question's threadId (the backend reads the earlier turns itself).
-  const [thread, setThread] = useState<Array<{ id: string; question: string }>>([]);
+  const [thread, setThread] = useState<Array<{ id: string; question: string }>>(
+    [],
+  );
   const [asked, setAsked] = useState<string>();
 
   useEffect(() => {
@@ -95,7 +97,11 @@ export function AskDocsPanel(props: AskDocsPanelProps) {
             Ask
           </Button>
           {thread.length > 0 && (
-            <Button variant="outlined" onClick={newQuestion} data-testid="ask-docs-new-question">
+            <Button
+              variant="outlined"
+              onClick={newQuestion}
+              data-testid="ask-docs-new-question"
+            >
               New question
             </Button>
           )}
@@ -104,7 +110,12 @@ export function AskDocsPanel(props: AskDocsPanelProps) {
       {previous.length > 0 && (
         <Box mt={2} data-testid="ask-docs-thread">
           {previous.map((t, i) => (
-            <Typography key={t.id} variant="caption" color="textSecondary" display="block">
+            <Typography
+              key={t.id}
+              variant="caption"
+              color="textSecondary"
+              display="block"
+            >
               {i + 1}. {t.question}
             </Typography>
           ))}
@@ -114,7 +125,11 @@ export function AskDocsPanel(props: AskDocsPanelProps) {
         <AskStateView
           state={state}
           onRetry={() =>
-            ask(state.phase === 'error' ? state.question : question, scope, asked)
+            ask(
+              state.phase === 'error' ? state.question : question,
+              scope,
+              asked,
+            )
           }
         />
       </Box>

@@ -12,6 +12,23 @@ import type { IngestionProgress } from '@askdocs/plugin-ask-docs-common';
 import { askDocsApiRef } from '../../api/AskDocsApi';
 import { describeError, isForbidden } from '../../api/errors';
 
+type Counter = {
+  [K in keyof IngestionProgress]-?: IngestionProgress[K] extends number
+    ? K
+    : never;
+}[keyof IngestionProgress];
+
+/** The run's counters, in the order the panel shows them. */
+const COUNTERS: Array<[label: string, field: Counter]> = [
+  ['Entities', 'entitiesDone'],
+  ['Pages done', 'pagesDone'],
+  ['Pages skipped', 'pagesSkipped'],
+  ['Chunks written', 'chunksWritten'],
+  ['Chunks embedded', 'chunksEmbedded'],
+  ['Chunks deleted', 'chunksDeleted'],
+  ['Chunks re-analysed', 'chunksReanalysed'],
+];
+
 export interface IngestionProgressPanelProps {
   /** How often to refresh while a run is in progress. */
   pollIntervalMs?: number;
@@ -87,25 +104,9 @@ export function IngestionProgressPanel(props: IngestionProgressPanelProps) {
               {describeRun(load.progress)}
             </Typography>
             <Box display="flex" flexWrap="wrap" style={{ gap: 24 }}>
-              <Stat label="Entities" value={load.progress.entitiesDone} />
-              <Stat label="Pages done" value={load.progress.pagesDone} />
-              <Stat label="Pages skipped" value={load.progress.pagesSkipped} />
-              <Stat
-                label="Chunks written"
-                value={load.progress.chunksWritten}
-              />
-              <Stat
-                label="Chunks embedded"
-                value={load.progress.chunksEmbedded}
-              />
-              <Stat
-                label="Chunks deleted"
-                value={load.progress.chunksDeleted}
-              />
-              <Stat
-                label="Chunks re-analysed"
-                value={load.progress.chunksReanalysed}
-              />
+              {COUNTERS.map(([label, field]) => (
+                <Stat key={field} label={label} value={load.progress[field]} />
+              ))}
               <Stat label="Errors" value={load.progress.errors.length} />
             </Box>
             {load.progress.errors.length > 0 && (

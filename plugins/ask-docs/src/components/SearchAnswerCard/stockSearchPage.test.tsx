@@ -52,12 +52,15 @@ describe('the stock search page with the ask-docs plugin installed', () => {
     const answer = await screen.findByTestId(
       'ask-docs-search-answer',
       {},
-      { timeout: 5000 },
+      // Generous: the whole app renders, and the gate runs on 2 shared cores.
+      { timeout: 15_000 },
     );
-    await waitFor(() =>
-      expect(
-        answer.querySelector('[data-testid="ask-docs-state-grounded"]'),
-      ).not.toBeNull(),
+    await waitFor(
+      () =>
+        expect(
+          answer.querySelector('[data-testid="ask-docs-state-grounded"]'),
+        ).not.toBeNull(),
+      { timeout: 10_000 },
     );
     expect(api.askStream).toHaveBeenCalledTimes(1);
     expect(api.askStream.mock.calls[0][0]).toEqual({
@@ -65,13 +68,15 @@ describe('the stock search page with the ask-docs plugin installed', () => {
     });
     // The stock results are still rendered next to the answer.
     expect(await screen.findByText('Rollback checklist')).toBeInTheDocument();
-  });
+  }, 40_000);
 
   it('asks nothing while there is no search term', async () => {
     const api = renderStockSearchPage('/search');
-    expect(await screen.findByText('Result Type')).toBeInTheDocument();
+    expect(
+      await screen.findByText('Result Type', {}, { timeout: 15_000 }),
+    ).toBeInTheDocument();
     await new Promise(resolve => setTimeout(resolve, 1000));
     expect(api.askStream).not.toHaveBeenCalled();
     expect(screen.queryByTestId('ask-docs-search-answer')).toBeNull();
-  });
+  }, 40_000);
 });
