@@ -14,6 +14,20 @@ import {
   visibleTerms,
 } from '../../plugins/ask-docs-backend/src/retrieval/visibleChunks';
 
+/** The replaced base: postings whose chunk id is among the visible chunks, as `t`. */
+function postingsOfVisibleChunks(knex: Knex, visibility: Visibility) {
+  return knex.from(
+    knex
+      .select('vt.*')
+      .from({ vt: 'ask_docs_terms' })
+      .whereIn(
+        'vt.chunk_id',
+        visibleChunks(knex, visibility).select('c.chunk_id'),
+      )
+      .as('t'),
+  );
+}
+
 /** Per-token document frequency over visible postings: `by` says how postings are filtered. */
 export async function documentFrequencies(
   knex: Knex,
@@ -28,16 +42,7 @@ export async function documentFrequencies(
   const postings =
     by === 'entity'
       ? visibleTerms(knex, visibility)
-      : knex.from(
-          knex
-            .select('vt.*')
-            .from({ vt: 'ask_docs_terms' })
-            .whereIn(
-              'vt.chunk_id',
-              visibleChunks(knex, visibility).select('c.chunk_id'),
-            )
-            .as('t'),
-        );
+      : postingsOfVisibleChunks(knex, visibility);
   const values = keys.map(() => '(?::int, ?::text, ?::text)').join(', ');
   const result = await knex.raw(
     `SELECT q.tok, count(DISTINCT vt.chunk_id)::int AS df
@@ -57,16 +62,7 @@ export async function postingsScanCandidates(
 ) {
   const chars = Array.from(word);
   const heads = Array.from(new Set([chars[0], chars[1]]));
-  const postings = knex.from(
-    knex
-      .select('vt.*')
-      .from({ vt: 'ask_docs_terms' })
-      .whereIn(
-        'vt.chunk_id',
-        visibleChunks(knex, visibility).select('c.chunk_id'),
-      )
-      .as('t'),
-  );
+  const postings = postingsOfVisibleChunks(knex, visibility);
   const result = await knex.raw(
     `SELECT vt.term, count(DISTINCT vt.chunk_id)::int AS df FROM ? AS vt
       WHERE vt.kind = 'w' AND char_length(vt.term) BETWEEN ? AND ?

@@ -4,17 +4,13 @@
  * conditional permission decisions.
  */
 import { mockCredentials } from '@backstage/backend-test-utils';
-import { Entity } from '@backstage/catalog-model';
 import {
   askDocsAdministrativePermissions,
   NOT_IN_KNOWLEDGE_BASE_ANSWER,
 } from '@askdocs/plugin-ask-docs-common';
-import { execFileSync } from 'child_process';
 import fs from 'fs';
-import os from 'os';
 import path from 'path';
 import request from 'supertest';
-import { parseAllDocuments } from 'yaml';
 import { FakeOpenAI, FakeReply, startFakeOpenAI } from '../fake-openai';
 import {
   startTestDatabase,
@@ -32,11 +28,10 @@ import {
   restrictedToOwnersDecision,
   startAskDocsTestBackend,
   userRefOf,
-  withOwnerRelations,
+  buildSampleDocs,
   writeMetadata,
 } from '../src';
 
-const root = path.resolve(__dirname, '../..');
 const alice = 'user:default/alice'; // team-payments
 const bob = 'user:default/bob'; // team-security
 const claims: Record<string, string[]> = {
@@ -79,27 +74,9 @@ describe('answers API', () => {
   beforeAll(async () => {
     db = await startTestDatabase({ migrate: false });
     fake = await startFakeOpenAI({ behaviour: citeFirstBlock });
-    publishDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ask-docs-api-'));
-    execFileSync(
-      process.execPath,
-      [path.join(root, 'scripts/build-sample-docs.mjs'), publishDir],
-      { stdio: 'ignore' },
-    );
-    const entities = parseAllDocuments(
-      fs.readFileSync(path.join(root, 'examples/entities.yaml'), 'utf8'),
-    )
-      .map(d => d.toJSON() as Entity)
-      .filter(e => e.kind === 'Component')
-      .map(e =>
-        withOwnerRelations({
-          ...e,
-          metadata: {
-            ...e.metadata,
-            namespace: 'default',
-            etag: `etag-${e.metadata.name}`,
-          },
-        }),
-      );
+    const sample = buildSampleDocs('ask-docs-api-');
+    publishDir = sample.publishDir;
+    const entities = sample.entities;
     backend = await startAskDocsTestBackend({
       db,
       publishDir,

@@ -231,27 +231,15 @@ describe('ingestion through the TechDocs backend', () => {
     expect(run.status).toBe('succeeded');
     expect(run.chunksDeleted).toBeGreaterThan(0);
     const ref = 'component:default/pyvec-docs';
-    expect(
-      await db
-        .knex('ask_docs_chunks')
-        .where('entity_ref', ref)
-        .count('* as n')
-        .first(),
-    ).toEqual({ n: '0' });
-    expect(
-      await db
-        .knex('ask_docs_terms')
-        .where('entity_ref', ref)
-        .count('* as n')
-        .first(),
-    ).toEqual({ n: '0' });
-    expect(
-      await db
-        .knex('ask_docs_documents')
-        .where('entity_ref', ref)
-        .count('* as n')
-        .first(),
-    ).toEqual({ n: '0' });
+    for (const table of [
+      'ask_docs_chunks',
+      'ask_docs_terms',
+      'ask_docs_documents',
+    ]) {
+      expect(
+        await db.knex(table).where('entity_ref', ref).count('* as n').first(),
+      ).toEqual({ n: '0' });
+    }
     expect(
       await db
         .knex('ask_docs_embeddings as e')

@@ -6,12 +6,9 @@
  * near-miss about the same product that the pages do not answer.
  */
 import { ConfigReader } from '@backstage/config';
-import { Entity, stringifyEntityRef } from '@backstage/catalog-model';
-import { execFileSync } from 'child_process';
+import { stringifyEntityRef } from '@backstage/catalog-model';
 import fs from 'fs';
-import os from 'os';
 import path from 'path';
-import { parseAllDocuments } from 'yaml';
 import { NOT_IN_KNOWLEDGE_BASE_ANSWER } from '@askdocs/plugin-ask-docs-common';
 import { ChatModel } from '../../plugins/ask-docs-backend/src/answer';
 import { HashingEmbedder } from '../../plugins/ask-docs-backend/src/embedding';
@@ -29,10 +26,8 @@ import {
   StaticEntitySource,
   fakePermissions,
   userCredentials,
-  withOwnerRelations,
+  buildSampleDocs,
 } from '../src';
-
-const root = path.resolve(__dirname, '../..');
 
 /** A faithful model: cites the first block it was sent, as the prompt tells it to. */
 const citingModel: ChatModel = {
@@ -52,29 +47,9 @@ describe('answerability on the sample docs (hashing embedder, default evidence d
   let modelCalls = 0;
 
   beforeAll(async () => {
-    publishDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ask-docs-samples-'));
-    execFileSync(
-      process.execPath,
-      [path.join(root, 'scripts/build-sample-docs.mjs'), publishDir],
-      {
-        stdio: 'ignore',
-      },
-    );
-    const entities = parseAllDocuments(
-      fs.readFileSync(path.join(root, 'examples/entities.yaml'), 'utf8'),
-    )
-      .map(d => d.toJSON() as Entity)
-      .filter(e => e.kind === 'Component')
-      .map(e =>
-        withOwnerRelations({
-          ...e,
-          metadata: {
-            ...e.metadata,
-            namespace: 'default',
-            etag: `etag-${e.metadata.name}`,
-          },
-        }),
-      );
+    const sample = buildSampleDocs('ask-docs-samples-');
+    publishDir = sample.publishDir;
+    const entities = sample.entities;
     const reader = new FileTechDocsReader();
     for (const e of entities) {
       const dir = path.join(

@@ -12,6 +12,7 @@ import {
   AskBackend,
   citeFirstBlock,
   docsComponent,
+  engineeringHandbookSite,
   htmlPage,
   startAskBackend,
 } from '../src';
@@ -58,20 +59,7 @@ const sites = [
       ]),
     },
   },
-  {
-    entity: docsComponent('engineering-handbook', {
-      owner: 'group:default/platform',
-      title: 'Engineering handbook',
-    }),
-    pages: {
-      'index.html': htmlPage('Code review', [
-        [
-          'Reviews',
-          'Every change needs one approving review before it is merged into the main branch.',
-        ],
-      ]),
-    },
-  },
+  engineeringHandbookSite(),
 ];
 
 const questions = {

@@ -10,3 +10,4 @@ export {
   bufferText,
   parseEvents,
 } from '../../plugins/ask-docs-backend/src/testUtils/http';
+export * from './sampleDocs';
