@@ -16,15 +16,9 @@ const backendOnly = process.argv.includes('--backend-only');
 const env = { ...process.env };
 const children = [];
 // The development backend's plugins, each with its own database (opened before the backend starts).
-const PLUGIN_DATABASES = [
-  'app',
-  'auth',
-  'catalog',
-  'techdocs',
-  'permission',
-  'search',
-  'ask-docs',
-].map(id => `backstage_plugin_${id}`);
+const PLUGIN_DATABASES = JSON.parse(
+  fs.readFileSync(path.join(root, 'packages/backend/pluginDatabases.json')),
+).map(id => `backstage_plugin_${id}`);
 
 function stopAll(code = 0) {
   for (const c of children.reverse()) {

@@ -65,6 +65,17 @@ export interface Config {
       };
       /** maintenance_work_mem for building a model's HNSW index, e.g. 512MB (the default). */
       hnswBuildMemory?: string;
+      /**
+       * How much a chunk whose "Page › Section" path names the question's words gains in the
+       * fused ranking, as a share of the largest possible fused score: 0 to 1, default 0.05
+       * (measured on the evaluation questions); 0 turns the title boost off.
+       */
+      titleWeight?: number;
+      /**
+       * The same for a chunk in which the question's neighbouring words stand together, in
+       * order, as a phrase: 0 to 1, default 0.1; 0 turns the phrase boost off.
+       */
+      phraseWeight?: number;
     };
     /**
      * Entity-attribute sync: visibility attributes (owners, kind, labels, spec, ...) follow the

@@ -44,9 +44,7 @@ export function rssOf(pid: number): number | undefined {
 }
 
 /** Total size (with indexes and TOAST) of each knowledge-index table, and of each index, in bytes. */
-export async function relationSizes(
-  knex: Knex,
-): Promise<{
+export async function relationSizes(knex: Knex): Promise<{
   tables: Record<string, number>;
   indexes: Record<string, number>;
 }> {
@@ -67,3 +65,12 @@ export const mb = (bytes: number | undefined) =>
   bytes === undefined ? 'n/a' : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 export const ratio = (a: number, b: number) =>
   b > 0 ? `${(a / b).toFixed(2)}×` : 'n/a';
+
+/** One table's bytes with its indexes and TOAST (0 when it does not exist). */
+export async function tableBytes(knex: Knex, table: string): Promise<number> {
+  const result = await knex.raw(
+    `SELECT coalesce(pg_total_relation_size(to_regclass(?)), 0)::float8 AS bytes`,
+    [table],
+  );
+  return Number(result.rows[0].bytes);
+}

@@ -37,6 +37,7 @@ import {
   StaticEntitySource,
   userCredentials,
 } from '../src';
+import { eachArgument } from '../src/cliArguments';
 import {
   evalAnalyzers,
   ingest,
@@ -48,11 +49,22 @@ import {
   EmbeddedQuestion,
   QuestionPipeline,
 } from '../../plugins/ask-docs-backend/src/service/QuestionPipeline';
-import { Latency, mb, ratio, relationSizes, rssOf, timeEach } from './measure';
 import {
+  Latency,
+  mb,
+  ratio,
+  relationSizes,
+  rssOf,
+  tableBytes,
+  timeEach,
+} from './measure';
+import {
+  createRowPostings,
   documentFrequencies,
   misspell,
   postingsScanCandidates,
+  ROW_POSTINGS,
+  rowPostingsKeywordSearch,
 } from './replacedQueries';
 import { suggestCorrections } from '../../plugins/ask-docs-backend/src/retrieval/typo';
 import {
@@ -66,7 +78,7 @@ import {
   insertBenchEntities,
   sentencePool,
   SentencePool,
-  withoutTermIndexes,
+  withoutRowPostingIndexes,
 } from './syntheticChunks';
 
 const ENTITIES = 100;
@@ -111,13 +123,7 @@ function parseArgs(argv: string[]) {
     ingestPages: Infinity,
     out: path.resolve(__dirname, '../../test-results/bench'),
   };
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    const value = () => {
-      const v = argv[++i];
-      if (v === undefined) throw new Error(`${a} needs a value`);
-      return v;
-    };
+  eachArgument(argv, (a, value) => {
     if (a === '--sizes') args.sizes = value().split(',').map(Number);
     else if (a === '--queries') args.queries = Number(value());
     else if (a === '--large-queries') args.largeQueries = Number(value());
@@ -126,7 +132,7 @@ function parseArgs(argv: string[]) {
     else if (a === '--ingest-pages') args.ingestPages = Number(value());
     else if (a === '--out') args.out = path.resolve(value());
     else throw new Error(`unknown argument ${a}`);
-  }
+  });
   if (
     !args.sizes.every(n => Number.isInteger(n) && n > 0) ||
     args.sizes.some((n, i) => i > 0 && n <= args.sizes[i - 1])
@@ -224,7 +230,10 @@ type Query = EmbeddedQuestion;
 interface SizePoint {
   chunks: number;
   visibleFiltered: number;
-  /** Cumulative over all loads up to this size; indexSeconds rebuilds the term indexes. */
+  /**
+   * Cumulative over all loads up to this size. writeSeconds includes the product's posting
+   * lists and the replaced layout's rows; indexSeconds rebuilds the rows' indexes.
+   */
   load: {
     generateSeconds: number;
     writeSeconds: number;
@@ -262,11 +271,12 @@ interface SizePoint {
       exactTokens: number;
       dfEqualToPostingsCount: number;
       keywordTop10Overlap: number;
-      exhaustiveQueries: number;
     }
   >;
-  /** Knowledge-index bytes (tables with indexes and TOAST) per chunk. */
+  /** Knowledge-index bytes (all ask_docs_ tables with indexes and TOAST) per chunk. */
   bytesPerChunk: number;
+  /** The keyword index alone: posting lists and key dictionary vs the replaced row postings. */
+  keywordBytesPerChunk: { lists: number; rows: number };
   memory: {
     benchRss: number;
     serverRss?: number;
@@ -386,7 +396,7 @@ async function measureSize(options: {
   const typos = queries.flatMap(q => misspell(q.queryTokens) ?? []);
   for (const [name, v] of Object.entries(visibility)) {
     log(`  replaced query shapes / ${name}`);
-    // df from per-entity key statistics (product) vs counted over the visible postings.
+    // df from the lists' counts (product) vs counted over the visible row postings.
     let tokens = 0;
     let sameDf = 0;
     for (const q of queries) {
@@ -396,7 +406,7 @@ async function measureSize(options: {
         queryTokens: q.queryTokens,
       });
       const counted = new Map(
-        (await documentFrequencies(knex, v, q.queryTokens, 'entity')).map(r => [
+        (await documentFrequencies(knex, v, q.queryTokens)).map(r => [
           Number(r.tok),
           Number(r.df),
         ]),
@@ -413,42 +423,49 @@ async function measureSize(options: {
         keywordStatistics({ knex, visibility: v, queryTokens: q.queryTokens }),
       ),
       replaced: await timeEach(queries, q =>
-        documentFrequencies(knex, v, q.queryTokens, 'entity'),
+        documentFrequencies(knex, v, q.queryTokens),
       ),
     };
-    // Keyword ranking with the candidate budget (product) vs every posting of every token.
-    const keyword = (q: Query, candidateBudget?: number) =>
+    // Keyword ranking from the lists (product) vs BM25 in SQL over every row posting.
+    const keyword = (q: Query) =>
       keywordSearch({
         knex,
         visibility: v,
         queryTokens: q.queryTokens,
         limit: 40,
-        candidateBudget,
       });
+    const rowsSearch = async (q: Query) =>
+      rowPostingsKeywordSearch(
+        knex,
+        v,
+        q.queryTokens,
+        await keywordStatistics({
+          knex,
+          visibility: v,
+          queryTokens: q.queryTokens,
+        }),
+        40,
+      );
     let overlap = 0;
-    let exhaustive = 0;
     for (const q of queries) {
-      const budgeted = await keyword(q);
-      const all = (await keyword(q, Infinity)).hits
-        .slice(0, 10)
-        .map(h => h.chunkId);
-      const top = new Set(budgeted.hits.slice(0, 10).map(h => h.chunkId));
+      const all = (await rowsSearch(q)).slice(0, 10);
+      const top = new Set(
+        (await keyword(q)).hits.slice(0, 10).map(h => h.chunkId),
+      );
       overlap +=
         all.length === 0
           ? 1
           : all.filter(id => top.has(id)).length / all.length;
-      if (budgeted.exhaustive) exhaustive++;
     }
     replaced[`keyword candidates/${name}`] = {
       queries: queries.length,
       product: await timeEach(queries, q => keyword(q)),
-      replaced: await timeEach(queries, q => keyword(q, Infinity)),
+      replaced: await timeEach(queries, q => rowsSearch(q)),
     };
     agreement[name] = {
       exactTokens: tokens,
       dfEqualToPostingsCount: tokens === 0 ? 1 : sameDf / tokens,
       keywordTop10Overlap: overlap / queries.length,
-      exhaustiveQueries: exhaustive / queries.length,
     };
     replaced[`spelling candidates/${name}`] = {
       queries: typos.length,
@@ -525,6 +542,13 @@ async function measureSize(options: {
     agreement,
     bytesPerChunk:
       Object.values(sizes.tables).reduce((a, b) => a + b, 0) / options.chunks,
+    keywordBytesPerChunk: {
+      lists:
+        ((sizes.tables.ask_docs_postings ?? 0) +
+          (sizes.tables.ask_docs_keys ?? 0)) /
+        options.chunks,
+      rows: (await tableBytes(knex, ROW_POSTINGS)) / options.chunks,
+    },
     memory: {
       benchRss: process.memoryUsage().rss,
       serverRss: options.serverPid ? rssOf(options.serverPid) : undefined,
@@ -659,11 +683,11 @@ function render(report: {
   }
   out.push('');
   out.push(
-    '### Replaced query shapes (migrations 0002 and 0005), same data and run',
+    '### Replaced layout and query shapes (row postings up to migration 0005), same data and run',
   );
   out.push('');
   out.push(
-    'Document frequencies: `keywordStatistics` from per-entity key statistics (product) vs df counted over the visible postings (replaced). Keyword candidates: `keywordSearch` with the candidate budget (product) vs reading every posting of every token (replaced). Spelling: the full `suggestCorrections` for one misspelt word on the vocabulary (product) vs the candidate query alone on the postings (replaced).',
+    "The replaced layout is one row per (chunk, key), as ask_docs_terms had them up to migration 0005, in a bench-only table filled with the same keys. Document frequencies: `keywordStatistics` from the posting lists' counts (product) vs df counted over the visible row postings (replaced). Keyword candidates: `keywordSearch` scoring the decoded lists (product) vs BM25 in SQL over every visible row posting (replaced). Spelling: the full `suggestCorrections` on the key dictionary (product) vs the candidate query alone on the row postings (replaced).",
   );
   out.push('');
   out.push(
@@ -702,9 +726,9 @@ function render(report: {
       'filter',
       'exact tokens',
       'df equal to the postings count',
-      'keyword top-10 overlap with exhaustive',
-      'queries scored exhaustively',
+      'keyword top-10 overlap with the row-postings scoring',
       'index bytes per chunk',
+      'keyword index bytes per chunk: lists / replaced rows',
     ]),
   );
   for (const s of report.sizes) {
@@ -716,8 +740,10 @@ function render(report: {
           String(a.exactTokens),
           a.dfEqualToPostingsCount.toFixed(3),
           a.keywordTop10Overlap.toFixed(3),
-          a.exhaustiveQueries.toFixed(2),
           s.bytesPerChunk.toFixed(0),
+          `${s.keywordBytesPerChunk.lists.toFixed(
+            0,
+          )} / ${s.keywordBytesPerChunk.rows.toFixed(0)}`,
         ]),
       );
     }
@@ -728,15 +754,15 @@ function render(report: {
   out.push(
     head([
       'chunks',
-      'term rows',
+      'postings',
       'generate s',
       'insert s',
-      'term index s',
+      'row-postings index s',
       'HNSW build s (64MB default)',
       'HNSW build s (raised)',
       'raised vs default',
       'build vs first',
-      'chunks+terms+embeddings',
+      'chunks+lists+embeddings',
       'HNSW index',
       'server RSS',
       'server RSS vs empty',
@@ -747,7 +773,8 @@ function render(report: {
     const t = s.memory.tables;
     const data =
       (t.ask_docs_chunks ?? 0) +
-      (t.ask_docs_terms ?? 0) +
+      (t.ask_docs_postings ?? 0) +
+      (t.ask_docs_keys ?? 0) +
       (t.ask_docs_embeddings ?? 0);
     const hnsw = Object.entries(s.memory.indexes).find(([n]) =>
       n.startsWith('ask_docs_emb_hnsw_'),
@@ -884,7 +911,9 @@ async function main() {
           hashing.dimension,
         )}`,
       );
-      const { result: load, rebuildSeconds } = await withoutTermIndexes(
+      await createRowPostings(db.knex);
+      let logged = 0;
+      const { result: load, rebuildSeconds } = await withoutRowPostingIndexes(
         db.knex,
         () =>
           addSyntheticChunks({
@@ -896,11 +925,18 @@ async function main() {
             from: have,
             to: size,
             onProgress: done => {
-              if (done % 10_000 === 0) log(`  ${have + done} chunks`);
+              if (Math.floor(done / 10_000) > logged) {
+                logged = Math.floor(done / 10_000);
+                log(`  ${have + done} chunks`);
+              }
             },
           }),
       );
-      log(`  loaded; term indexes rebuilt in ${rebuildSeconds.toFixed(1)}s`);
+      log(
+        `  loaded; row-postings indexes rebuilt in ${rebuildSeconds.toFixed(
+          1,
+        )}s`,
+      );
       have = size;
       const previous = sizes[sizes.length - 1]?.load;
       sizes.push(

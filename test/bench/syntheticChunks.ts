@@ -2,14 +2,22 @@ import { seededRandom } from '../../plugins/ask-docs-backend/src/retrieval/testU
 /*
  * Synthetic knowledge-index rows for scale benchmarks: chunks made of real sentences drawn from
  * an ingested corpus, embedded and analysed exactly as the Ingester would, bulk-inserted with
- * multi-row INSERTs. Chunks are spread over `entities` entities (10 per document, documents
- * round-robin over entities), each owned by its own group, so one group sees 1/entities of them.
+ * unnest() INSERTs and indexed by the store's own posting-list writer. Chunks are spread over
+ * `entities` entities (10 per document, documents round-robin over entities), each owned by its
+ * own group, so one group sees 1/entities of them. The same keys also go, as one row per
+ * (chunk, key), into the bench-only table of the replaced layout (replacedQueries.ts).
  */
 import crypto from 'crypto';
 import { Knex } from 'knex';
 import { chunkColumns } from '../../plugins/ask-docs-backend/src/database/chunkColumns';
 import { entityColumns } from '../../plugins/ask-docs-backend/src/database/entityColumns';
 import { HashingEmbedder } from '../../plugins/ask-docs-backend/src/embedding';
+import {
+  prepareChunkKeys,
+  rewritePostings,
+} from '../../plugins/ask-docs-backend/src/database/keywordIndex';
+import type { TermCount } from '../../plugins/ask-docs-backend/src/language/types';
+import { ROW_POSTINGS } from './replacedQueries';
 import { splitSentences } from '../../plugins/ask-docs-backend/src/ingestion/parsing';
 import {
   Analyzers,
@@ -23,8 +31,13 @@ export const benchOwner = (i: number) =>
   `group:default/${BENCH_ENTITY_PREFIX}-owner-${i}`;
 const CHUNKS_PER_DOCUMENT = 10;
 
-/** Column types for unnest(); the names are chunkColumns()' keys (the store's own mapping). */
-const CHUNK_COLUMNS: Array<[keyof ReturnType<typeof chunkColumns>, string]> = [
+/**
+ * Column types for unnest(); the names are chunkColumns()' keys (the store's own mapping), and
+ * the key list the store writes with an analysed chunk.
+ */
+const CHUNK_COLUMNS: Array<
+  [keyof ReturnType<typeof chunkColumns> | 'key_ids', string]
+> = [
   ['chunk_id', 'text'],
   ['document_id', 'text'],
   ['entity_ref', 'text'],
@@ -39,6 +52,7 @@ const CHUNK_COLUMNS: Array<[keyof ReturnType<typeof chunkColumns>, string]> = [
   ['revision', 'text'],
   ['lang', 'text'],
   ['term_count', 'int'],
+  ['key_ids', 'bytea'],
 ];
 const EMBEDDING_COLUMNS: Array<[string, string]> = [
   ['chunk_id', 'text'],
@@ -46,12 +60,12 @@ const EMBEDDING_COLUMNS: Array<[string, string]> = [
   ['model_id', 'text'],
   ['content_hash', 'text'],
   ['dimension', 'int'],
-  ['embedding', 'vector'],
+  ['embedding', 'halfvec'],
 ];
+/** Columns of the replaced layout's row postings (bench-only table). */
 const TERM_COLUMNS: Array<[string, string]> = [
   ['chunk_id', 'text'],
   ['entity_ref', 'text'],
-  ['lang', 'text'],
   ['kind', 'text'],
   ['term', 'text'],
   ['tf', 'int'],
@@ -136,9 +150,22 @@ async function insertColumns(
   }
 }
 
+/** Chunk numbers `from` .. `to`-1 grouped by entity: documents of 10 chunks, round-robin. */
+function chunksByEntity(from: number, to: number, entities: number) {
+  const groups = new Map<number, number[]>();
+  for (let j = from; j < to; j++) {
+    const e = Math.floor(j / CHUNKS_PER_DOCUMENT) % entities;
+    const list = groups.get(e) ?? [];
+    list.push(j);
+    groups.set(e, list);
+  }
+  return [...groups.entries()].sort((a, b) => a[0] - b[0]);
+}
+
 /**
  * Adds synthetic chunks number `from` .. `to`-1 (ids are stable, so a larger corpus extends a
- * smaller one). Returns counts of what was written, and the time spent generating vs writing.
+ * smaller one), entity by entity, as the Ingester writes them. Returns counts of what was
+ * written, and the time spent generating vs writing.
  */
 export async function addSyntheticChunks(options: {
   knex: Knex;
@@ -157,18 +184,23 @@ export async function addSyntheticChunks(options: {
   writeMs: number;
 }> {
   const { knex, pool, embedder, analyzers, entities } = options;
-  const batch = 1000;
   let terms = 0;
+  let done = 0;
   let generateMs = 0;
   let writeMs = 0;
-  for (let start = options.from; start < options.to; start += batch) {
-    const end = Math.min(options.to, start + batch);
+  for (const [e, numbers] of chunksByEntity(
+    options.from,
+    options.to,
+    entities,
+  )) {
     const t0 = performance.now();
+    const entityRef = benchEntityRef(e);
     const documents = new Map<string, object>();
     const chunks: Array<Record<string, unknown>> = [];
     const embeddings: Array<Record<string, unknown>> = [];
+    const keyed: Array<{ chunkId: string; terms: TermCount[] }> = [];
     const termRows: Array<Record<string, unknown>> = [];
-    for (let j = start; j < end; j++) {
+    for (const j of numbers) {
       // Per-chunk seed: chunk j has the same text however the corpus was built up.
       const random = seededRandom((options.seed ?? 1) * 1_000_003 + j);
       const target = pool.lengths[Math.floor(random() * pool.lengths.length)];
@@ -178,7 +210,6 @@ export async function addSyntheticChunks(options: {
           pool.sentences[Math.floor(random() * pool.sentences.length)]
         }`;
       const d = Math.floor(j / CHUNKS_PER_DOCUMENT);
-      const entityRef = benchEntityRef(d % entities);
       // Ids as wide as the product's (32 hex characters): they are in every index.
       const documentId = sha(`bench-doc-${d}`).slice(0, 32);
       const title = `Synthetic page ${d}`;
@@ -233,11 +264,11 @@ export async function addSyntheticChunks(options: {
           .embedSync(`${sectionPath}\n${text}`)
           .join(',')}]`,
       });
+      keyed.push({ chunkId, terms: analysis.terms });
       for (const t of analysis.terms) {
         termRows.push({
           chunk_id: chunkId,
           entity_ref: entityRef,
-          lang: 'en',
           kind: t.kind,
           term: t.term,
           tf: t.tf,
@@ -250,30 +281,49 @@ export async function addSyntheticChunks(options: {
         .insert([...documents.values()])
         .onConflict('document_id')
         .ignore();
-      await insertColumns(trx, 'ask_docs_chunks', CHUNK_COLUMNS, chunks);
+      // As the store writes them: the key lists with the chunk rows, then the posting lists.
+      const prepared = await prepareChunkKeys(trx, keyed);
+      await insertColumns(
+        trx,
+        'ask_docs_chunks',
+        CHUNK_COLUMNS,
+        chunks.map(c => ({
+          ...c,
+          key_ids: prepared.get(c.chunk_id as string)!.list,
+        })),
+      );
       await insertColumns(
         trx,
         'ask_docs_embeddings',
         EMBEDDING_COLUMNS,
         embeddings,
       );
-      await insertColumns(trx, 'ask_docs_terms', TERM_COLUMNS, termRows);
+      await rewritePostings(
+        trx,
+        keyed.map(k => ({
+          chunkId: k.chunkId,
+          previous: [],
+          next: prepared.get(k.chunkId)!.tfs,
+        })),
+      );
+      await insertColumns(trx, ROW_POSTINGS, TERM_COLUMNS, termRows);
     });
     const t2 = performance.now();
     generateMs += t1 - t0;
     writeMs += t2 - t1;
     terms += termRows.length;
-    options.onProgress?.(end - options.from);
+    done += numbers.length;
+    options.onProgress?.(done);
   }
   return { chunks: options.to - options.from, terms, generateMs, writeMs };
 }
 
 /**
- * Runs a bulk load with ask_docs_terms' indexes and constraints dropped, then recreates them
- * from their own definitions (read from the catalog, so the schema ends up exactly as migrated).
- * Building a btree once is several times faster than maintaining three of them row by row.
+ * Runs a bulk load with the row postings' indexes and constraints dropped, then recreates them
+ * from their own definitions (read from the catalog). Building a btree once is several times
+ * faster than maintaining them row by row; the product's lists are written as the store does.
  */
-export async function withoutTermIndexes<T>(
+export async function withoutRowPostingIndexes<T>(
   knex: Knex,
   load: () => Promise<T>,
 ): Promise<{ result: T; rebuildSeconds: number }> {
@@ -281,20 +331,20 @@ export async function withoutTermIndexes<T>(
     (
       await knex.raw(
         `SELECT conname, contype, pg_get_constraintdef(oid) AS def FROM pg_constraint
-        WHERE conrelid = 'ask_docs_terms'::regclass AND contype IN ('p', 'f') ORDER BY contype DESC`,
+        WHERE conrelid = '${ROW_POSTINGS}'::regclass AND contype IN ('p', 'f') ORDER BY contype DESC`,
       )
     ).rows;
   const indexes: Array<{ indexname: string; indexdef: string }> = (
     await knex.raw(
-      `SELECT indexname, indexdef FROM pg_indexes WHERE tablename = 'ask_docs_terms'
-          AND indexname NOT IN (SELECT conname FROM pg_constraint WHERE conrelid = 'ask_docs_terms'::regclass)`,
+      `SELECT indexname, indexdef FROM pg_indexes WHERE tablename = '${ROW_POSTINGS}'
+          AND indexname NOT IN (SELECT conname FROM pg_constraint WHERE conrelid = '${ROW_POSTINGS}'::regclass)`,
     )
   ).rows;
   const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
   for (const i of indexes) await knex.raw(`DROP INDEX ${quote(i.indexname)}`);
   for (const c of [...constraints].reverse())
     await knex.raw(
-      `ALTER TABLE ask_docs_terms DROP CONSTRAINT ${quote(c.conname)}`,
+      `ALTER TABLE ${ROW_POSTINGS} DROP CONSTRAINT ${quote(c.conname)}`,
     );
   const result = await load();
   const t0 = performance.now();
@@ -303,7 +353,7 @@ export async function withoutTermIndexes<T>(
     // Primary key first (foreign keys are ordered after it above), then the plain indexes.
     for (const c of constraints)
       await trx.raw(
-        `ALTER TABLE ask_docs_terms ADD CONSTRAINT ${quote(c.conname)} ${
+        `ALTER TABLE ${ROW_POSTINGS} ADD CONSTRAINT ${quote(c.conname)} ${
           c.def
         }`,
       );

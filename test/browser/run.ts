@@ -13,6 +13,7 @@ import http from 'http';
 import os from 'os';
 import path from 'path';
 import { startEmbeddedPostgres } from '@askdocs/embedded-db';
+import devPluginIds from '../../packages/backend/pluginDatabases.json';
 import { startFakeOpenAI } from '../fake-openai';
 import { citeFirstBlock } from '../src/fakeModelBehaviours';
 import { SuiteCheck, waitFor, writeSuiteResult } from '../src/scriptedSuite';
@@ -63,16 +64,9 @@ async function main() {
   if (built.status !== 0) throw new Error('building sample docs failed');
 
   // 3. database and fake model with a control endpoint for the browser script
+  // The development backend's plugin databases, as `./run start` opens them.
   const db = await startEmbeddedPostgres({
-    preload: [
-      'app',
-      'auth',
-      'catalog',
-      'techdocs',
-      'permission',
-      'search',
-      'ask-docs',
-    ].map(id => `backstage_plugin_${id}`),
+    preload: devPluginIds.map(id => `backstage_plugin_${id}`),
   });
   const fake = await startFakeOpenAI({ behaviour: citeFirstBlock });
   const control = http.createServer((req, res) => {

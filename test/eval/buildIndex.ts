@@ -103,7 +103,8 @@ export async function startEvalDatabase(
 /** Runs the real Ingester once over the given entities and pages. */
 export async function ingest(options: {
   knex: Knex;
-  entities: EntitySource;
+  /** The catalog's entities, as a list or a source. */
+  entities: EntitySource | Entity[];
   techdocs: TechDocsReader;
   embedder: Embedder;
   analyzers: Analyzers;
@@ -111,7 +112,9 @@ export async function ingest(options: {
 }): Promise<RunProgress> {
   const ingester = new Ingester({
     store: new DatabaseAskDocsStore(options.knex),
-    entities: options.entities,
+    entities: Array.isArray(options.entities)
+      ? new StaticEntitySource(options.entities)
+      : options.entities,
     techdocs: options.techdocs,
     embedder: options.embedder,
     analyzers: options.analyzers,
@@ -218,7 +221,7 @@ export async function buildEvalIndex(options: {
   );
   const progress = await ingest({
     knex: db.knex,
-    entities: new StaticEntitySource(entities),
+    entities,
     techdocs: reader,
     embedder,
     analyzers,

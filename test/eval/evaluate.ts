@@ -76,6 +76,15 @@ const RANKING: Partial<RetrievalSettings> = {
   evidenceModel: undefined,
 };
 
+/**
+ * The product's boosts off (section title, phrase): the single retrievers are measured as
+ * such, so their lists are the very lists retrieve() fuses (the what-ifs below re-fuse them).
+ */
+const NO_BOOSTS: Partial<RetrievalSettings> = {
+  titleWeight: 0,
+  phraseWeight: 0,
+};
+
 /** Key of a fusion what-if in ItemResult.fusionWhatIf. */
 export const whatIfKey = (w: number) => `w_vector=${w}`;
 
@@ -118,7 +127,7 @@ export interface ItemResult {
    */
   fusionWhatIf: Record<string, number | undefined>;
   /**
-   * First gold rank of 'hybrid' without the section-title boost (retriever titleWeight 0): the
+   * First gold rank of 'hybrid' without the title and phrase boosts (weights 0): the
    * plain weighted RRF that the what-ifs must reproduce at the product's weights.
    */
   rrfOnlyFirstGoldRank?: number;
@@ -230,7 +239,7 @@ export async function evaluate(
       const t0 = performance.now();
       const r = await pipeline.retrieve(question, visibility, {
         mode,
-        settings: RANKING,
+        settings: mode === 'hybrid' ? RANKING : { ...RANKING, ...NO_BOOSTS },
       });
       const ms = performance.now() - t0;
       lists[mode] = r.chunks.map(c => c.chunkId);
@@ -291,10 +300,7 @@ export async function evaluate(
 
     let rrfOnlyFirstGoldRank: number | undefined;
     if (!options.quick) {
-      const settings = {
-        ...RANKING,
-        titleWeight: 0,
-      } as Partial<RetrievalSettings>;
+      const settings = { ...RANKING, ...NO_BOOSTS };
       const r = await pipeline.retrieve(question, visibility, { settings });
       rrfOnlyFirstGoldRank = firstGoldRank(
         pagesOf(r.chunks.map(c => c.chunkId)),

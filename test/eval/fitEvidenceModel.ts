@@ -4,11 +4,12 @@
  *
  *   node -r @backstage/cli/config/nodeTransform.cjs test/eval/run.ts --quick --name features
  *   node -r @backstage/cli/config/nodeTransform.cjs test/eval/fitEvidenceModel.ts \
- *     [--run test-results/eval/features.json] [--l2 0.01] [--cost 2] [--write]
+ *     [--run test-results/eval/features.json] [--l2 0.01] [--cost 2 | --max-false 0.04] [--write]
  *
  * Logistic regression on standardised features (full-batch gradient descent, L2 penalty, classes
  * weighted to equal total weight), then the cutoff that maximises refusal rate − cost × false
- * refusal rate on train. Prints coefficients and train / dev / shared-dev results; `--write`
+ * refusal rate on train, or (--max-false) the most refusal with at most that false refusal rate
+ * on train. Prints coefficients and train / dev / shared-dev results; `--write`
  * stores the model for the run's embedder kind in evidenceModel.fitted.ts.
  */
 import fs from 'fs';
@@ -20,6 +21,7 @@ import {
   EvidenceModel,
   evidenceProbability,
 } from '../../plugins/ask-docs-backend/src/retrieval/evidence';
+import { FITTED_EVIDENCE_MODELS } from '../../plugins/ask-docs-backend/src/retrieval/evidenceModel.fitted';
 import type { ItemResult } from './evaluate';
 
 const FITTED = path.resolve(
@@ -39,6 +41,7 @@ function parseArgs(argv: string[]) {
     run: 'test-results/eval/features.json',
     l2: 0.01,
     cost: 2,
+    maxFalse: undefined as number | undefined,
     write: false,
     drop: [] as string[],
   };
@@ -51,12 +54,15 @@ function parseArgs(argv: string[]) {
     if (argv[i] === '--run') a.run = v();
     else if (argv[i] === '--l2') a.l2 = Number(v());
     else if (argv[i] === '--cost') a.cost = Number(v());
+    else if (argv[i] === '--max-false') a.maxFalse = Number(v());
     else if (argv[i] === '--write') a.write = true;
     else if (argv[i] === '--drop') a.drop = v().split(',').filter(Boolean);
     else throw new Error(`unknown argument ${argv[i]}`);
   }
   if (!(a.l2 >= 0) || !(a.cost > 0))
     throw new Error('--l2 must be >= 0 and --cost > 0');
+  if (a.maxFalse !== undefined && !(a.maxFalse >= 0 && a.maxFalse < 1))
+    throw new Error('--max-false must be a rate from 0 to below 1');
   const unknown = a.drop.filter(
     d => !(EVIDENCE_FEATURES as readonly string[]).includes(d),
   );
@@ -147,11 +153,15 @@ export function separation(
   return { auc: pairs / (a.length * u.length), refusalAtFalse };
 }
 
-/** The cutoff maximising refusal − cost × false refusal on the given (training) samples. */
+/**
+ * The cutoff on the given (training) samples that maximises refusal − cost × false refusal, or
+ * with `maxFalse`, the most refusal whose false refusal stays within that rate.
+ */
 export function chooseCutoff(
   model: EvidenceModel,
   samples: Sample[],
   cost: number,
+  maxFalse?: number,
 ): number {
   const probs = [
     ...new Set(samples.map(s => evidenceProbability(model, s.x))),
@@ -162,7 +172,12 @@ export function chooseCutoff(
     const cutoff =
       i + 1 < probs.length ? (probs[i] + probs[i + 1]) / 2 : probs[i] + 1e-6;
     const r = rates({ ...model, cutoff }, samples);
-    const score = r.refusal - cost * r.falseRefusal;
+    const score =
+      maxFalse === undefined
+        ? r.refusal - cost * r.falseRefusal
+        : r.falseRefusal <= maxFalse
+        ? r.refusal
+        : -Infinity;
     if (score > best.score) best = { cutoff, score };
   }
   return best.cutoff;
@@ -194,10 +209,12 @@ function main() {
   }, ${new Date().toISOString().slice(0, 10)}`;
   const names = EVIDENCE_FEATURES.filter(f => !args.drop.includes(f));
   const model = fitLogistic(train, args.l2, fittedOn, names);
-  model.cutoff = chooseCutoff(model, train, args.cost);
+  model.cutoff = chooseCutoff(model, train, args.cost, args.maxFalse);
   process.stdout.write(
-    `embedder kind ${kind}; l2 ${args.l2}; cost ${
-      args.cost
+    `embedder kind ${kind}; l2 ${args.l2}; ${
+      args.maxFalse === undefined
+        ? `cost ${args.cost}`
+        : `false refusal <= ${args.maxFalse}`
     }; cutoff ${model.cutoff.toFixed(4)}\n\n`,
   );
   process.stdout.write(
@@ -246,10 +263,11 @@ function main() {
       0,
       text.indexOf('export const FITTED_EVIDENCE_MODELS'),
     );
-    const existing: Record<string, EvidenceModel> = {};
-    // Keep other kinds' models: each kind is fitted from a run with its own embedder.
-    const m = text.match(/= (\{[\s\S]*\});\s*$/);
-    if (m) Object.assign(existing, JSON.parse(m[1]));
+    // Keep other kinds' models: each kind is fitted from a run with its own embedder. (Read
+    // as a module: the file is reformatted by prettier, so it is no longer JSON.)
+    const existing: Record<string, EvidenceModel> = {
+      ...FITTED_EVIDENCE_MODELS,
+    };
     existing[kind] = fitted;
     fs.writeFileSync(
       FITTED,

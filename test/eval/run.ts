@@ -28,6 +28,7 @@ import { EVAL_SETS, loadAllEvalItems } from './evalItems';
 import { evaluate, productSettings } from './evaluate';
 import { buildReport, renderMarkdown } from './report';
 import { extractiveModel } from './extractiveModel';
+import { eachArgument } from '../src/cliArguments';
 import { ConfigReader } from '@backstage/config';
 import { createChatModel } from '../../plugins/ask-docs-backend/src/answer';
 
@@ -62,6 +63,13 @@ const ALL_CORPORA = [
   'mkdocs-docs-en',
 ];
 
+/** A boost weight from the command line: a number >= 0. */
+function weight(flag: string, v: string): number {
+  const w = Number(v);
+  if (!(w >= 0)) throw new Error(`${flag} needs a number >= 0, got ${v}`);
+  return w;
+}
+
 function parseArgs(argv: string[]) {
   const args = {
     corpora: undefined as string[] | undefined,
@@ -70,18 +78,13 @@ function parseArgs(argv: string[]) {
     evidence: 'thresholds' as 'thresholds' | 'fitted',
     embedder: 'hashing-v2',
     titleWeight: undefined as number | undefined,
+    phraseWeight: undefined as number | undefined,
     answers: '',
     cache: true,
     out: path.resolve(__dirname, '../../test-results/eval'),
     name: '',
   };
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    const value = () => {
-      const v = argv[++i];
-      if (v === undefined) throw new Error(`${a} needs a value`);
-      return v;
-    };
+  eachArgument(argv, (a, value) => {
     if (a === '--corpora')
       args.corpora = value()
         .split(',')
@@ -118,23 +121,21 @@ function parseArgs(argv: string[]) {
         )
       )
         throw new Error(`unknown embedder ${args.embedder}`);
-    } else if (a === '--title-weight') {
-      args.titleWeight = Number(value());
-      if (!(args.titleWeight >= 0))
-        throw new Error('--title-weight needs a number >= 0');
-    } else if (a === '--out') args.out = path.resolve(value());
+    } else if (a === '--title-weight') args.titleWeight = weight(a, value());
+    else if (a === '--phrase-weight') args.phraseWeight = weight(a, value());
+    else if (a === '--out') args.out = path.resolve(value());
     else if (a === '--name') args.name = value();
     else if (a === '--help' || a === '-h') {
       process.stdout.write(
         'usage: run.ts [--corpora a,b] [--sets shared-dev,items-train,items-dev,items-test] [--quick]\n' +
-          '  [--evidence thresholds|fitted] [--title-weight w]\n' +
+          '  [--evidence thresholds|fitted] [--title-weight w] [--phrase-weight w]\n' +
           '  [--no-cache] [--embedder hashing-v2|hashing-v1|sentence-encoder] [--answers extractive|llm]\n' +
           '  [--out dir] [--name report-name]\n' +
           '--quick: hybrid ranking and the product path only (no single retrievers, baselines, what-ifs)\n',
       );
       process.exit(0);
     } else throw new Error(`unknown argument ${a}`);
-  }
+  });
   return args;
 }
 
@@ -196,12 +197,15 @@ async function main() {
         ? extractiveModel(analyzers)
         : undefined;
     if (model) log(`answering with ${model.model}`);
-    // The product's settings; --title-weight overrides the retriever's section-title weight.
+    // The product's settings; --title-weight and --phrase-weight override the boosts' weights.
     const product = {
       ...productSettings(embedder, args.evidence),
       ...(args.titleWeight === undefined
         ? {}
         : { titleWeight: args.titleWeight }),
+      ...(args.phraseWeight === undefined
+        ? {}
+        : { phraseWeight: args.phraseWeight }),
     };
     const results = await evaluate({
       knex: index.knex,

@@ -13,9 +13,8 @@ import {
 import request from 'supertest';
 import {
   citeFirstBlock,
-  docsComponent,
-  htmlPage,
   engineeringHandbookSite,
+  securityHandbookSite,
   useFakeModelBackend,
 } from '../src';
 
@@ -33,28 +32,7 @@ const claims: Record<string, string[]> = {
   [carol]: [carol],
 };
 
-const sites = [
-  {
-    entity: docsComponent('security-handbook', {
-      owner: 'group:default/team-security',
-      tags: ['restricted'],
-      title: 'Security handbook',
-    }),
-    pages: {
-      'index.html': htmlPage('Key ceremony', [
-        [
-          'Ceremony',
-          'The narwhalkeys ceremony rotates the hardware security module keys every quarter.',
-        ],
-        [
-          'Witnesses',
-          'Two witnesses sign the narwhalkeys ceremony log before the vault is sealed again.',
-        ],
-      ]),
-    },
-  },
-  engineeringHandbookSite(),
-];
+const sites = [securityHandbookSite(), engineeringHandbookSite()];
 
 /** A header for a token another plugin would send; `as` is the user it acts for, or itself. */
 async function pluginHeader(
@@ -85,6 +63,16 @@ describe('access to answers and ingestion', () => {
   /** The record without the asker's own question, which may name what it asked about. */
   const withoutQuestion = (body: any) =>
     JSON.stringify({ ...body, question: undefined });
+  /** A replay hiding what its reader may not see: the redacted text, no sources, no secret. */
+  const expectRedacted = (res: request.Response, more: object = {}) => {
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({
+      answer: REDACTED_ANSWER_TEXT,
+      sources: [],
+      ...more,
+    });
+    expect(withoutQuestion(res.body)).not.toMatch(SECRET);
+  };
 
   const env = useFakeModelBackend(() => ({
     sites,
@@ -152,14 +140,8 @@ describe('access to answers and ingestion', () => {
     });
     expect((await api('/ingestion', auditBot)).status).toBe(403);
     const audited = await api(`/answers/${answer.body.id}`, auditBot);
-    expect(audited.status).toBe(200);
     // A service sees no documents, so the audit view of a cited answer is fully redacted.
-    expect(audited.body).toMatchObject({
-      answer: REDACTED_ANSWER_TEXT,
-      sources: [],
-      grounded: false,
-    });
-    expect(withoutQuestion(audited.body)).not.toMatch(SECRET);
+    expectRedacted(audited, { grounded: false });
   });
 
   it('gives a plugin asking on behalf of a user exactly that user’s view', async () => {
@@ -201,16 +183,12 @@ describe('access to answers and ingestion', () => {
 
     claims[bob] = [bob]; // Bob left team-security
     const replay = await api(`/answers/${answer.body.id}`, user(bob));
-    expect(replay.status).toBe(200);
-    expect(replay.body).toMatchObject({
-      answer: REDACTED_ANSWER_TEXT,
+    expectRedacted(replay, {
       grounded: false,
-      sources: [],
       outdatedSources: [],
       notice: REDACTED_NOTICE,
       redacted: { sources: 1, evidence: 0, corrections: 0, answerText: true },
     });
-    expect(withoutQuestion(replay.body)).not.toMatch(SECRET);
     const history = await api('/answers?limit=50', user(bob));
     const item = history.body.items.find((i: any) => i.id === answer.body.id);
     expect(item).toEqual(replay.body);
@@ -234,13 +212,7 @@ describe('access to answers and ingestion', () => {
     ); // not an auditor
 
     const audited = await api(`/answers/${secret.body.id}`, user(carol));
-    expect(audited.status).toBe(200);
-    expect(audited.body).toMatchObject({
-      userRef: bob,
-      answer: REDACTED_ANSWER_TEXT,
-      sources: [],
-    });
-    expect(withoutQuestion(audited.body)).not.toMatch(SECRET);
+    expectRedacted(audited, { userRef: bob });
     const visible = await api(`/answers/${shared.body.id}`, user(carol));
     expect(visible.body.answer).toBe(shared.body.answer);
     expect(visible.body.sources).toEqual(shared.body.sources);

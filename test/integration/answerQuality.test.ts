@@ -67,66 +67,52 @@ async function judge(
 }
 
 describe('answer-quality judge', () => {
-  it('a faithful answer citing the gold document is correct, with its citation supported', async () => {
-    const j = await judge(
-      scripted(
-        'Run the deploy pipeline with the previous image tag. [Release process › Rollback]',
-      ),
-    );
-    expect(j.outcome).toBe('correct');
-    expect(j.citesGold).toBe(true);
-    expect(j.citations).toHaveLength(1);
-    expect(j.citations[0]).toMatchObject({
-      page: 'doc:Release process',
-      supported: true,
-    });
-    expect(j.unsupportedCitations).toBe(0);
-  });
-
-  it('the right answer citing another document is "good answer, wrong source", and that citation is unsupported', async () => {
-    const j = await judge(
-      scripted(
-        'Run the deploy pipeline with the previous image tag. [Canary deployments]',
-      ),
-    );
-    expect(j.outcome).toBe('good_answer_wrong_source');
-    expect(j.citesGold).toBe(false);
-    expect(j.goldSent).toBe(true);
-    expect(j.citations[0]).toMatchObject({
-      page: 'doc:Canary deployments',
-      supported: false,
-    });
-    expect(j.unsupportedCitations).toBe(1);
-  });
-
-  it('a claim the cited gold document does not contain is an unsupported citation, not a correct answer', async () => {
-    const j = await judge(
-      scripted(
-        'Rollbacks require approval from two security officers on weekends. [Release process]',
-      ),
-    );
-    expect(j.outcome).toBe('right_source_incomplete_answer');
-    expect(j.unsupportedCitations).toBe(1);
-  });
-
-  it('a correct answer plus one invented cited claim keeps the error visible', async () => {
-    const j = await judge(
-      scripted(
-        'Run the deploy pipeline with the previous image tag [Release process]. Canary releases page the on-call engineer by telephone [Canary deployments].',
-      ),
-    );
-    expect(j.outcome).toBe('correct_with_unsupported_citation');
-    expect(j.citations.map(c => c.supported)).toEqual([true, false]);
-  });
-
-  it('short claims are not judged either way', async () => {
-    const j = await judge(
-      scripted(
-        'Use the pipeline [Release process]. Run the deploy pipeline with the previous image tag [Release process].',
-      ),
-    );
-    expect(j.citations.map(c => c.supported)).toEqual([null, true]);
-    expect(j.unsupportedCitations).toBe(0);
+  it.each<[string, string, object]>([
+    [
+      'a faithful answer citing the gold document is correct, with its citation supported',
+      'Run the deploy pipeline with the previous image tag. [Release process › Rollback]',
+      {
+        outcome: 'correct',
+        citesGold: true,
+        citations: [{ page: 'doc:Release process', supported: true }],
+        unsupportedCitations: 0,
+      },
+    ],
+    [
+      'the right answer citing another document is "good answer, wrong source", and that citation is unsupported',
+      'Run the deploy pipeline with the previous image tag. [Canary deployments]',
+      {
+        outcome: 'good_answer_wrong_source',
+        citesGold: false,
+        goldSent: true,
+        citations: [{ page: 'doc:Canary deployments', supported: false }],
+        unsupportedCitations: 1,
+      },
+    ],
+    [
+      'a claim the cited gold document does not contain is an unsupported citation, not a correct answer',
+      'Rollbacks require approval from two security officers on weekends. [Release process]',
+      { outcome: 'right_source_incomplete_answer', unsupportedCitations: 1 },
+    ],
+    [
+      'a correct answer plus one invented cited claim keeps the error visible',
+      'Run the deploy pipeline with the previous image tag [Release process]. Canary releases page the on-call engineer by telephone [Canary deployments].',
+      {
+        outcome: 'correct_with_unsupported_citation',
+        citations: [{ supported: true }, { supported: false }],
+      },
+    ],
+    [
+      'short claims are not judged either way',
+      'Use the pipeline [Release process]. Run the deploy pipeline with the previous image tag [Release process].',
+      {
+        citations: [{ supported: null }, { supported: true }],
+        unsupportedCitations: 0,
+      },
+    ],
+  ])('%s', async (_name, answer, expected) => {
+    // Arrays match element by element and in length: each citation is checked.
+    expect(await judge(scripted(answer))).toMatchObject(expected);
   });
 
   it('refusals and unanswerable questions are classified by status', async () => {

@@ -10,6 +10,7 @@ import {
   startTestDatabase,
   TestDatabase,
 } from '../../plugins/ask-docs-backend/src/testUtils/testDatabase';
+import { indexedChunkKeys } from '../../plugins/ask-docs-backend/src/database/keywordIndex';
 import { unpackCorpus } from '../../plugins/ask-docs-backend/src/ingestion/parsing/testUtils/unpackCorpus';
 import {
   AskDocsTestBackend,
@@ -153,10 +154,8 @@ describe('ingestion through the TechDocs backend', () => {
       .first();
     // The plugin builds the fallback with its language analyzers (v2), named by their languages.
     expect(embedding.model_id).toBe('hashing-fallback-v2-en+cs-384');
-    const terms = await db
-      .knex('ask_docs_terms')
-      .where('chunk_id', chunk.chunk_id)
-      .select('kind');
+    const terms = await indexedChunkKeys(db.knex, chunk.chunk_id);
+    expect(terms.every(t => t.tf > 0)).toBe(true);
     expect(new Set(terms.map(t => t.kind))).toEqual(new Set(['l', 's', 'w']));
 
     const idsBefore = (
@@ -224,18 +223,30 @@ describe('ingestion through the TechDocs backend', () => {
     ).toBe(true);
   });
 
-  it('removes a deleted entity with all its chunks, vectors and terms', async () => {
+  it('removes a deleted entity with all its chunks, vectors and posting lists', async () => {
     const index = entities.findIndex(e => e.metadata.name === 'pyvec-docs');
+    const { entity_no: entityNo } = await db
+      .knex('ask_docs_entities')
+      .where('entity_ref', 'component:default/pyvec-docs')
+      .first('entity_no');
+    const lists = async () =>
+      Number(
+        (
+          await db
+            .knex('ask_docs_postings')
+            .where('entity_no', entityNo)
+            .count('* as n')
+            .first()
+        )?.n,
+      );
+    expect(await lists()).toBeGreaterThan(0);
     entities.splice(index, 1);
     const run = await runIngestion();
     expect(run.status).toBe('succeeded');
     expect(run.chunksDeleted).toBeGreaterThan(0);
     const ref = 'component:default/pyvec-docs';
-    for (const table of [
-      'ask_docs_chunks',
-      'ask_docs_terms',
-      'ask_docs_documents',
-    ]) {
+    expect(await lists()).toBe(0);
+    for (const table of ['ask_docs_chunks', 'ask_docs_documents']) {
       expect(
         await db.knex(table).where('entity_ref', ref).count('* as n').first(),
       ).toEqual({ n: '0' });

@@ -23,7 +23,6 @@ import {
 } from '../eval/buildIndex';
 import {
   FileTechDocsReader,
-  StaticEntitySource,
   fakePermissions,
   userCredentials,
   buildSampleDocs,
@@ -69,7 +68,7 @@ describe('answerability on the sample docs (hashing embedder, default evidence d
     const embedder = new HashingEmbedder({ analyzers });
     const progress = await ingest({
       knex: db.knex,
-      entities: new StaticEntitySource(entities),
+      entities,
       techdocs: reader,
       embedder,
       analyzers,

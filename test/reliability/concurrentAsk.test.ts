@@ -13,6 +13,7 @@ import {
   citeFirstBlock,
   docsComponent,
   engineeringHandbookSite,
+  securityHandbookSite,
   htmlPage,
   startAskBackend,
 } from '../src';
@@ -40,25 +41,7 @@ const sites = [
       ]),
     },
   },
-  {
-    entity: docsComponent('security-handbook', {
-      owner: 'group:default/team-security',
-      tags: ['restricted'],
-      title: 'Security handbook',
-    }),
-    pages: {
-      'index.html': htmlPage('Key ceremony', [
-        [
-          'Ceremony',
-          'The narwhalkeys ceremony rotates the hardware security module keys every quarter.',
-        ],
-        [
-          'Witnesses',
-          'Two witnesses sign the narwhalkeys ceremony log before the vault is sealed again.',
-        ],
-      ]),
-    },
-  },
+  securityHandbookSite(),
   engineeringHandbookSite(),
 ];
 

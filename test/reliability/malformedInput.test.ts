@@ -4,60 +4,26 @@
  */
 import { mockCredentials } from '@backstage/backend-test-utils';
 import request from 'supertest';
-import { FakeOpenAI, startFakeOpenAI } from '../fake-openai';
-import {
-  AskBackend,
-  citeFirstBlock,
-  docsComponent,
-  htmlPage,
-  startAskBackend,
-} from '../src';
+import { engineeringHandbookSite, useFakeModelBackend } from '../src';
 
 const alice = 'user:default/alice';
 
 describe('oversized and malformed input', () => {
-  let fake: FakeOpenAI;
-  let backend: AskBackend;
+  const env = useFakeModelBackend(() => ({
+    sites: [engineeringHandbookSite()],
+    claims: {},
+  }));
   const post = (path: string) =>
-    request(backend.server)
+    request(env.backend.server)
       .post(`/api/ask-docs/v1${path}`)
       .set('Authorization', mockCredentials.user.header(alice));
 
-  beforeAll(async () => {
-    fake = await startFakeOpenAI({ behaviour: citeFirstBlock });
-    backend = await startAskBackend({
-      sites: [
-        {
-          entity: docsComponent('engineering-handbook', {
-            owner: 'group:default/platform',
-            title: 'Engineering handbook',
-          }),
-          pages: {
-            'index.html': htmlPage('Code review', [
-              [
-                'Reviews',
-                'Every change needs one approving review before it is merged.',
-              ],
-            ]),
-          },
-        },
-      ],
-      claims: {},
-      llmBaseUrl: fake.baseUrl,
-    });
-    expect((await backend.ingest()).status).toBe('succeeded');
-  });
-
-  afterAll(async () => {
-    await backend?.stop();
-    await fake?.stop();
-  });
-
-  beforeEach(() => fake.reset());
+  beforeEach(() => env.fake.reset());
 
   async function answersBefore() {
     return Number(
-      (await backend.db.knex('ask_docs_answers').count('* as n').first())!.n,
+      (await env.backend.db.knex('ask_docs_answers').count('* as n').first())!
+        .n,
     );
   }
 
@@ -82,7 +48,7 @@ describe('oversized and malformed input', () => {
         question: `How do reviews work? ${'x'.repeat(100_000)}`,
       });
       expectClientError(res, [400, 413]);
-      expect(fake.calls).toBe(0);
+      expect(env.fake.calls).toBe(0);
       expect(await answersBefore()).toBe(before);
     },
   );
@@ -90,7 +56,7 @@ describe('oversized and malformed input', () => {
   it('refuses a question just over the question limit but within the body limit with 400', async () => {
     const res = await post('/ask').send({ question: 'review '.repeat(2000) });
     expectClientError(res, [400]);
-    expect(fake.calls).toBe(0);
+    expect(env.fake.calls).toBe(0);
   });
 
   it.each([
@@ -106,7 +72,7 @@ describe('oversized and malformed input', () => {
       .set('Content-Type', 'application/json')
       .send(raw);
     expectClientError(res, [400]);
-    expect(fake.calls).toBe(0);
+    expect(env.fake.calls).toBe(0);
     expect(await answersBefore()).toBe(before);
   });
 
@@ -120,7 +86,7 @@ describe('oversized and malformed input', () => {
   ])('refuses a %s body with 400', async (contentType, raw) => {
     const res = await post('/ask').set('Content-Type', contentType).send(raw);
     expectClientError(res, [400]);
-    expect(fake.calls).toBe(0);
+    expect(env.fake.calls).toBe(0);
   });
 
   it('still answers a well-formed question afterwards (the refusals are not vacuous)', async () => {
@@ -129,6 +95,6 @@ describe('oversized and malformed input', () => {
     });
     expect(res.status).toBe(200);
     expect(res.body.status).toBe('answered');
-    expect(fake.calls).toBe(1);
+    expect(env.fake.calls).toBe(1);
   });
 });

@@ -14,18 +14,20 @@ import {
 } from '../../plugins/ask-docs-backend/src/testUtils/testDatabase';
 import { seededRandom } from '../../plugins/ask-docs-backend/src/testUtils/seededRandom';
 import { randomOperator } from '../src/leakFuzz/policies';
+import { osaDistance, typoOf } from '../src/leakFuzz/corpus';
 import { DatabaseAskDocsStore } from '../../plugins/ask-docs-backend/src/database/DatabaseAskDocsStore';
 import { HashingEmbedder } from '../../plugins/ask-docs-backend/src/embedding';
 import { TechDocsReader } from '../../plugins/ask-docs-backend/src/ingestion/sources';
 import {
   Analyzers,
-  analyzeQuery,
   createLanguageAnalyzers,
 } from '../../plugins/ask-docs-backend/src/language';
 import {
+  AskDocsEntityAttributes,
   resolveVisibility,
   Visibility,
 } from '../../plugins/ask-docs-backend/src/permissions';
+import { prepareQuestion } from '../../plugins/ask-docs-backend/src/service/prepareQuestion';
 import {
   keywordStatistics,
   QueryToken,
@@ -85,16 +87,14 @@ const ANNOTATIONS: Record<string, string[]> = {
   'example.com/region': ['eu', 'us'],
 };
 
-interface Fixture {
-  name: string;
+/** A fuzz entity: the visibility attributes the oracle reads, its ref and its secret marker. */
+interface Fixture
+  extends Pick<
+    AskDocsEntityAttributes,
+    'kind' | 'namespace' | 'name' | 'owners' | 'tags' | 'labels' | 'annotations'
+  > {
   ref: string;
   marker: string;
-  kind: string;
-  namespace: string;
-  owners: string[];
-  tags: string[];
-  labels: Record<string, string>;
-  annotations: Record<string, string>;
 }
 
 const markerOf = (name: string) => `zq${name}marker`;
@@ -286,27 +286,6 @@ const policyService = (
 
 // ---- the test ----------------------------------------------------------------------------
 
-/** Optimal string alignment distance, for checking that the generated typos are unambiguous. */
-function osa(a: string, b: string): number {
-  const d = Array.from({ length: a.length + 1 }, (_, i) => [
-    i,
-    ...Array(b.length).fill(0),
-  ]);
-  for (let j = 0; j <= b.length; j++) d[0][j] = j;
-  for (let i = 1; i <= a.length; i++) {
-    for (let j = 1; j <= b.length; j++) {
-      d[i][j] = Math.min(
-        d[i - 1][j] + 1,
-        d[i][j - 1] + 1,
-        d[i - 1][j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1),
-      );
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
-        d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
-    }
-  }
-  return d[a.length][b.length];
-}
-
 interface ChunkRow {
   chunk_id: string;
   entity_ref: string;
@@ -322,15 +301,9 @@ describe('permission leak fuzzing (real ingestion, random conditional policies, 
   const fixtures = buildFixtures();
   let chunks: ChunkRow[] = [];
 
+  // As AskService prepares a question; no term limit, the probes ask for every marker at once.
   const tokensOf = (text: string): QueryToken[] =>
-    analyzeQuery(text, analyzers)
-      .filter(t => !t.stopword)
-      .map(t => ({
-        token: t.token,
-        lemmas: t.lemmas,
-        stems: t.stems,
-        words: [t.token],
-      }));
+    prepareQuestion(text, analyzers, { maxQueryTerms: Infinity }).queryTokens;
   const visibilityOf = (service: PermissionsService) =>
     resolveVisibility({
       permissions: service,
@@ -404,14 +377,13 @@ describe('permission leak fuzzing (real ingestion, random conditional policies, 
     // every typo is one edit from its own marker and at least three from any other
     for (const f of fixtures) {
       const typo = typoOf(f.marker);
-      expect(osa(typo, f.marker)).toBe(1);
+      expect(osaDistance(typo, f.marker)).toBe(1);
       for (const g of fixtures)
-        if (g !== f) expect(osa(typo, g.marker)).toBeGreaterThanOrEqual(3);
+        if (g !== f)
+          expect(osaDistance(typo, g.marker)).toBeGreaterThanOrEqual(3);
     }
   });
 
-  /** Drops the first letter of the name part: 'zqalphamarker' → 'zqlphamarker'. */
-  const typoOf = (marker: string) => marker.slice(0, 2) + marker.slice(3);
   const prefixOf = (marker: string) => marker.slice(0, -3);
 
   it(`returns nothing of hidden entities for ${POLICIES} random policies (seed ${SEED})`, async () => {

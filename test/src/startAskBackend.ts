@@ -296,3 +296,26 @@ export function engineeringHandbookSite(): HandWrittenSite {
     },
   };
 }
+
+/** The restricted handbook only team-security reads: the secret document of several suites. */
+export function securityHandbookSite(): HandWrittenSite {
+  return {
+    entity: docsComponent('security-handbook', {
+      owner: 'group:default/team-security',
+      tags: ['restricted'],
+      title: 'Security handbook',
+    }),
+    pages: {
+      'index.html': htmlPage('Key ceremony', [
+        [
+          'Ceremony',
+          'The narwhalkeys ceremony rotates the hardware security module keys every quarter.',
+        ],
+        [
+          'Witnesses',
+          'Two witnesses sign the narwhalkeys ceremony log before the vault is sealed again.',
+        ],
+      ]),
+    },
+  };
+}

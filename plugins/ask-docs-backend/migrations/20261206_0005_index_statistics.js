@@ -103,8 +103,12 @@ async function dropStatementTriggers(knex, table, fn) {
   await knex.raw(`DROP FUNCTION IF EXISTS ${fn}()`);
 }
 
-/** @param {import('knex').Knex} knex */
-exports.up = async function up(knex) {
+/**
+ * The key statistics table, its triggers on ask_docs_terms and the vocabulary view; migration
+ * 0006 calls it again when migrating down.
+ * @param {import('knex').Knex} knex
+ */
+async function createKeyStatistics(knex) {
   // Keys of every kind, per entity; the vocabulary table's role is taken over below.
   await knex.schema.createTable('ask_docs_key_stats', t => {
     t.string('kind', 1).notNullable();
@@ -126,16 +130,6 @@ exports.up = async function up(knex) {
       ON ask_docs_key_stats ((substr(term, ${position}, 1)), (char_length(term)))
       INCLUDE (term, entity_ref, df) WHERE kind = 'w'`);
   }
-  await knex.raw(`INSERT INTO ask_docs_key_stats (kind, term, entity_ref, df)
-    SELECT kind, term, entity_ref, count(*) FROM ask_docs_terms GROUP BY kind, term, entity_ref`);
-
-  for (const op of ['insert', 'delete', 'update', 'truncate']) {
-    await knex.raw(
-      `DROP TRIGGER IF EXISTS ask_docs_terms_vocabulary_${op} ON ask_docs_terms`,
-    );
-  }
-  await knex.raw('DROP FUNCTION IF EXISTS ask_docs_vocabulary_sync()');
-  await knex.schema.dropTableIfExists('ask_docs_vocabulary');
   await knex.raw(STATS_SYNC);
   await statementTriggers(
     knex,
@@ -147,6 +141,22 @@ exports.up = async function up(knex) {
   // The surface words of each entity (typo vocabulary), as before.
   await knex.raw(`CREATE VIEW ask_docs_vocabulary AS
     SELECT entity_ref, term, df FROM ask_docs_key_stats WHERE kind = 'w'`);
+}
+exports.createKeyStatistics = createKeyStatistics;
+exports.dropStatementTriggers = dropStatementTriggers;
+
+/** @param {import('knex').Knex} knex */
+exports.up = async function up(knex) {
+  for (const op of ['insert', 'delete', 'update', 'truncate']) {
+    await knex.raw(
+      `DROP TRIGGER IF EXISTS ask_docs_terms_vocabulary_${op} ON ask_docs_terms`,
+    );
+  }
+  await knex.raw('DROP FUNCTION IF EXISTS ask_docs_vocabulary_sync()');
+  await knex.schema.dropTableIfExists('ask_docs_vocabulary');
+  await createKeyStatistics(knex);
+  await knex.raw(`INSERT INTO ask_docs_key_stats (kind, term, entity_ref, df)
+    SELECT kind, term, entity_ref, count(*) FROM ask_docs_terms GROUP BY kind, term, entity_ref`);
 
   await knex.schema.createTable('ask_docs_entity_totals', t => {
     t.text('entity_ref').primary();

@@ -9,31 +9,30 @@ const read = (askDocs: JsonObject) =>
   readAskDocsConfig(new ConfigReader({ askDocs }));
 
 describe('visibility sync and retention settings', () => {
-  it('defaults: sync every 30 s, stale after 90 s, chunk versions kept 90 days', () => {
-    const settings = read({});
-    expect(settings.visibilitySync).toEqual({
-      enabled: true,
-      frequency: { seconds: 30 },
-      maxStalenessSeconds: 90,
-    });
-    expect(settings.retention.chunkVersionsDays).toBe(90);
-  });
-
-  it('reads configured values', () => {
-    const settings = read({
-      visibilitySync: {
-        frequency: { seconds: 10 },
-        maxStaleness: { minutes: 1 },
-        enabled: false,
+  it.each<[string, JsonObject, object, number]>([
+    [
+      'defaults: sync every 30 s, stale after 90 s, chunk versions kept 90 days',
+      {},
+      { enabled: true, frequency: { seconds: 30 }, maxStalenessSeconds: 90 },
+      90,
+    ],
+    [
+      'reads configured values',
+      {
+        visibilitySync: {
+          frequency: { seconds: 10 },
+          maxStaleness: { minutes: 1 },
+          enabled: false,
+        },
+        retention: { chunkVersionsDays: 30 },
       },
-      retention: { chunkVersionsDays: 30 },
-    });
-    expect(settings.visibilitySync).toEqual({
-      enabled: false,
-      frequency: { seconds: 10 },
-      maxStalenessSeconds: 60,
-    });
-    expect(settings.retention.chunkVersionsDays).toBe(30);
+      { enabled: false, frequency: { seconds: 10 }, maxStalenessSeconds: 60 },
+      30,
+    ],
+  ])('%s', (_name, askDocs, visibilitySync, chunkVersionsDays) => {
+    const settings = read(askDocs);
+    expect(settings.visibilitySync).toEqual(visibilitySync);
+    expect(settings.retention.chunkVersionsDays).toBe(chunkVersionsDays);
   });
 
   it('refuses a staleness bound that one sync interval would exceed, and bad retention', () => {
@@ -201,6 +200,19 @@ describe('readAskDocsConfig', () => {
       /askDocs\.ingestion\.runOnStart: expected no schedule\.initialDelay alongside it/,
     ],
     [{ llm: { timeoutMs: 'soon' } }, /askDocs\.llm\.timeoutMs/],
+    [
+      { retrieval: { titleWeight: -0.05 } },
+      /askDocs\.retrieval\.titleWeight: expected a number from 0 to 1, got -0\.05/,
+    ],
+    [
+      { retrieval: { titleWeight: 5 } },
+      /askDocs\.retrieval\.titleWeight: expected a number from 0 to 1, got 5/,
+    ],
+    [{ retrieval: { titleWeight: 'high' } }, /askDocs\.retrieval\.titleWeight/],
+    [
+      { retrieval: { phraseWeight: 1.5 } },
+      /askDocs\.retrieval\.phraseWeight: expected a number from 0 to 1, got 1\.5/,
+    ],
   ] as Array<[JsonObject, RegExp]>)(
     'refuses %j naming the key and the expectation',
     (askDocs, error) => {
@@ -217,6 +229,22 @@ describe('readAskDocsConfig', () => {
     expect(c.retrieval).toMatchObject({ rrfK: 0, hnswBuildMemory: '64kB' });
     expect(c.llm).toMatchObject({ temperature: 2, maxRetries: 0 });
     expect(c.answer.options).toEqual({ minClaimOverlap: 0 });
+  });
+
+  it('passes configured title and phrase weights to retrieval, and leaves the defaults alone', () => {
+    const hashing = { modelId: 'h', kind: 'hashing-fallback' as const };
+    for (const weight of [0, 0.2, 1]) {
+      const c = read({
+        retrieval: { titleWeight: weight, phraseWeight: weight },
+      });
+      expect(resolveRetrievalSettings(c.retrieval, hashing)).toMatchObject({
+        titleWeight: weight,
+        phraseWeight: weight,
+      });
+    }
+    const defaults = resolveRetrievalSettings(read({}).retrieval, hashing);
+    expect(defaults).not.toHaveProperty('titleWeight');
+    expect(defaults).not.toHaveProperty('phraseWeight');
   });
 
   it('runOnStart runs the first ingestion right after start', () => {
@@ -406,6 +434,8 @@ const EVERY_KEY: JsonObject = {
     hnswBuildMemory: '256MB',
     thresholds: { '*': { minSimilarity: 0.5, minCoverage: 0.5 } },
     fusionWeights: { '*': { vector: 1, keyword: 2 } },
+    titleWeight: 0.1,
+    phraseWeight: 0.1,
   },
   visibilitySync: {
     enabled: true,

@@ -75,6 +75,16 @@ export interface RetrievalConfig {
    * opt-in while it refuses more answerable questions than the thresholds do.
    */
   evidenceDecision: 'thresholds' | 'fitted';
+  /**
+   * Share of the largest fused score that a section path naming every question word adds
+   * (0 to 1; 0 turns the boost off); the retriever's DEFAULT_TITLE_WEIGHT when unset.
+   */
+  titleWeight?: number;
+  /**
+   * The same for a chunk in which the question's neighbouring words stand together (0 to 1);
+   * the retriever's DEFAULT_PHRASE_WEIGHT when unset.
+   */
+  phraseWeight?: number;
 }
 
 export interface VisibilitySyncSettings {
@@ -333,6 +343,8 @@ function readRetrieval(config: Config): RetrievalConfig {
     ),
     hnswBuildMemory,
     evidenceDecision: readEvidenceDecision(config),
+    titleWeight: inRange(config, 'retrieval.titleWeight', 0, 1),
+    phraseWeight: inRange(config, 'retrieval.phraseWeight', 0, 1),
   };
 }
 
@@ -480,6 +492,11 @@ export function resolveRetrievalSettings(
     rrfK: retrieval.rrfK,
     thresholds: readRelevanceThresholds(retrieval.thresholds, embedder.modelId),
     weights: readFusionWeights(retrieval.fusionWeights, embedder),
+    // Unset keeps the retriever's defaults (and the keys out of the recorded settings).
+    ...defined({
+      titleWeight: retrieval.titleWeight,
+      phraseWeight: retrieval.phraseWeight,
+    }),
     // The fitted evidence model (decision record 0009) only when chosen, and never over an
     // operator's explicit thresholds for this model.
     evidenceModel:

@@ -2,7 +2,7 @@ import {
   ActionsRegistryActionOptions,
   ActionsRegistryService,
 } from '@backstage/backend-plugin-api/alpha';
-import { makeSnippet } from '../answer';
+import { citedPassage } from '../answer';
 import { AskService } from '../service/AskService';
 import { parseAskRequest } from '../service/validation';
 
@@ -155,14 +155,7 @@ export function registerAskDocsActions(options: AskDocsActionsOptions): void {
       const chunks = result.chunks
         .slice(0, input.limit ?? MAX_SEARCH_RESULTS)
         .map(c => ({
-          chunkId: c.chunkId,
-          documentId: c.documentId,
-          entityRef: c.entityRef,
-          title: c.title,
-          sectionPath: c.sectionPath,
-          url: c.url,
-          revision: c.revision,
-          snippet: makeSnippet(c.text, request.question, SEARCH_SNIPPET_CHARS),
+          ...citedPassage(c, request.question, SEARCH_SNIPPET_CHARS),
           score: c.rrf,
         }));
       return { output: { chunks, corrections: result.corrections } };

@@ -12,7 +12,7 @@ import {
   DEFAULT_MAX_CONTEXT_CHARS,
   NOT_IN_DOCUMENTS_REPLY,
 } from './prompt';
-import { contentTerms, makeSnippet, overlap } from './snippet';
+import { citedPassage, contentTerms, overlap } from './snippet';
 import type { ChatModel, ConversationTurn, RetrievedChunk } from './types';
 
 /** Shown (as answer and notice) when the model answered without citing any sent document. */
@@ -259,16 +259,5 @@ function evidenceFor(
   return [...chunks]
     .sort((a, b) => a.rank - b.rank)
     .slice(0, max)
-    .map(c => ({
-      chunkId: c.chunkId,
-      documentId: c.documentId,
-      entityRef: c.entityRef,
-      title: c.title,
-      sectionPath: c.sectionPath,
-      anchor: c.anchor,
-      url: c.url,
-      snippet: makeSnippet(c.text, question),
-      revision: c.revision,
-      score: c.score,
-    }));
+    .map(c => ({ ...citedPassage(c, question), score: c.score }));
 }

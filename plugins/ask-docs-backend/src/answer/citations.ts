@@ -6,7 +6,7 @@ import {
   splitSectionPath,
 } from '@askdocs/plugin-ask-docs-common';
 import { chunkSections, citationLabels } from './labels';
-import { contentTerms, makeSnippet } from './snippet';
+import { citedPassage, contentTerms } from './snippet';
 import type { RetrievedChunk } from './types';
 
 /**
@@ -117,15 +117,8 @@ export function matchCitations(
       sectioned.length ? sectioned : chunksByDoc.get(documentId)!
     ).reduce((a, b) => (b.rank < a.rank ? b : a));
     sources.push({
+      ...citedPassage(chunk, own.map(m => m.claim).join(' ')),
       title: labels.get(documentId)!,
-      documentId,
-      chunkId: chunk.chunkId,
-      entityRef: chunk.entityRef,
-      sectionPath: chunk.sectionPath,
-      anchor: chunk.anchor,
-      url: chunk.url,
-      snippet: makeSnippet(chunk.text, own.map(m => m.claim).join(' ')),
-      revision: chunk.revision,
     });
   }
   return { sources, matches, unmatched };

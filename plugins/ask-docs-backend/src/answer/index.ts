@@ -30,7 +30,7 @@ export type {
   CitationSelection,
   UnmatchedCitation,
 } from './citations';
-export { makeSnippet, SNIPPET_CHARS } from './snippet';
+export { citedPassage, makeSnippet, SNIPPET_CHARS } from './snippet';
 export {
   answerQuestion,
   UNCITED_ANSWER_NOTICE,

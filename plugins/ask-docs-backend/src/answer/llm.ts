@@ -214,63 +214,30 @@ function isRetryable(error: ModelUnavailableError): boolean {
 /** Maps SDK, network and parsing errors onto ModelUnavailableError. */
 export function classifyModelError(error: unknown): ModelUnavailableError {
   if (error instanceof ModelUnavailableError) return error;
+  const unavailable = (
+    message: string,
+    reason: ModelFailureReason,
+    details: ModelUnavailableError['details'] = {},
+  ) => new ModelUnavailableError(message, reason, details, error);
   if (error instanceof APIConnectionTimeoutError) {
-    return new ModelUnavailableError(
-      'The model request timed out',
-      'timeout',
-      {},
-      error,
-    );
+    return unavailable('The model request timed out', 'timeout');
   }
   if (error instanceof APIConnectionError) {
-    return new ModelUnavailableError(
+    return unavailable(
       `Could not reach the model: ${error.message}`,
       'connection',
-      {},
-      error,
     );
   }
   if (error instanceof APIError && typeof error.status === 'number') {
     const status = error.status;
     const details = { status, retryAfterMs: retryAfterMs(error.headers) };
-    if (status === 429) {
-      return new ModelUnavailableError(
-        'The model is rate limited (429)',
-        'rate_limited',
-        details,
-        error,
-      );
-    }
-    if (status === 408) {
-      return new ModelUnavailableError(
-        'The model request timed out (408)',
-        'timeout',
-        details,
-        error,
-      );
-    }
-    if (status >= 500) {
-      return new ModelUnavailableError(
-        `The model failed (${status})`,
-        'server_error',
-        details,
-        error,
-      );
-    }
-    return new ModelUnavailableError(
-      `The model refused the request (${status}): ${error.message}`,
-      'rejected',
-      details,
-      error,
-    );
+    return unavailable(...statusFailure(status, error.message), details);
   }
   if (error instanceof APIError) {
     // An error event inside a stream, without an HTTP status.
-    return new ModelUnavailableError(
+    return unavailable(
       `The model reported an error: ${error.message}`,
       'bad_response',
-      {},
-      error,
     );
   }
   const message = error instanceof Error ? error.message : String(error);
@@ -278,19 +245,24 @@ export function classifyModelError(error: unknown): ModelUnavailableError {
     error instanceof TypeError ||
     /socket|ECONN|terminated|EPIPE|closed/i.test(message)
   ) {
-    return new ModelUnavailableError(
+    return unavailable(
       `Connection to the model failed: ${message}`,
       'connection',
-      {},
-      error,
     );
   }
-  return new ModelUnavailableError(
-    `Unusable model response: ${message}`,
-    'bad_response',
-    {},
-    error,
-  );
+  return unavailable(`Unusable model response: ${message}`, 'bad_response');
+}
+
+/** What an HTTP error status from the model means: a message and the reason. */
+function statusFailure(
+  status: number,
+  detail: string,
+): [string, ModelFailureReason] {
+  if (status === 429)
+    return ['The model is rate limited (429)', 'rate_limited'];
+  if (status === 408) return ['The model request timed out (408)', 'timeout'];
+  if (status >= 500) return [`The model failed (${status})`, 'server_error'];
+  return [`The model refused the request (${status}): ${detail}`, 'rejected'];
 }
 
 function retryAfterMs(headers: Headers | undefined): number | undefined {

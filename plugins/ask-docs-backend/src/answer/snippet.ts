@@ -2,6 +2,10 @@
  * Readable excerpts of chunk text and the crude lexical overlap used to pick and check them.
  * Deterministic and language-agnostic: no stemmer, just word prefixes.
  */
+import type {
+  AnswerSource,
+  ChunkPassage,
+} from '@askdocs/plugin-ask-docs-common';
 
 export const SNIPPET_CHARS = 240;
 
@@ -51,6 +55,28 @@ export function makeSnippet(
     snippet = next;
   }
   return snippet;
+}
+
+/**
+ * A passage as the asker is shown it (a source, evidence, a search hit): what locates and cites
+ * it, and a snippet of its text around `focus`.
+ */
+export function citedPassage(
+  chunk: ChunkPassage,
+  focus: string,
+  maxChars = SNIPPET_CHARS,
+): AnswerSource {
+  return {
+    chunkId: chunk.chunkId,
+    documentId: chunk.documentId,
+    entityRef: chunk.entityRef,
+    title: chunk.title,
+    sectionPath: chunk.sectionPath,
+    anchor: chunk.anchor,
+    url: chunk.url,
+    revision: chunk.revision,
+    snippet: makeSnippet(chunk.text, focus, maxChars),
+  };
 }
 
 function cut(sentence: string, maxChars: number): string {

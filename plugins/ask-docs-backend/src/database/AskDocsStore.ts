@@ -1,23 +1,16 @@
-import { Visibility } from '../permissions';
+import type { TermCount } from '../language/types';
+import { AskDocsEntityAttributes, Visibility } from '../permissions';
 import {
   AnswerFeedback,
   AnswerSource,
   AskScope,
   EvidenceChunk,
   IndexedChunk,
+  IngestionProgress,
 } from '@askdocs/plugin-ask-docs-common';
 
-/** Visibility attributes of a source entity (what permission rules query). */
-export interface EntityRow {
-  entityRef: string;
-  kind: string;
-  namespace: string;
-  name: string;
-  title: string;
-  owners: string[];
-  tags: string[];
-  labels: Record<string, string>;
-  annotations: Record<string, string>;
+/** Visibility attributes of a source entity (what permission rules query), as stored. */
+export interface EntityRow extends Omit<AskDocsEntityAttributes, 'spec'> {
   spec: Record<string, unknown>;
   etag: string;
 }
@@ -38,17 +31,12 @@ export interface DocumentRow {
   analysisSignature?: string;
 }
 
-export interface ChunkTerm {
-  kind: string;
-  term: string;
-  tf: number;
-}
-
 /** A chunk of one document as ingestion writes it; the document gives the other fields. */
 export interface ChunkWrite
   extends Omit<IndexedChunk, 'documentId' | 'entityRef' | 'url' | 'revision'> {
   termCount: number;
-  terms: ChunkTerm[];
+  /** Keyword keys with tf, as the language module analysed them. */
+  terms: TermCount[];
 }
 
 export interface StoredDocumentState {
@@ -60,17 +48,24 @@ export interface StoredDocumentState {
   analysisSignature: string | null;
 }
 
-export interface RunProgress {
-  entitiesDone: number;
-  pagesDone: number;
-  pagesSkipped: number;
-  chunksWritten: number;
-  chunksEmbedded: number;
-  chunksDeleted: number;
-  /** Unchanged chunks whose postings were rebuilt because the language analysis changed. */
-  chunksReanalysed: number;
-  errors: Array<{ entityRef?: string; page?: string; message: string }>;
+/** The counters of an ingestion run, as the API reports them. */
+export type RunProgress = Omit<
+  IngestionProgress,
+  'runId' | 'status' | 'trigger' | 'startedAt' | 'finishedAt'
+>;
+
+/** One page to write: its document row, its chunks and the vectors of those re-embedded. */
+export interface PageWrite {
+  doc: DocumentRow;
+  chunks: ChunkWrite[];
+  vectors: Map<string, number[]>;
 }
+
+/** What replacing one document changed. */
+export type ReplacedDocument = Pick<
+  RunProgress,
+  'chunksWritten' | 'chunksDeleted' | 'chunksReanalysed'
+>;
 
 /** A retrieved chunk in the audit record: enough to replay it from ask_docs_chunk_versions. */
 export interface RetrievedChunkAudit
@@ -171,11 +166,15 @@ export interface AskDocsStore {
     chunks: ChunkWrite[],
     vectors: Map<string, number[]>,
     model: { modelId: string; dimension: number },
-  ): Promise<{
-    chunksWritten: number;
-    chunksDeleted: number;
-    chunksReanalysed: number;
-  }>;
+  ): Promise<ReplacedDocument>;
+  /**
+   * replaceDocument for several pages in one transaction (results in the same order): the
+   * posting lists their keys share are rewritten once for the batch.
+   */
+  replaceDocuments(
+    pages: PageWrite[],
+    model: { modelId: string; dimension: number },
+  ): Promise<ReplacedDocument[]>;
   deleteDocuments(documentIds: string[]): Promise<number>;
   registerModel(model: {
     modelId: string;

@@ -9,15 +9,22 @@ import {
   DocumentRow,
   EntityRow,
   RunProgress,
+  PageWrite,
+  ReplacedDocument,
   StoredAnswer,
   StoredDocumentState,
   VisibilitySyncState,
 } from './AskDocsStore';
 import { chunkColumns } from './chunkColumns';
 import { entityColumns } from './entityColumns';
+import {
+  prepareChunkKeys,
+  rewriteChunkKeys,
+  rewritePostings,
+} from './keywordIndex';
+import { decodeKeyIds } from './postingList';
 import { FRESH_VISIBILITY_ATTRIBUTES_SQL } from '../permissions/freshness';
 
-const TERM_INSERT_BATCH = 2000;
 /** Chunk and vector rows per INSERT (a vector literal of 384 dimensions is ~3 KB of SQL). */
 const CHUNK_INSERT_BATCH = 200;
 const NOT_NEWER_SQL =
@@ -206,159 +213,214 @@ export class DatabaseAskDocsStore implements AskDocsStore {
     chunks: ChunkWrite[],
     vectors: Map<string, number[]>,
     model: { modelId: string; dimension: number },
-  ): Promise<{
-    chunksWritten: number;
-    chunksDeleted: number;
-    chunksReanalysed: number;
-  }> {
-    return this.db.transaction(async tx => {
-      // Locked until commit: a concurrent write of the same page then sees this signature.
-      const stored = await tx('ask_docs_documents')
-        .where('document_id', doc.documentId)
-        .forUpdate()
-        .first('analysis_signature');
-      const reanalyse =
-        stored !== undefined &&
-        (stored.analysis_signature ?? null) !== (doc.analysisSignature ?? null);
-      await tx('ask_docs_documents')
-        .insert({
-          document_id: doc.documentId,
-          entity_ref: doc.entityRef,
-          source_kind: doc.sourceKind,
-          page_path: doc.pagePath,
-          title: doc.title,
-          url: doc.url,
-          lang: doc.lang,
-          revision: doc.revision,
-          content_hash: doc.contentHash,
-          text_length: doc.textLength,
-          note: doc.note ?? null,
-          analysis_signature: doc.analysisSignature ?? null,
-          updated_at: tx.fn.now(),
-        })
-        .onConflict('document_id')
-        .merge();
+  ): Promise<ReplacedDocument> {
+    const [result] = await this.replaceDocuments(
+      [{ doc, chunks, vectors }],
+      model,
+    );
+    return result;
+  }
 
-      const existing = new Map<string, string>(
-        (
-          await tx('ask_docs_chunks')
-            .where('document_id', doc.documentId)
-            .select('chunk_id', 'content_hash')
-        ).map(r => [r.chunk_id, r.content_hash]),
-      );
-      const keep = new Set(chunks.map(c => c.chunkId));
-      const gone = [...existing.keys()].filter(id => !keep.has(id));
-      const changed = chunks.filter(
-        c => existing.get(c.chunkId) !== c.contentHash,
-      );
-      const changedIds = changed.map(c => c.chunkId);
-      // Postings are rebuilt for changed chunks, and for all of them when the analysis changed.
-      const analysed = reanalyse ? chunks : changed;
-      const analysedIds = analysed.map(c => c.chunkId);
-
-      // Old texts stay addressable in ask_docs_chunk_versions for audit replay.
-      const replacedIds = [
-        ...gone,
-        ...changedIds.filter(id => existing.has(id)),
-      ];
-      if (replacedIds.length > 0) {
-        await this.supersedeVersions(tx, replacedIds);
-      }
-      if (gone.length > 0) {
-        await tx('ask_docs_chunks').whereIn('chunk_id', gone).delete();
-      }
-
-      // Unchanged chunks still get the page's new revision and position. One statement per
-      // batch: a page's chunks are written in one round trip, not one each.
-      const { documentId, entityRef, revision } = doc;
-      // Keyed by id: one INSERT ... ON CONFLICT may not touch a row twice (the last one wins,
-      // as it did with one statement per chunk).
-      const chunkRows = Array.from(
-        new Map(
-          chunks.map(c => [
-            c.chunkId,
-            chunkColumns({ ...c, documentId, entityRef, revision }),
-          ]),
-        ).values(),
-      );
-      for (let i = 0; i < chunkRows.length; i += CHUNK_INSERT_BATCH) {
-        await tx('ask_docs_chunks')
-          .insert(chunkRows.slice(i, i + CHUNK_INSERT_BATCH))
-          .onConflict('chunk_id')
-          .merge();
-      }
-
-      if (changed.length > 0) {
-        await tx('ask_docs_chunk_versions')
-          .insert(
-            changed.map(c => ({
-              chunk_id: c.chunkId,
-              content_hash: c.contentHash,
-              revision: doc.revision,
-              document_id: doc.documentId,
-              entity_ref: doc.entityRef,
-              title: c.title,
-              section_path: c.sectionPath,
-              anchor: c.anchor,
-              text: c.text,
-            })),
-          )
-          .onConflict(['chunk_id', 'content_hash'])
-          .merge({ superseded_at: null, revision: doc.revision });
-      }
-      if (analysed.length > 0) {
-        await tx('ask_docs_terms').whereIn('chunk_id', analysedIds).delete();
-        const termRows = analysed.flatMap(c =>
-          c.terms.map(t => ({
-            chunk_id: c.chunkId,
-            entity_ref: doc.entityRef,
-            lang: c.lang,
-            kind: t.kind,
-            term: t.term,
-            tf: t.tf,
-          })),
-        );
-        for (let i = 0; i < termRows.length; i += TERM_INSERT_BATCH) {
-          await tx('ask_docs_terms').insert(
-            termRows.slice(i, i + TERM_INSERT_BATCH),
-          );
-        }
-      }
-
-      const embeddingRows = Array.from(
-        new Map(chunks.map(c => [c.chunkId, c])).values(),
-      ).flatMap(c => {
+  async replaceDocuments(
+    pages: PageWrite[],
+    model: { modelId: string; dimension: number },
+  ): Promise<ReplacedDocument[]> {
+    for (const { chunks, vectors } of pages) {
+      for (const c of chunks) {
         const vector = vectors.get(c.chunkId);
-        if (!vector) return [];
-        if (vector.length !== model.dimension) {
+        if (vector && vector.length !== model.dimension) {
           throw new Error(
             `Vector of chunk ${c.chunkId} has ${vector.length} dimensions, ` +
               `model ${model.modelId} has ${model.dimension}`,
           );
         }
-        return [
-          {
-            chunk_id: c.chunkId,
-            entity_ref: entityRef,
-            model_id: model.modelId,
-            content_hash: c.contentHash,
-            dimension: model.dimension,
-            embedding: toVectorLiteral(vector),
-          },
-        ];
+      }
+    }
+    return this.db.transaction(async tx => {
+      // Document rows are locked in id order, so concurrent batches cannot deadlock.
+      const order = pages
+        .map((page, i) => ({ page, i }))
+        .sort((x, y) =>
+          x.page.doc.documentId < y.page.doc.documentId ? -1 : 1,
+        );
+      const results: ReplacedDocument[] = new Array(pages.length);
+      const written: Array<{ page: PageWrite; changed: ChunkWrite[] }> = [];
+      const gone: string[] = [];
+      const analysed: ChunkWrite[] = [];
+      const previousKeys = new Map<string, number[]>();
+      for (const { page, i } of order) {
+        const r = await this.writeDocumentRow(tx, page);
+        written.push({ page, changed: r.changed });
+        gone.push(...r.gone);
+        analysed.push(...r.analysed);
+        r.previousKeys.forEach((keys, id) => previousKeys.set(id, keys));
+        results[i] = {
+          chunksWritten: r.changed.length,
+          chunksDeleted: r.gone.length,
+          chunksReanalysed: r.analysed.length - r.changed.length,
+        };
+      }
+      // Chunks leave their posting lists before their rows go.
+      if (gone.length > 0) {
+        await rewriteChunkKeys(
+          tx,
+          gone.map(chunkId => ({ chunkId, terms: null })),
+        );
+        await tx('ask_docs_chunks').whereIn('chunk_id', gone).delete();
+      }
+      // Analysed chunks are written with their key lists; the others keep theirs.
+      const prepared = await prepareChunkKeys(tx, analysed);
+      // Unchanged chunks still get the page's new revision and position. Keyed by id: one
+      // INSERT ... ON CONFLICT may not touch a row twice (the last one wins).
+      const chunkRows = Array.from(
+        new Map(
+          written.flatMap(({ page: { doc, chunks } }) =>
+            chunks.map(c => [
+              c.chunkId,
+              chunkColumns({
+                ...c,
+                documentId: doc.documentId,
+                entityRef: doc.entityRef,
+                revision: doc.revision,
+              }),
+            ]),
+          ),
+        ).values(),
+      );
+      const keyed = chunkRows.flatMap(row => {
+        const keys = prepared.get(row.chunk_id);
+        return keys ? [{ ...row, key_ids: keys.list }] : [];
       });
+      const unkeyed = chunkRows.filter(row => !prepared.has(row.chunk_id));
+      for (const rows of [keyed, unkeyed]) {
+        for (let i = 0; i < rows.length; i += CHUNK_INSERT_BATCH) {
+          await tx('ask_docs_chunks')
+            .insert(rows.slice(i, i + CHUNK_INSERT_BATCH))
+            .onConflict('chunk_id')
+            .merge();
+        }
+      }
+      const versionRows = written.flatMap(({ page: { doc }, changed }) =>
+        uniqueBy(changed, c => `${c.chunkId} ${c.contentHash}`).map(c => ({
+          chunk_id: c.chunkId,
+          content_hash: c.contentHash,
+          revision: doc.revision,
+          document_id: doc.documentId,
+          entity_ref: doc.entityRef,
+          title: c.title,
+          section_path: c.sectionPath,
+          anchor: c.anchor,
+          text: c.text,
+        })),
+      );
+      for (let i = 0; i < versionRows.length; i += CHUNK_INSERT_BATCH) {
+        await tx('ask_docs_chunk_versions')
+          .insert(versionRows.slice(i, i + CHUNK_INSERT_BATCH))
+          .onConflict(['chunk_id', 'content_hash'])
+          .merge({
+            superseded_at: null,
+            revision: tx.raw('excluded.revision'),
+          });
+      }
+      // One rewrite of the posting lists for the whole batch: a key shared by its pages is
+      // read and written once, not once a page.
+      await rewritePostings(
+        tx,
+        [...prepared].map(([chunkId, keys]) => ({
+          chunkId,
+          previous: previousKeys.get(chunkId) ?? [],
+          next: keys.tfs,
+        })),
+      );
+
+      const embeddingRows = Array.from(
+        new Map(
+          written.flatMap(({ page: { doc, chunks, vectors } }) =>
+            chunks.flatMap(c => {
+              const vector = vectors.get(c.chunkId);
+              if (!vector) return [];
+              const row = {
+                chunk_id: c.chunkId,
+                entity_ref: doc.entityRef,
+                model_id: model.modelId,
+                content_hash: c.contentHash,
+                dimension: model.dimension,
+                embedding: toVectorLiteral(vector),
+              };
+              return [[c.chunkId, row] as const];
+            }),
+          ),
+        ).values(),
+      );
       for (let i = 0; i < embeddingRows.length; i += CHUNK_INSERT_BATCH) {
         await tx('ask_docs_embeddings')
           .insert(embeddingRows.slice(i, i + CHUNK_INSERT_BATCH))
           .onConflict(['chunk_id', 'model_id'])
           .merge();
       }
-      return {
-        chunksWritten: changed.length,
-        chunksDeleted: gone.length,
-        chunksReanalysed: analysed.length - changed.length,
-      };
+      return results;
     });
+  }
+
+  /**
+   * A page's document row, and what changes for its chunks: the ids that are gone, the chunks
+   * with new text, and those whose postings are rebuilt (changed ones, and all of them when the
+   * stored analysis signature differs). Superseded versions are marked here.
+   */
+  private async writeDocumentRow(tx: Knex.Transaction, page: PageWrite) {
+    const { doc, chunks } = page;
+    // Locked until commit: a concurrent write of the same page then sees this signature.
+    const stored = await tx('ask_docs_documents')
+      .where('document_id', doc.documentId)
+      .forUpdate()
+      .first('analysis_signature');
+    const reanalyse =
+      stored !== undefined &&
+      (stored.analysis_signature ?? null) !== (doc.analysisSignature ?? null);
+    await tx('ask_docs_documents')
+      .insert({
+        document_id: doc.documentId,
+        entity_ref: doc.entityRef,
+        source_kind: doc.sourceKind,
+        page_path: doc.pagePath,
+        title: doc.title,
+        url: doc.url,
+        lang: doc.lang,
+        revision: doc.revision,
+        content_hash: doc.contentHash,
+        text_length: doc.textLength,
+        note: doc.note ?? null,
+        analysis_signature: doc.analysisSignature ?? null,
+        updated_at: tx.fn.now(),
+      })
+      .onConflict('document_id')
+      .merge();
+    const rows = await tx('ask_docs_chunks')
+      .where('document_id', doc.documentId)
+      .select('chunk_id', 'content_hash', 'key_ids');
+    const existing = new Map<string, string>(
+      rows.map(r => [r.chunk_id, r.content_hash]),
+    );
+    const previousKeys = new Map<string, number[]>(
+      rows.map(r => [r.chunk_id, decodeKeyIds(r.key_ids)]),
+    );
+    const keep = new Set(chunks.map(c => c.chunkId));
+    const gone = [...existing.keys()].filter(id => !keep.has(id));
+    const changed = chunks.filter(
+      c => existing.get(c.chunkId) !== c.contentHash,
+    );
+    // Old texts stay addressable in ask_docs_chunk_versions for audit replay.
+    const replacedIds = [
+      ...gone,
+      ...changed.map(c => c.chunkId).filter(id => existing.has(id)),
+    ];
+    if (replacedIds.length > 0) await this.supersedeVersions(tx, replacedIds);
+    return {
+      gone,
+      changed,
+      analysed: reanalyse ? chunks : changed,
+      previousKeys,
+    };
   }
 
   async deleteDocuments(documentIds: string[]): Promise<number> {
@@ -369,6 +431,13 @@ export class DatabaseAskDocsStore implements AskDocsStore {
         tx('ask_docs_chunks')
           .whereIn('document_id', documentIds)
           .select('chunk_id'),
+      );
+      const chunkIds = await tx('ask_docs_chunks')
+        .whereIn('document_id', documentIds)
+        .pluck('chunk_id');
+      await rewriteChunkKeys(
+        tx,
+        chunkIds.map(chunkId => ({ chunkId, terms: null })),
       );
       const n = await tx('ask_docs_chunks')
         .whereIn('document_id', documentIds)
@@ -384,7 +453,7 @@ export class DatabaseAskDocsStore implements AskDocsStore {
     // Not in a transaction (VACUUM cannot be); autovacuum would get there too, but later, and
     // embedded PGlite has no autovacuum at all.
     await this.db.raw(
-      'VACUUM (ANALYZE) ask_docs_terms, ask_docs_key_stats, ask_docs_entity_totals, ' +
+      'VACUUM (ANALYZE) ask_docs_postings, ask_docs_keys, ask_docs_entity_totals, ' +
         'ask_docs_chunks, ask_docs_embeddings',
     );
   }
@@ -605,4 +674,9 @@ function answerFromRow(r: any): StoredAnswer {
     threadId: extra.threadId ?? undefined,
     feedback: r.feedback ?? undefined,
   };
+}
+
+/** The last of the items with the same key, in first-seen order. */
+function uniqueBy<T>(items: T[], key: (item: T) => string): T[] {
+  return Array.from(new Map(items.map(i => [key(i), i])).values());
 }

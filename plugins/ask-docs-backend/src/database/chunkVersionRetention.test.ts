@@ -4,7 +4,7 @@
  * the current version of a chunk is never deleted, however old.
  */
 import { randomUUID } from 'crypto';
-import { startTestDatabase, TestDatabase } from '../testUtils/testDatabase';
+import { useTestDatabase } from '../testUtils/testDatabase';
 import { AnswerWrite } from './AskDocsStore';
 import { DatabaseAskDocsStore } from './DatabaseAskDocsStore';
 
@@ -12,15 +12,11 @@ const DAY = 86_400_000;
 const daysAgo = (n: number) => new Date(Date.now() - n * DAY);
 
 describe('chunk version retention', () => {
-  let db: TestDatabase;
+  const db = useTestDatabase();
   let store: DatabaseAskDocsStore;
 
-  beforeAll(async () => {
-    db = await startTestDatabase();
+  beforeAll(() => {
     store = new DatabaseAskDocsStore(db.knex);
-  });
-  afterAll(async () => {
-    await db?.stop();
   });
 
   const version = (

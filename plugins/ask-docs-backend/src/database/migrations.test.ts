@@ -1,9 +1,11 @@
-import { startTestDatabase, TestDatabase } from '../testUtils/testDatabase';
+import { useTestDatabase } from '../testUtils/testDatabase';
 import {
   applyDatabaseMigrations,
   migrationsDirectory,
   rollbackDatabaseMigrations,
 } from './migrations';
+import { indexedChunkKeys } from './keywordIndex';
+import { decodePostings } from './postingList';
 
 const config = {
   directory: migrationsDirectory(),
@@ -12,13 +14,7 @@ const config = {
 };
 
 describe('migrations', () => {
-  let db: TestDatabase;
-  beforeAll(async () => {
-    db = await startTestDatabase({ migrate: false });
-  });
-  afterAll(async () => {
-    await db?.stop();
-  });
+  const db = useTestDatabase({ migrate: false });
 
   it('applies up, rolls back down and up again', async () => {
     await applyDatabaseMigrations(db.knex);
@@ -33,7 +29,8 @@ describe('migrations', () => {
     await rollbackDatabaseMigrations(db.knex);
     for (const t of [
       'ask_docs_chunks',
-      'ask_docs_terms',
+      'ask_docs_postings',
+      'ask_docs_keys',
       'ask_docs_embeddings',
       'ask_docs_answers',
       'ask_docs_entities',
@@ -42,10 +39,17 @@ describe('migrations', () => {
     }
 
     await applyDatabaseMigrations(db.knex);
-    expect(await db.knex.schema.hasTable('ask_docs_terms')).toBe(true);
+    expect(await db.knex.schema.hasTable('ask_docs_postings')).toBe(true);
+    expect(await db.knex.schema.hasTable('ask_docs_terms')).toBe(false);
+    // Vectors are stored as halfvec (migration 0007).
+    const type = await db.knex.raw(
+      `SELECT format_type(atttypid, atttypmod) AS t FROM pg_attribute
+        WHERE attrelid = 'ask_docs_embeddings'::regclass AND attname = 'embedding'`,
+    );
+    expect(type.rows[0].t).toBe('halfvec');
   });
 
-  it('upgrades an index written before 0005: statistics and vector entities are backfilled', async () => {
+  it('upgrades an index written before 0005: statistics, posting lists and vector entities are backfilled', async () => {
     await rollbackDatabaseMigrations(db.knex);
     // Up to 0004, then rows as the store wrote them then (vectors without an entity).
     while (
@@ -108,17 +112,23 @@ describe('migrations', () => {
       chunk('c2', 'd1', 'component:default/a', 5),
       chunk('c3', 'd2', 'component:default/b', 7),
     ]);
-    const term = (id: string, ref: string, kind: string, t: string) => ({
+    const term = (
+      id: string,
+      ref: string,
+      kind: string,
+      t: string,
+      tf = 1,
+    ) => ({
       chunk_id: id,
       entity_ref: ref,
       lang: 'en',
       kind,
       term: t,
-      tf: 1,
+      tf,
     });
     await k('ask_docs_terms').insert([
       term('c1', 'component:default/a', 'l', 'release'),
-      term('c2', 'component:default/a', 'l', 'release'),
+      term('c2', 'component:default/a', 'l', 'release', 2),
       term('c2', 'component:default/a', 'w', 'releases'),
       term('c3', 'component:default/b', 'l', 'release'),
     ]);
@@ -137,18 +147,41 @@ describe('migrations', () => {
       (await k.raw(sql)).rows.map((r: Record<string, unknown>) =>
         Object.values(r).join(' '),
       );
+    // Posting lists per (key, entity), in the backfill's int4 format, with tf and length.
     expect(
       await rows(
-        'SELECT kind, term, entity_ref, df FROM ask_docs_key_stats ORDER BY 1, 2, 3',
+        `SELECT k.kind, k.term, e.entity_ref, p.df FROM ask_docs_postings p
+           JOIN ask_docs_keys k USING (key_id) JOIN ask_docs_entities e USING (entity_no)
+          ORDER BY 1, 2, 3`,
       ),
     ).toEqual([
       'l release component:default/a 2',
       'l release component:default/b 1',
       'w releases component:default/a 1',
     ]);
-    expect(
-      await rows('SELECT entity_ref, term, df FROM ask_docs_vocabulary'),
-    ).toEqual(['component:default/a releases 1']);
+    const list = await k.raw(
+      `SELECT p.postings FROM ask_docs_postings p JOIN ask_docs_keys k USING (key_id)
+         JOIN ask_docs_entities e USING (entity_no)
+        WHERE k.term = 'release' AND e.entity_ref = 'component:default/a'`,
+    );
+    const numbers = Object.fromEntries(
+      (await k('ask_docs_chunks').select('chunk_id', 'chunk_no')).map(r => [
+        r.chunk_id,
+        r.chunk_no,
+      ]),
+    );
+    expect(list.rows[0].postings[0]).toBe(0);
+    expect(decodePostings(list.rows[0].postings)).toEqual([
+      { chunkNo: numbers.c1, tf: 1, length: 3 },
+      { chunkNo: numbers.c2, tf: 2, length: 5 },
+    ]);
+    expect(await indexedChunkKeys(k, 'c2')).toEqual([
+      { kind: 'l', term: 'release', tf: 2 },
+      { kind: 'w', term: 'releases', tf: 1 },
+    ]);
+    for (const t of ['ask_docs_terms', 'ask_docs_key_stats']) {
+      expect(await k.schema.hasTable(t)).toBe(false);
+    }
     expect(
       await rows(
         'SELECT entity_ref, chunks, terms FROM ask_docs_entity_totals ORDER BY 1',
@@ -159,5 +192,23 @@ describe('migrations', () => {
         'SELECT chunk_id, entity_ref FROM ask_docs_embeddings ORDER BY 1',
       ),
     ).toEqual(['c1 component:default/a', 'c3 component:default/b']);
+  });
+
+  it('migrates 0006 down to row postings and marks every document for re-analysis', async () => {
+    await applyDatabaseMigrations(db.knex);
+    await db.knex('ask_docs_documents').update({ analysis_signature: 'sig' });
+    await db.knex.migrate.down(config); // 0007: vectors back to the vector type
+    await db.knex.migrate.down(config); // 0006
+    expect(await db.knex.schema.hasTable('ask_docs_terms')).toBe(true);
+    expect(await db.knex.schema.hasTable('ask_docs_postings')).toBe(false);
+    expect(await db.knex.schema.hasColumn('ask_docs_chunks', 'chunk_no')).toBe(
+      false,
+    );
+    const signatures = await db
+      .knex('ask_docs_documents')
+      .pluck('analysis_signature');
+    expect(signatures.length).toBeGreaterThan(0);
+    expect(signatures.every(x => x === null)).toBe(true);
+    await applyDatabaseMigrations(db.knex);
   });
 });

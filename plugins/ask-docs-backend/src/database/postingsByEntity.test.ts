@@ -2,11 +2,12 @@ import { createHash } from 'crypto';
 import { startTestDatabase, TestDatabase } from '../testUtils/testDatabase';
 import { ChunkWrite, DocumentRow } from './AskDocsStore';
 import { DatabaseAskDocsStore } from './DatabaseAskDocsStore';
+import { decodeKeyIds, decodePostings } from './postingList';
 
 /*
- * Migrations 0002 and 0005: postings and vectors carry their chunk's entity (enforced), and the
- * per-entity statistics (key df, the spelling vocabulary, chunk totals) follow the postings and
- * chunks through every write path, in the same transaction.
+ * Migrations 0005 and 0006: the posting lists per (key, entity), their counts, the chunks' key
+ * lists and the per-entity chunk totals follow the chunks through every write path, in the same
+ * transaction; vectors carry their chunk's entity (enforced).
  */
 
 const sha = (s: string) => createHash('sha256').update(s).digest('hex');
@@ -87,34 +88,96 @@ describe('postings by entity', () => {
     await db.knex('ask_docs_entities').delete();
   });
 
-  /** Statistics as stored, and as they must be: postings and chunks counted per entity. */
+  const rows = async (sql: string, bindings: unknown[] = []) =>
+    (await db.knex.raw(sql, bindings as any)).rows as Array<
+      Record<string, any>
+    >;
+
+  /**
+   * The index as stored (lists decoded, with their counts and the chunks' key lists checked),
+   * and as it must be: derived from the chunk texts the way page() analyses them.
+   */
   async function statistics() {
-    const rows = async (sql: string) =>
-      (await db.knex.raw(sql)).rows.map((r: Record<string, unknown>) =>
-        Object.values(r).join(' '),
+    const line = (r: Record<string, unknown>) => Object.values(r).join(' ');
+    const chunks = await rows(
+      `SELECT c.chunk_id, c.chunk_no, c.entity_ref, c.text, c.term_count, c.key_ids
+         FROM ask_docs_chunks c ORDER BY c.chunk_no`,
+    );
+    const byNo = new Map(chunks.map(c => [c.chunk_no, c]));
+    const stored: string[] = [];
+    const keysOf = new Map<string, number[]>();
+    for (const r of await rows(
+      `SELECT e.entity_ref, k.key_id, k.kind, k.term, p.df, p.postings FROM ask_docs_postings p
+         JOIN ask_docs_keys k USING (key_id) JOIN ask_docs_entities e USING (entity_no)`,
+    )) {
+      const list = decodePostings(r.postings);
+      stored.push(
+        `df ${r.entity_ref} ${r.kind} ${r.term} ${r.df === list.length}`,
       );
-    const stored = [
-      ...(await rows(`SELECT kind, term, entity_ref, df FROM ask_docs_key_stats
-                       ORDER BY kind, term, entity_ref`)),
-      ...(await rows(`SELECT entity_ref, chunks, terms FROM ask_docs_entity_totals
-                       ORDER BY entity_ref`)),
-    ];
-    const derived = [
-      ...(await rows(`SELECT kind, term, entity_ref, count(*)::int AS df FROM ask_docs_terms
-                       GROUP BY kind, term, entity_ref ORDER BY kind, term, entity_ref`)),
-      ...(await rows(`SELECT entity_ref, count(*)::int AS chunks, sum(term_count) AS terms
-                       FROM ask_docs_chunks GROUP BY entity_ref ORDER BY entity_ref`)),
-    ];
-    return { stored, derived };
+      for (const p of list) {
+        const c = byNo.get(p.chunkNo);
+        stored.push(
+          line({
+            e: r.entity_ref,
+            k: r.kind,
+            t: r.term,
+            c: c?.chunk_id,
+            tf: p.tf,
+            len: p.length,
+          }),
+        );
+        if (c)
+          keysOf.set(c.chunk_id, [...(keysOf.get(c.chunk_id) ?? []), r.key_id]);
+      }
+    }
+    const derived: string[] = [];
+    for (const c of chunks) {
+      const tf = new Map<string, number>();
+      for (const w of c.text.toLowerCase().split(/\s+/).filter(Boolean)) {
+        tf.set(w, (tf.get(w) ?? 0) + 1);
+      }
+      for (const kind of ['l', 'w'])
+        for (const [t, n] of tf)
+          derived.push(
+            line({
+              e: c.entity_ref,
+              k: kind,
+              t,
+              c: c.chunk_id,
+              tf: n,
+              len: c.term_count,
+            }),
+          );
+      const listed = (keysOf.get(c.chunk_id) ?? []).sort((x, y) => x - y);
+      expect(decodeKeyIds(c.key_ids)).toEqual(listed);
+    }
+    for (const r of await rows(
+      `SELECT e.entity_ref, k.kind, k.term FROM ask_docs_postings p
+         JOIN ask_docs_keys k USING (key_id) JOIN ask_docs_entities e USING (entity_no)`,
+    ))
+      derived.push(`df ${r.entity_ref} ${r.kind} ${r.term} true`);
+    const totals = await rows(
+      'SELECT entity_ref, chunks, terms FROM ask_docs_entity_totals ORDER BY entity_ref',
+    );
+    const counted = await rows(
+      `SELECT entity_ref, count(*)::int AS chunks, sum(term_count) AS terms
+         FROM ask_docs_chunks GROUP BY entity_ref ORDER BY entity_ref`,
+    );
+    return {
+      stored: [...stored.sort(), ...totals.map(line)],
+      derived: [...derived.sort(), ...counted.map(line)],
+    };
   }
 
   const dfOf = async (entityRef: string, term: string) =>
     (
-      await db
-        .knex('ask_docs_vocabulary')
-        .where({ entity_ref: entityRef, term })
-        .first()
-    )?.df;
+      await rows(
+        `SELECT p.df FROM ask_docs_postings p JOIN ask_docs_keys k USING (key_id)
+           JOIN ask_docs_entities e USING (entity_no)
+          WHERE e.entity_ref = ? AND k.kind = 'w' AND k.term = ?`,
+        [entityRef, term],
+      )
+    )[0]?.df;
 
   it('keeps the statistics equal to the postings and chunks through writes, rewrites and deletions', async () => {
     const a = 'component:default/a';
@@ -163,6 +226,41 @@ describe('postings by entity', () => {
     expect(v.stored.length).toBeGreaterThan(0);
   });
 
+  it('writes a batch of pages as page-by-page writes would, shared keys included', async () => {
+    const a = 'component:default/a';
+    await store.upsertEntity(entity(a));
+    const batch = (texts: string[][]) =>
+      store.replaceDocuments(
+        texts.map((t, i) => {
+          const [doc, chunks] = page(a, `p${i}`, t);
+          return { doc, chunks, vectors: new Map() };
+        }),
+        MODEL,
+      );
+    const first = await batch([
+      ['shared release words', 'more shared words'],
+      ['shared words again'],
+      ['alone here'],
+    ]);
+    expect(first.map(r => r.chunksWritten)).toEqual([2, 1, 1]);
+    expect(await dfOf(a, 'shared')).toBe(3);
+    // Rewrite: a chunk leaves p0, p1 changes, p2 stays; the shared key's list is one list.
+    const second = await batch([
+      ['shared release words'],
+      ['other words now'],
+      ['alone here'],
+    ]);
+    expect(second).toEqual([
+      { chunksWritten: 0, chunksDeleted: 1, chunksReanalysed: 0 },
+      { chunksWritten: 1, chunksDeleted: 0, chunksReanalysed: 0 },
+      { chunksWritten: 0, chunksDeleted: 0, chunksReanalysed: 0 },
+    ]);
+    expect(await dfOf(a, 'shared')).toBe(1);
+    expect(await dfOf(a, 'again')).toBeUndefined();
+    const v = await statistics();
+    expect(v.stored).toEqual(v.derived);
+  });
+
   it('stays consistent when pages of one entity are written concurrently', async () => {
     const ref = 'component:default/busy';
     await store.upsertEntity(entity(ref));
@@ -184,28 +282,25 @@ describe('postings by entity', () => {
     expect(v.stored).toEqual(v.derived);
   }, 60_000);
 
-  it('refuses a posting whose entity is not its chunk entity', async () => {
+  it('deletes the lists of a deleted entity, and keeps the others', async () => {
     const a = 'component:default/a';
     const b = 'component:default/b';
     for (const ref of [a, b]) await store.upsertEntity(entity(ref));
-    const [doc, chunks] = page(a, 'one', ['visible text']);
-    await store.replaceDocument(doc, chunks, new Map(), MODEL);
-    await expect(
-      db.knex('ask_docs_terms').insert({
-        chunk_id: chunks[0].chunkId,
-        entity_ref: b,
-        lang: 'en',
-        kind: 'l',
-        term: 'smuggled',
-        tf: 1,
-      }),
-    ).rejects.toThrow(/foreign key/);
-    await expect(
-      db
-        .knex('ask_docs_terms')
-        .where('chunk_id', chunks[0].chunkId)
-        .update({ entity_ref: b }),
-    ).rejects.toThrow(/foreign key/);
+    await store.replaceDocument(
+      ...page(a, 'one', ['shared word']),
+      new Map(),
+      MODEL,
+    );
+    await store.replaceDocument(
+      ...page(b, 'two', ['shared word']),
+      new Map(),
+      MODEL,
+    );
+    await store.deleteEntities([a]);
+    expect(await dfOf(a, 'shared')).toBeUndefined();
+    expect(await dfOf(b, 'shared')).toBe(1);
+    const v = await statistics();
+    expect(v.stored).toEqual(v.derived);
   });
 
   it("refuses a vector whose entity is not its chunk's, and deletes vectors with the entity", async () => {
@@ -257,7 +352,7 @@ describe('postings by entity', () => {
     );
     await expect(store.refreshIndexStatistics()).resolves.toBeUndefined();
     const { rows } = await db.knex.raw(
-      `SELECT count(*)::int AS n FROM pg_stat_user_tables WHERE relname = 'ask_docs_terms' AND last_vacuum IS NOT NULL`,
+      `SELECT count(*)::int AS n FROM pg_stat_user_tables WHERE relname = 'ask_docs_postings' AND last_vacuum IS NOT NULL`,
     );
     expect(rows[0].n).toBe(1);
   });

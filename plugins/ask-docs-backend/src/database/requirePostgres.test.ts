@@ -1,5 +1,5 @@
 import knexFactory, { Knex } from 'knex';
-import { startTestDatabase, TestDatabase } from '../testUtils/testDatabase';
+import { useTestDatabase } from '../testUtils/testDatabase';
 import {
   DatabaseRequirementError,
   requirePostgresWithVector,
@@ -77,13 +77,7 @@ describe('requirePostgresWithVector', () => {
   });
 
   describe('on a real server', () => {
-    let db: TestDatabase;
-    beforeAll(async () => {
-      db = await startTestDatabase({ migrate: false });
-    });
-    afterAll(async () => {
-      await db?.stop();
-    });
+    const db = useTestDatabase({ migrate: false });
 
     it('creates the extension when it may and then passes', async () => {
       await requirePostgresWithVector(db.knex);

@@ -1,11 +1,13 @@
 import { LoggerService } from '@backstage/backend-plugin-api';
 import { Entity, stringifyEntityRef } from '@backstage/catalog-model';
 import pLimit from 'p-limit';
+import { PageWriter } from './pageWriter';
 import {
   AskDocsStore,
   ChunkWrite,
   DocumentRow,
   RunProgress,
+  EntityRow,
   StoredDocumentState,
 } from '../database/AskDocsStore';
 import { Embedder } from '../embedding';
@@ -213,7 +215,28 @@ export class Ingester {
     });
     const states = await store.documentStates(row.entityRef, embedder.modelId);
     const keep = new Set<string>();
+    const writer = new PageWriter(store, {
+      modelId: embedder.modelId,
+      dimension: embedder.dimension,
+    });
+    try {
+      await this.ingestPages(entity, row, states, keep, writer, progress);
+    } finally {
+      await writer.flush();
+    }
+    const stale = [...states.keys()].filter(id => !keep.has(id));
+    progress.chunksDeleted += await store.deleteDocuments(stale);
+  }
 
+  /** The entity's catalog document and TechDocs pages, handed to `writer`. */
+  private async ingestPages(
+    entity: Entity,
+    row: EntityRow,
+    states: Map<string, StoredDocumentState>,
+    keep: Set<string>,
+    writer: PageWriter,
+    progress: RunProgress,
+  ) {
     // "Payments service (Component)": distinct from the title of the entity's TechDocs home page,
     // so the two can be cited separately (decision record 0003).
     const catalogDoc = entityToDocument(entity, {
@@ -232,6 +255,8 @@ export class Ingester {
         },
         states,
         progress,
+        writer,
+        this.failedWrite(progress, row.entityRef),
       ),
     );
 
@@ -277,6 +302,8 @@ export class Ingester {
                 },
                 states,
                 progress,
+                writer,
+                this.failedWrite(progress, row.entityRef, pagePath),
               );
             } catch (e) {
               if (e instanceof RefusedPagePathError) {
@@ -297,15 +324,34 @@ export class Ingester {
         ),
       );
     }
-    const stale = [...states.keys()].filter(id => !keep.has(id));
-    progress.chunksDeleted += await store.deleteDocuments(stale);
   }
 
-  /** Returns the document id. */
+  /** Records a page's failed write (a catalog document's without a page). */
+  private failedWrite(
+    progress: RunProgress,
+    entityRef: string,
+    pagePath?: string,
+  ) {
+    return (e: unknown) =>
+      progress.errors.push({
+        entityRef,
+        ...(pagePath === undefined
+          ? {}
+          : { page: printablePagePath(pagePath) }),
+        message: errorMessage(e),
+      });
+  }
+
+  /**
+   * Returns the document id once the page is handed to `writer`; the write's result updates
+   * `progress`, its failure goes to `onWriteError`.
+   */
   private async ingestDocument(
     input: DocumentInput,
     states: Map<string, StoredDocumentState>,
     progress: RunProgress,
+    writer: PageWriter,
+    onWriteError: (e: unknown) => void,
   ): Promise<string> {
     const { store, embedder, analyzers, languages } = this.o;
     const documentId = documentIdFor(
@@ -400,15 +446,17 @@ export class Ingester {
       note: notes.length ? notes.join('; ') : undefined,
       analysisSignature: this.signature,
     };
-    const result = await store.replaceDocument(doc, writes, vectors, {
-      modelId: embedder.modelId,
-      dimension: embedder.dimension,
-    });
-    progress.pagesDone += 1;
-    progress.chunksWritten += result.chunksWritten;
-    progress.chunksDeleted += result.chunksDeleted;
-    progress.chunksReanalysed += result.chunksReanalysed;
-    progress.chunksEmbedded += vectors.size;
+    await writer.add(
+      { doc, chunks: writes, vectors },
+      result => {
+        progress.pagesDone += 1;
+        progress.chunksWritten += result.chunksWritten;
+        progress.chunksDeleted += result.chunksDeleted;
+        progress.chunksReanalysed += result.chunksReanalysed;
+        progress.chunksEmbedded += vectors.size;
+      },
+      onWriteError,
+    );
     return documentId;
   }
 }

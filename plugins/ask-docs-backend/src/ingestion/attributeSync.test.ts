@@ -104,7 +104,9 @@ describe('entity-attribute sync', () => {
       .knex('ask_docs_embeddings')
       .orderBy('chunk_id')
       .select('chunk_id', 'content_hash', db.knex.raw('embedding::text AS v')),
-    terms: Number((await db.knex('ask_docs_terms').count({ n: '*' }))[0].n),
+    postings: Number(
+      (await db.knex('ask_docs_postings').sum({ n: 'df' }))[0].n ?? 0,
+    ),
   });
   const ageLastSync = (seconds: number) =>
     db.knex.raw(

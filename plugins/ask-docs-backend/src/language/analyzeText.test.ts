@@ -28,7 +28,7 @@ describe('analyzeText', () => {
     expect(tf(terms, 'w', 'záložky')).toBe(1);
     expect(tf(terms, 'w', 'záložku')).toBe(1);
     expect(tf(terms, 'w', 'zalozky')).toBe(0);
-    // Each (kind, term) appears once: the primary key of ask_docs_terms.
+    // Each (kind, term) appears once: one entry per chunk in its posting list.
     const keys = terms.map(t => `${t.kind}:${t.term}`);
     expect(new Set(keys).size).toBe(keys.length);
     expect(terms.every(t => ['l', 's', 'w'].includes(t.kind) && t.tf > 0)).toBe(

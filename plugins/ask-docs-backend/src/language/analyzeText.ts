@@ -20,7 +20,7 @@ export interface AnalyzeTextOptions {
   dropStopwords?: boolean;
 }
 
-/** The ask_docs_terms rows of one chunk in the given (configured) language. */
+/** The keyword keys of one chunk (posting-list entries) in the given (configured) language. */
 export function analyzeText(
   text: string,
   lang: string,

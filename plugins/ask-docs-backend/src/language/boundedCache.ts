@@ -1,3 +1,5 @@
+import { WordKeys } from './types';
+
 /**
  * Approximate-LRU cache in two generations: new entries and hits go to the young map; when it
  * is full, the old generation is dropped and the young one becomes old. Word frequencies are
@@ -40,4 +42,23 @@ export class BoundedCache<K, V> {
   get size(): number {
     return this.young.size + this.old.size;
   }
+}
+
+/**
+ * Memoises an analyzer's `compute(word)` in a BoundedCache. The cached keys are shared by every
+ * caller, so they are frozen: no caller can alter another's.
+ */
+export function cachedWordKeys(
+  compute: (word: string) => WordKeys,
+  capacity: number = 200_000,
+): (word: string) => WordKeys {
+  const cache = new BoundedCache<string, WordKeys>(capacity);
+  return word => {
+    const cached = cache.get(word);
+    if (cached) return cached;
+    const keys = Object.freeze(compute(word));
+    Object.freeze(keys.lemmas);
+    cache.set(word, keys);
+    return keys;
+  };
 }

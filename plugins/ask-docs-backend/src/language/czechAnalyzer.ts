@@ -1,7 +1,7 @@
 /**
  * Czech keys: lemmas from hunspell plus our irregular-forms table, and a light stem.
  */
-import { BoundedCache } from './boundedCache';
+import { BoundedCache, cachedWordKeys } from './boundedCache';
 import { czechDerivationVerb } from './czechDerivation';
 import { restoreCzechDiacritics } from './czechDiacritics';
 import { czechIrregularLemmas } from './czechIrregularForms';
@@ -49,9 +49,6 @@ export function createCzechAnalyzer(
   options: CzechAnalyzerOptions = {},
 ): LanguageAnalyzer {
   const { dictionary } = options;
-  const cache = new BoundedCache<string, WordKeys>(
-    options.cacheSize ?? 200_000,
-  );
   const restoreCache = new BoundedCache<string, readonly string[]>(10_000);
 
   // Hunspell is case-sensitive and our tokens are lowercase: names ("Pavlovi") are only
@@ -98,15 +95,7 @@ export function createCzechAnalyzer(
       ? `cs:${KEYS_VERSION}:hunspell-${options.fingerprint ?? 'custom'}`
       : `cs:${KEYS_VERSION}:stem-only`,
     degraded: options.degraded,
-    keysForWord(word: string): WordKeys {
-      const cached = cache.get(word);
-      if (cached) return cached;
-      // Cached objects are shared by every caller: frozen so no caller can alter another's.
-      const keys = Object.freeze(compute(word));
-      Object.freeze(keys.lemmas);
-      cache.set(word, keys);
-      return keys;
-    },
+    keysForWord: cachedWordKeys(compute, options.cacheSize),
     isStopword(word: string): boolean {
       return (
         CZECH_STOPWORDS.has(word) ||

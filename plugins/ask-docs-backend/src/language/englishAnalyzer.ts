@@ -3,7 +3,7 @@
  */
 import lemmatizer from 'wink-lemmatizer';
 import porter2 from 'wink-porter2-stemmer';
-import { BoundedCache } from './boundedCache';
+import { cachedWordKeys } from './boundedCache';
 import { ENGLISH_STOPWORDS } from './stopwords';
 import { foldDiacritics, hasLetter } from './tokenize';
 import { LanguageAnalyzer, LanguageModule, WordKeys } from './types';
@@ -13,10 +13,6 @@ const KEYS_VERSION = 1;
 export function createEnglishAnalyzer(
   options: { cacheSize?: number } = {},
 ): LanguageAnalyzer {
-  const cache = new BoundedCache<string, WordKeys>(
-    options.cacheSize ?? 200_000,
-  );
-
   const compute = (word: string): WordKeys => {
     if (!hasLetter(word)) return { lemmas: [word], stem: word, known: false };
     // "café" and "cafe" are the same keyword; the lemmatizer and stemmer know ASCII only.
@@ -36,15 +32,7 @@ export function createEnglishAnalyzer(
   return {
     lang: 'en',
     signature: `en:${KEYS_VERSION}:wink-porter2`,
-    keysForWord(word: string): WordKeys {
-      const cached = cache.get(word);
-      if (cached) return cached;
-      // Cached objects are shared by every caller: frozen so no caller can alter another's.
-      const keys = Object.freeze(compute(word));
-      Object.freeze(keys.lemmas);
-      cache.set(word, keys);
-      return keys;
-    },
+    keysForWord: cachedWordKeys(compute, options.cacheSize),
     isStopword(word: string): boolean {
       return ENGLISH_STOPWORDS.has(word);
     },

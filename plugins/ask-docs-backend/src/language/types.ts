@@ -1,4 +1,4 @@
-/** Keyword-analysis types: what ingestion stores in ask_docs_terms and what queries match. */
+/** Keyword-analysis types: what ingestion stores in the posting lists and what queries match. */
 
 /** The keys of one token. All keys are lowercase and folded (no diacritics). */
 export interface WordKeys {
@@ -94,7 +94,7 @@ export interface Analyzers {
 
 export type TermKind = 'l' | 's' | 'w';
 
-/** One row of ask_docs_terms for a chunk (without chunk_id, entity_ref, lang). */
+/** One key of a chunk with its tf: an entry of the key's posting list. */
 export interface TermCount {
   /** 'l' lemma key, 's' stem key (both folded), 'w' lowercase surface word (typo vocabulary). */
   kind: TermKind;
@@ -130,6 +130,6 @@ export interface QueryToken {
   words: string[];
   /** A function word in any of the analysed languages: retrieval should ignore it. */
   stopword: boolean;
-  /** Per-language keys, for matching ask_docs_terms rows of the same lang. */
+  /** Per-language keys, as the language analysed them. */
   byLang: QueryTokenKeys[];
 }

@@ -4,18 +4,13 @@
  * where it folds ASCII only) is never used, so non-ASCII owners match exactly when the catalog
  * would match them, and a folding that is too generous (Turkish dotless ı) cannot widen access.
  */
-import { mockCredentials } from '@backstage/backend-test-utils';
 import { seedIndex } from '../retrieval/testUtils/seed';
-import {
-  cond,
-  fakePermissions,
-  FakeDecision,
-} from '../testUtils/fakePermissions';
+import { cond } from '../testUtils/fakePermissions';
+import { fakeVisibility } from '../testUtils/fakeVisibility';
 import { visibleChunks } from '../retrieval/visibleChunks';
 import { startTestDatabase, TestDatabase } from '../testUtils/testDatabase';
 import { AskDocsEntityAttributes, matchesEntityCriteria } from './entityFilter';
 import { askDocsChunkRuleDefinitions } from './rules';
-import { resolveVisibility } from './visibility';
 
 const ILKER_DOC = 'component:default/ilker-notes';
 const STREET_DOC = 'component:default/strasse';
@@ -56,12 +51,8 @@ async function visibleTo(
   rule: string,
   params: Record<string, unknown>,
 ): Promise<string[]> {
-  const decision: FakeDecision = {
-    conditions: cond('ask-docs-chunk', rule, params),
-  };
-  const visibility = await resolveVisibility({
-    permissions: fakePermissions({ chunk: decision }),
-    credentials: mockCredentials.user('user:default/someone'),
+  const visibility = await fakeVisibility({
+    chunk: { conditions: cond('ask-docs-chunk', rule, params) },
   });
   const rows = await visibleChunks(db.knex, visibility).distinct(
     'c.entity_ref',

@@ -1,6 +1,11 @@
 import { PermissionCriteria } from '@backstage/plugin-permission-common';
 import { JsonValue } from '@backstage/types';
-import { entityMatchKeys, EntityMatchKeys, foldCase } from './matchKeys';
+import {
+  entityMatchKeys,
+  EntityMatchKeys,
+  foldCase,
+  FoldableAttributes,
+} from './matchKeys';
 
 export { flattenSpec } from './matchKeys';
 
@@ -8,14 +13,8 @@ export { flattenSpec } from './matchKeys';
  * The visibility attributes of a chunk's source entity: the columns of `ask_docs_entities`.
  * This is the resource that `ask-docs-chunk` permission rules are evaluated against.
  */
-export interface AskDocsEntityAttributes {
-  entityRef: string;
-  kind: string;
-  namespace: string;
-  name: string;
+export interface AskDocsEntityAttributes extends FoldableAttributes {
   title: string;
-  owners: string[];
-  tags: string[];
   labels: Record<string, string>;
   annotations: Record<string, string>;
   spec: { [key: string]: JsonValue | undefined };
@@ -76,54 +75,58 @@ function fail(message: string): never {
   throw new InvalidVisibilityCriteriaError(message);
 }
 
+/**
+ * The parameters of each leaf type: the values its `field` may take (none: it has no field),
+ * its string-list and non-empty string parameters, and whether it takes an optional `value`.
+ */
+interface LeafShape {
+  fields?: readonly string[];
+  lists?: readonly string[];
+  strings?: readonly string[];
+  optionalValue?: boolean;
+}
+
+// A Map, not an object: a leaf's `type` must never find an inherited property.
+const LEAF_SHAPES = new Map<unknown, LeafShape>([
+  ['oneOf', { fields: ['kind', 'namespace', 'name'], lists: ['values'] }],
+  ['overlaps', { fields: ['owners', 'tags'], lists: ['values'] }],
+  ['nonEmpty', { fields: ['tags'] }],
+  [
+    'hasKey',
+    {
+      fields: ['labels', 'annotations'],
+      strings: ['key'],
+      optionalValue: true,
+    },
+  ],
+  ['hasSpec', { strings: ['path'], optionalValue: true }],
+  ['always', {}],
+]);
+
 /** Validates a single leaf; anything not exactly one of the known shapes is rejected. */
 export function assertEntityFilter(
   value: unknown,
 ): asserts value is EntityFilter {
   if (!isPlainObject(value)) fail('filter leaf is not an object');
-  const keys = Object.keys(value).sort().join(',');
-  switch (value.type) {
-    case 'oneOf':
-      if (keys !== 'field,type,values') fail('oneOf: unexpected keys');
-      if (!['kind', 'namespace', 'name'].includes(value.field as string))
-        fail('oneOf: bad field');
-      if (!isStringArray(value.values)) fail('oneOf: values must be strings');
-      return;
-    case 'overlaps':
-      if (keys !== 'field,type,values') fail('overlaps: unexpected keys');
-      if (!['owners', 'tags'].includes(value.field as string))
-        fail('overlaps: bad field');
-      if (!isStringArray(value.values))
-        fail('overlaps: values must be strings');
-      return;
-    case 'nonEmpty':
-      if (keys !== 'field,type' || value.field !== 'tags')
-        fail('nonEmpty: bad shape');
-      return;
-    case 'hasKey':
-      if (keys !== 'field,key,type' && keys !== 'field,key,type,value')
-        fail('hasKey: unexpected keys');
-      if (!['labels', 'annotations'].includes(value.field as string))
-        fail('hasKey: bad field');
-      if (typeof value.key !== 'string' || value.key === '')
-        fail('hasKey: key must be a string');
-      if ('value' in value && typeof value.value !== 'string')
-        fail('hasKey: value must be a string');
-      return;
-    case 'hasSpec':
-      if (keys !== 'path,type' && keys !== 'path,type,value')
-        fail('hasSpec: unexpected keys');
-      if (typeof value.path !== 'string' || value.path === '')
-        fail('hasSpec: path must be a string');
-      if ('value' in value && typeof value.value !== 'string')
-        fail('hasSpec: value must be a string');
-      return;
-    case 'always':
-      if (keys !== 'type') fail('always: unexpected keys');
-      return;
-    default:
-      fail(`unknown filter type ${JSON.stringify(value.type)}`);
-  }
+  const shape = LEAF_SHAPES.get(value.type);
+  if (!shape) fail(`unknown filter type ${JSON.stringify(value.type)}`);
+  const { fields, lists = [], strings = [], optionalValue = false } = shape;
+  const type = value.type as string;
+  const keys = Object.keys(value);
+  const required = ['type', ...(fields ? ['field'] : []), ...lists, ...strings];
+  const allowed = (k: string) =>
+    required.includes(k) || (optionalValue && k === 'value');
+  if (!keys.every(allowed) || !required.every(k => keys.includes(k)))
+    fail(`${type}: unexpected keys`);
+  if (fields && !fields.includes(value.field as string))
+    fail(`${type}: bad field`);
+  for (const k of lists)
+    if (!isStringArray(value[k])) fail(`${type}: ${k} must be strings`);
+  for (const k of strings)
+    if (typeof value[k] !== 'string' || value[k] === '')
+      fail(`${type}: ${k} must be a string`);
+  if (keys.includes('value') && typeof value.value !== 'string')
+    fail(`${type}: value must be a string`);
 }
 
 /**

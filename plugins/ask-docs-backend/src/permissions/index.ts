@@ -7,12 +7,6 @@ export {
   askDocsChunkConditions,
   createAskDocsChunkConditionalDecision,
   createAskDocsChunkResourceLoader,
-  isEntityOwner,
-  isEntityKind,
-  isInNamespace,
-  hasTag,
-  hasLabel,
-  hasAnnotation,
 } from './rules';
 export {
   translateCatalogConditions,

@@ -97,45 +97,45 @@ const hasTagDef: EntityRuleDefinition<TagParams> = {
   toFilter: ({ tag }) => ({ type: 'overlaps', field: 'tags', values: [tag] }),
 };
 
-const hasLabelDef: EntityRuleDefinition<LabelParams> = {
-  name: 'HAS_LABEL',
-  description:
-    'Allow chunks whose source entity has the given label (optionally with a value)',
-  paramsSchema: objectParams({
-    label: { type: 'string', nonEmpty: true, description: 'Label key' },
-    value: {
-      type: 'string',
-      optional: true,
-      description: 'Label value; any value when omitted',
+/**
+ * HAS_LABEL and HAS_ANNOTATION: the entity has the key `params[param]` in `field`, with the
+ * given value when one is given.
+ */
+function hasKeyRule<P extends 'label' | 'annotation'>(
+  name: string,
+  param: P,
+  field: 'labels' | 'annotations',
+): EntityRuleDefinition<Record<P, string> & { value?: string }> {
+  const noun = param[0].toUpperCase() + param.slice(1);
+  return {
+    name,
+    description:
+      `Allow chunks whose source entity has the given ${param} ` +
+      '(optionally with a value)',
+    paramsSchema: objectParams({
+      [param]: { type: 'string', nonEmpty: true, description: `${noun} key` },
+      value: {
+        type: 'string',
+        optional: true,
+        description: `${noun} value; any value when omitted`,
+      },
+    }),
+    toFilter: params => {
+      const key = params[param];
+      const value = params.value;
+      return value === undefined
+        ? { type: 'hasKey', field, key }
+        : { type: 'hasKey', field, key, value };
     },
-  }),
-  toFilter: ({ label, value }) =>
-    value === undefined
-      ? { type: 'hasKey', field: 'labels', key: label }
-      : { type: 'hasKey', field: 'labels', key: label, value },
-};
+  };
+}
 
-const hasAnnotationDef: EntityRuleDefinition<AnnotationParams> = {
-  name: 'HAS_ANNOTATION',
-  description:
-    'Allow chunks whose source entity has the given annotation (optionally with a value)',
-  paramsSchema: objectParams({
-    annotation: {
-      type: 'string',
-      nonEmpty: true,
-      description: 'Annotation key',
-    },
-    value: {
-      type: 'string',
-      optional: true,
-      description: 'Annotation value; any value when omitted',
-    },
-  }),
-  toFilter: ({ annotation, value }) =>
-    value === undefined
-      ? { type: 'hasKey', field: 'annotations', key: annotation }
-      : { type: 'hasKey', field: 'annotations', key: annotation, value },
-};
+const hasLabelDef = hasKeyRule('HAS_LABEL', 'label', 'labels');
+const hasAnnotationDef = hasKeyRule(
+  'HAS_ANNOTATION',
+  'annotation',
+  'annotations',
+);
 
 /** The definitions by rule name: what the visibility resolver validates conditions against. */
 export const askDocsChunkRuleDefinitions: ReadonlyMap<

@@ -100,6 +100,8 @@ export class Visibility {
      * when they know few chunks are visible (the planner cannot estimate the predicate).
      */
     shape: 'subquery' | 'array' = 'subquery',
+    /** What the column holds: the entity's ref, or its number (posting lists, migration 0006). */
+    key: 'entity_ref' | 'entity_no' = 'entity_ref',
   ): TQueryBuilder {
     if (!COLUMN_PATTERN.test(entityRefColumn)) {
       throw new Error(
@@ -119,7 +121,11 @@ export class Visibility {
     }
     const visible = (sub: Knex.QueryBuilder) =>
       sub
-        .select(`${VISIBLE_ENTITY_ALIAS}.entity_ref`)
+        .select(
+          `${VISIBLE_ENTITY_ALIAS}.${
+            key === 'entity_no' ? 'entity_no' : 'entity_ref'
+          }`,
+        )
         .from({ [VISIBLE_ENTITY_ALIAS]: 'ask_docs_entities' })
         .whereRaw(liveEntitySql(VISIBLE_ENTITY_ALIAS))
         .whereRaw(FRESH_VISIBILITY_ATTRIBUTES_SQL)

@@ -2,6 +2,7 @@ import { ConfigReader } from '@backstage/config';
 import { readAskDocsConfig } from '../settings';
 import {
   boostByTitle,
+  boostFused,
   DEFAULT_FUSION_WEIGHTS,
   readFusionWeights,
   reciprocalRankFusion,
@@ -196,5 +197,24 @@ describe('section-title evidence', () => {
     expect(boostByTitle(fused, coverage, 0, 0.018)).toEqual(fused);
     expect(boostByTitle(fused, new Map(), 0.05, 0.018)).toEqual(fused);
     expect(fused[2].rrf).toBe(0.0156); // the input is not modified
+  });
+
+  it('adds several boosts, each by its own weight, and skips weights of 0', () => {
+    const fused = [
+      { id: 'a', rrf: 0.0164 },
+      { id: 'b', rrf: 0.016 },
+      { id: 'c', rrf: 0.0156 },
+    ];
+    const title = { values: new Map([['b', 1]]), weight: 0.05 };
+    const phrase = { values: new Map([['c', 1]]), weight: 0.15 };
+    const boosted = boostFused(fused, [title, phrase], 0.018);
+    // c gains 0.15 × 0.018 = 0.0027, b 0.0009: c, b, a.
+    expect(boosted.map(f => [f.id, f.rrf])).toEqual([
+      ['c', expect.closeTo(0.0183, 10)],
+      ['b', expect.closeTo(0.0169, 10)],
+      ['a', 0.0164],
+    ]);
+    expect(boostFused(fused, [{ ...phrase, weight: 0 }], 0.018)).toEqual(fused);
+    expect(boostFused(fused, [], 0.018)).toEqual(fused);
   });
 });

@@ -1,5 +1,6 @@
 import type { EmbedderKind } from '../embedding';
-import { foldDiacritics, tokenize } from '../language/tokenize';
+import { tokenize } from '../language/tokenize';
+import { MatchQueryToken, queryWordMatcher } from './proximity';
 import type { PerModel } from '../settings';
 
 export interface FusedItem {
@@ -100,66 +101,65 @@ export function readFusionWeights(
 }
 
 /** The keys of a query word that titleCoverage compares with a section path's words. */
-export interface TitleQueryToken {
-  token: string;
-  lemmas: string[];
-  stems: string[];
-  words?: string[];
-}
-
-/** A stem this long also matches title words it starts ("configur" → "configuration"). */
-const TITLE_PREFIX_STEM = 4;
+export type TitleQueryToken = MatchQueryToken;
 
 /**
  * idf-weighted share of the question's words that a chunk's section path ("Title › Section")
  * names. The path has no keys of its own in the index (its words are counted with the text),
- * so its words are compared with each query word's folded keys: equal to a lemma, stem or
- * surface word, or starting with a stem of at least four letters ("pokladn" → "Pokladna").
+ * so its words are compared with each query word's folded keys (proximity.ts queryWordMatcher:
+ * equal to a lemma, stem or surface word, or starting with a stem of at least four letters,
+ * "pokladn" → "Pokladna").
  */
 export function titleCoverage(
   tokens: readonly TitleQueryToken[],
   idfOf: (token: string) => number,
   sectionPath: string,
+  match: (word: string) => readonly number[] = queryWordMatcher(tokens),
 ): number {
-  const words = new Set(tokenize(sectionPath).map(foldDiacritics));
-  if (words.size === 0) return 0;
+  const named = new Set(tokenize(sectionPath).flatMap(w => match(w)));
   let total = 0;
   let covered = 0;
-  for (const t of tokens) {
+  tokens.forEach((t, index) => {
     const idf = idfOf(t.token);
-    if (!(idf > 0)) continue;
+    if (!(idf > 0)) return;
     total += idf;
-    const keys = [
-      ...t.lemmas,
-      ...t.stems,
-      ...(t.words ?? []).map(foldDiacritics),
-    ];
-    const prefixes = t.stems.filter(s => s.length >= TITLE_PREFIX_STEM);
-    const named = [...words].some(
-      w => keys.includes(w) || prefixes.some(p => w.startsWith(p)),
-    );
-    if (named) covered += idf;
-  }
+    if (named.has(index)) covered += idf;
+  });
   return total > 0 ? covered / total : 0;
 }
 
+/** Evidence of a chunk in [0, 1] by id, and how much of the largest fused score it may add. */
+export interface FusedBoost {
+  values: ReadonlyMap<string, number>;
+  weight: number;
+}
+
 /**
- * Adds title evidence to fused scores: `weight × maxScore × titleCoverage`, so a weight of
- * 0.05 lifts a chunk whose section names every question word by a twentieth of the largest
- * possible fused score (a few ranks near the top). Stable: equal scores keep their order.
+ * Adds evidence to fused scores: Σ `weight × maxScore × value`, so a weight of 0.05 lifts a
+ * chunk whose value is 1 by a twentieth of the largest possible fused score (a few ranks near
+ * the top). Stable: equal scores keep their order.
  */
+export function boostFused<T extends { id: string; rrf: number }>(
+  fused: readonly T[],
+  boosts: readonly FusedBoost[],
+  maxScore: number,
+): T[] {
+  const active = boosts.filter(b => b.weight > 0);
+  if (active.length === 0) return [...fused];
+  const bonus = (id: string) =>
+    active.reduce((s, b) => s + b.weight * (b.values.get(id) ?? 0), 0);
+  return fused
+    .map((f, i) => ({ f: { ...f, rrf: f.rrf + maxScore * bonus(f.id) }, i }))
+    .sort((a, b) => b.f.rrf - a.f.rrf || a.i - b.i)
+    .map(x => x.f);
+}
+
+/** Section-title evidence alone (fusion.ts titleCoverage values): see boostFused. */
 export function boostByTitle<T extends { id: string; rrf: number }>(
   fused: readonly T[],
   coverage: ReadonlyMap<string, number>,
   weight: number,
   maxScore: number,
 ): T[] {
-  if (!(weight > 0)) return [...fused];
-  return fused
-    .map((f, i) => ({
-      f: { ...f, rrf: f.rrf + weight * maxScore * (coverage.get(f.id) ?? 0) },
-      i,
-    }))
-    .sort((a, b) => b.f.rrf - a.f.rrf || a.i - b.i)
-    .map(x => x.f);
+  return boostFused(fused, [{ values: coverage, weight }], maxScore);
 }

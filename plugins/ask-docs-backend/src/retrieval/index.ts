@@ -56,7 +56,7 @@ export { FITTED_EVIDENCE_MODELS } from './evidenceModel.fitted';
 export {
   visibleChunks,
   visibleChunkDetails,
-  visibleTerms,
+  visiblePostings,
   visibleEmbeddings,
 } from './visibleChunks';
 export type { RetrievalScope } from './visibleChunks';

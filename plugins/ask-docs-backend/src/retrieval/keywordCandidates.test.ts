@@ -1,23 +1,24 @@
 /*
- * Keyword scoring reads the postings of the rarest tokens whole and looks up the common ones
- * only for those candidates (issue 15), with statistics from per-entity tables (migration 0005).
+ * Keyword scoring reads the visible posting lists of the query's keys (migration 0006) and
+ * scores every matching chunk in memory, with statistics from the lists' counts and the
+ * per-entity totals (migration 0005).
  */
 import { mockCredentials } from '@backstage/backend-test-utils';
 import { resolveVisibility, Visibility } from '../permissions';
 import { startTestDatabase, TestDatabase } from '../testUtils/testDatabase';
 import {
-  essentialTokens,
+  idf,
   keywordSearch,
   keywordStatistics,
   QueryToken,
 } from './keywordSearch';
 import { cond, fakePermissions } from '../testUtils/fakePermissions';
 import { seedIndex } from './testUtils/seed';
+import { decodePostings, encodePostings } from '../database/postingList';
 import {
   ChunkSelection,
   visibleChunks,
-  visibleTerms,
-  visibleVocabulary,
+  visiblePostings,
 } from './visibleChunks';
 
 const q = (...ws: string[]): QueryToken[] =>
@@ -76,13 +77,12 @@ describe('keyword candidates and statistics', () => {
     await db?.stop();
   });
 
-  const search = (candidateBudget?: number) =>
+  const search = (limit = 40, ...words: string[]) =>
     keywordSearch({
       knex: db.knex,
       visibility: owner,
-      queryTokens: q('rollback', 'release'),
-      limit: 40,
-      candidateBudget,
+      queryTokens: q(...(words.length ? words : ['rollback', 'release'])),
+      limit,
     });
 
   it("counts N, length and df over the asker's visible entities only", async () => {
@@ -101,27 +101,95 @@ describe('keyword candidates and statistics', () => {
     ]);
   });
 
-  it('ranks the rare token’s chunks exactly as exhaustive scoring does, and says it was not exhaustive', async () => {
-    const budgeted = await search(5);
-    const exhaustive = await search(Infinity);
-    expect(budgeted.exhaustive).toBe(false);
-    expect(exhaustive.exhaustive).toBe(true);
-    // Candidates come from "rollback" only; "release" adds its tf to them.
-    expect(budgeted.hits.map(h => h.chunkId).sort()).toEqual(
-      [...ids.rare].sort(),
+  it('scores every matching visible chunk with BM25 as computed from the texts', async () => {
+    const texts = [
+      ...Array.from(
+        { length: 20 },
+        (_, i) => `release note number n${i} of the train`,
+      ),
+      'rollback the release',
+      'rollback twice',
+    ];
+    const n = texts.length;
+    const avg = texts.reduce((s, t) => s + t.split(' ').length, 0) / n;
+    const bm25 = (text: string) =>
+      ['rollback', 'release'].reduce((sum, w) => {
+        const words = text.split(' ');
+        const tf = words.filter(x => x === w).length;
+        const df = texts.filter(t => t.split(' ').includes(w)).length;
+        if (tf === 0) return sum;
+        const norm = 1.2 * (1 - 0.75 + (0.75 * words.length) / avg);
+        return sum + (idf(n, df) * tf * 2.2) / (tf + norm);
+      }, 0);
+    const { hits } = await search();
+    const byId = new Map(
+      [...ids.common, ...ids.rare].map((id, i) => [id, texts[i]]),
     );
-    expect(budgeted.hits).toEqual(exhaustive.hits.slice(0, 2));
+    expect(hits).toHaveLength(22);
+    for (const h of hits)
+      expect(h.score).toBeCloseTo(bm25(byId.get(h.chunkId)!), 9);
+    // The two chunks with the rare word first; then those with the common word alone.
     expect(
-      budgeted.hits.find(h => h.chunkId === ids.rare[0])?.matchedTokens,
-    ).toEqual(['rollback', 'release']);
-    // Exhaustive scoring also ranks the chunks matching "release" alone, after them.
-    expect(exhaustive.hits).toHaveLength(22);
+      hits
+        .slice(0, 2)
+        .map(h => h.chunkId)
+        .sort(),
+    ).toEqual([...ids.rare].sort());
+    expect(hits.find(h => h.chunkId === ids.rare[0])?.matchedTokens).toEqual([
+      'rollback',
+      'release',
+    ]);
+    expect(hits.map(h => h.rank)).toEqual(hits.map((_, i) => i + 1));
+    const scores = hits.map(h => h.score);
+    expect(scores).toEqual([...scores].sort((x, y) => y - x));
   });
 
-  it('never returns a hidden chunk, however the candidates are drawn', async () => {
-    for (const budget of [1, 5, 100, Infinity]) {
-      const { hits } = await search(budget);
+  it('cuts at the limit after ordering ties by chunk id', async () => {
+    const all = (await search(40, 'train')).hits;
+    expect(all).toHaveLength(20);
+    const ordered = [...all].sort((x, y) => (x.chunkId < y.chunkId ? -1 : 1));
+    expect(all.map(h => h.chunkId)).toEqual(ordered.map(h => h.chunkId));
+    expect((await search(3, 'train')).hits).toEqual(all.slice(0, 3));
+  });
+
+  it('never returns a hidden chunk, not even for words only it contains', async () => {
+    for (const words of [['rollback', 'release'], ['secret'], ['rollback']]) {
+      const { hits } = await search(40, ...words);
       expect(hits.map(h => h.chunkId)).not.toContain(ids.hidden[0]);
+    }
+    expect((await search(40, 'secret')).hits).toEqual([]);
+  });
+
+  it('a hidden chunk number smuggled into a visible list is never returned', async () => {
+    // Lists cannot have a foreign key per entry; the chunk lookup applies visibility again.
+    const hidden = await db
+      .knex('ask_docs_chunks')
+      .where('chunk_id', ids.hidden[0])
+      .first('chunk_no', 'term_count');
+    const list = await db
+      .knex('ask_docs_postings as p')
+      .join('ask_docs_keys as k', 'k.key_id', 'p.key_id')
+      .join('ask_docs_entities as e', 'e.entity_no', 'p.entity_no')
+      .where({ 'k.kind': 'l', 'k.term': 'rollback' })
+      .where('e.entity_ref', 'component:default/pay')
+      .first('p.key_id', 'p.entity_no', 'p.postings');
+    const forged = encodePostings([
+      ...decodePostings(list.postings),
+      { chunkNo: hidden.chunk_no, tf: 9, length: hidden.term_count },
+    ]);
+    const where = { key_id: list.key_id, entity_no: list.entity_no };
+    await db
+      .knex('ask_docs_postings')
+      .where(where)
+      .update({ postings: forged });
+    try {
+      const { hits } = await search(40, 'rollback');
+      expect(hits.map(h => h.chunkId).sort()).toEqual([...ids.rare].sort());
+    } finally {
+      await db
+        .knex('ask_docs_postings')
+        .where(where)
+        .update({ postings: list.postings });
     }
   });
 
@@ -140,12 +208,11 @@ describe('keyword candidates and statistics', () => {
         ...(await visibleChunks(db.knex, v, s)
           .select('c.chunk_id')
           .orderBy('c.chunk_id')),
-        ...(await visibleTerms(db.knex, v, s)
-          .select('t.chunk_id', 't.kind', 't.term')
-          .orderBy(['t.chunk_id', 't.kind', 't.term'])),
-        ...(await visibleVocabulary(db.knex, v, s)
-          .select('v.entity_ref', 'v.term')
-          .orderBy(['v.entity_ref', 'v.term'])),
+        ...(await visiblePostings(db.knex, v, s)
+          .join('ask_docs_keys as k', 'k.key_id', 'p.key_id')
+          .join('ask_docs_entities as e', 'e.entity_no', 'p.entity_no')
+          .select('e.entity_ref', 'k.kind', 'k.term', 'p.df')
+          .orderBy(['e.entity_ref', 'k.kind', 'k.term'])),
       ].map(r => Object.values(r).join(' '));
     };
     for (const v of [owner, everyone, nobody]) {
@@ -156,45 +223,5 @@ describe('keyword candidates and statistics', () => {
     );
     expect(await rows(nobody, true)).toEqual([]);
     expect((await rows(everyone, true)).join('\n')).toMatch(/secret/);
-  });
-
-  it('uses the default budget: this small corpus is scored exhaustively', async () => {
-    const result = await search();
-    expect(result.exhaustive).toBe(true);
-    expect(result.hits).toEqual((await search(Infinity)).hits);
-  });
-});
-
-describe('essentialTokens', () => {
-  const stat = (
-    df: number,
-    match: 'exact' | 'prefix' | 'none' = 'exact',
-    weight = 1,
-  ) => ({
-    token: 't',
-    match,
-    df,
-    idf: 1,
-    weight,
-  });
-
-  it('takes the rarest tokens while their df fits, and always at least one', () => {
-    expect(
-      [...essentialTokens([stat(300), stat(20), stat(50)], 100)].sort(),
-    ).toEqual([1, 2]);
-    expect([...essentialTokens([stat(300), stat(900)], 100)]).toEqual([0]);
-    expect(
-      [...essentialTokens([stat(300), stat(900)], Infinity)].sort(),
-    ).toEqual([0, 1]);
-  });
-
-  it('leaves out tokens that match nothing or weigh nothing', () => {
-    expect([
-      ...essentialTokens(
-        [stat(0, 'none'), stat(5, 'exact', 0), stat(7, 'prefix')],
-        100,
-      ),
-    ]).toEqual([2]);
-    expect(essentialTokens([stat(0, 'none'), undefined], 100).size).toBe(0);
   });
 });

@@ -1,13 +1,14 @@
 import { foldDiacritics } from '../language';
 import { Knex } from 'knex';
 import { Visibility } from '../permissions/visibility';
+import { decodePostingArrays, PostingArrays } from '../database/postingList';
+import { bestChunks, listHas, unionLists } from './listScoring';
 import {
   ChunkSelection,
   FEW_VISIBLE_CHUNKS,
   visibleChunks,
   visibleEntityTotals,
-  visibleKeyStats,
-  visibleTerms,
+  visiblePostings,
 } from './visibleChunks';
 
 /** One analysed query word (stopwords already removed), from the language module. */
@@ -127,59 +128,127 @@ function valuesList(keys: Key[]): { sql: string; bindings: Knex.RawBinding[] } {
 }
 
 /**
- * Per-token visible df via exact keys (tok → df), from the per-entity key statistics: a key's
- * df is the sum over visible entities, a token's the largest of its keys' (its lemma, stem and
- * surface keys nearly always occur in the same chunks; the union would need the postings).
+ * Per-token visible df via exact keys (tok → df), from the posting lists' counts: a key's df is
+ * the sum over visible entities, a token's the largest of its keys' (its lemma, stem and surface
+ * keys nearly always occur in the same chunks; the union would need the lists themselves).
  */
-async function exactDf(knex: Knex, visibility: Visibility, keys: Key[]) {
+async function exactDf(
+  knex: Knex,
+  visibility: Visibility,
+  keys: Key[],
+  scope?: ChunkSelection,
+) {
   const df = new Map<number, number>();
   if (keys.length === 0) return df;
   const values = valuesList(keys);
   const result = await knex.raw(
-    `SELECT k.tok, max(k.df)::int AS df FROM (
-       SELECT q.tok, q.kind, q.term, sum(ks.df) AS df
-         FROM ? AS ks JOIN ${values.sql} AS q(tok, kind, term)
-           ON ks.kind = q.kind AND ks.term = q.term
-        GROUP BY q.tok, q.kind, q.term) AS k
-      GROUP BY k.tok`,
-    [visibleKeyStats(knex, visibility), ...values.bindings],
+    `SELECT s.tok, max(s.df)::int AS df FROM (
+       SELECT q.tok, q.kind, q.term, sum(p.df) AS df
+         FROM ${values.sql} AS q(tok, kind, term)
+         JOIN ask_docs_keys AS k ON k.kind = q.kind AND k.term = q.term
+         JOIN ? AS p ON p.key_id = k.key_id
+        GROUP BY q.tok, q.kind, q.term) AS s
+      GROUP BY s.tok`,
+    [...values.bindings, visiblePostings(knex, visibility, scope)],
   );
   for (const row of result.rows) df.set(Number(row.tok), Number(row.df));
   return df;
 }
 
-/** One branch per prefix key so each LIKE has a constant pattern and can use the prefix index. */
-function prefixBranches(
+/**
+ * The visible posting lists of exact keys and of prefix keys (one branch per prefix, so each
+ * LIKE has a constant pattern and uses the dictionary's index), as (tok, postings) rows.
+ */
+async function readLists(
+  knex: Knex,
+  visibility: Visibility,
+  exact: Key[],
+  prefix: Key[],
+  scope?: ChunkSelection,
+): Promise<ListRow[]> {
+  const branches: string[] = [];
+  const bindings: Knex.RawBinding[] = [];
+  if (exact.length > 0) {
+    const values = valuesList(exact);
+    branches.push(
+      `SELECT q.tok, p.entity_no, p.df, ${LIST_COLUMN} FROM ${values.sql} AS q(tok, kind, term)
+         JOIN ask_docs_keys AS k ON k.kind = q.kind AND k.term = q.term
+         JOIN ? AS p ON p.key_id = k.key_id`,
+    );
+    bindings.push(...values.bindings, visiblePostings(knex, visibility, scope));
+  }
+  for (const key of prefix) {
+    branches.push(
+      `SELECT ?::int AS tok, p.entity_no, p.df, ${LIST_COLUMN} FROM ask_docs_keys AS k
+         JOIN ? AS p ON p.key_id = k.key_id
+        WHERE k.kind = ? AND k.term LIKE ? ESCAPE '!'`,
+    );
+    bindings.push(
+      key.tok,
+      visiblePostings(knex, visibility, scope),
+      key.kind,
+      prefixPattern(key.term),
+    );
+  }
+  if (branches.length === 0) return [];
+  const result = await knex.raw(branches.join(' UNION ALL '), bindings);
+  return result.rows.map(
+    (r: Omit<ListRow, 'postings'> & { postings: string }) => ({
+      tok: Number(r.tok),
+      entity_no: Number(r.entity_no),
+      df: Number(r.df),
+      postings: Buffer.from(r.postings, 'base64'),
+    }),
+  );
+}
+
+/**
+ * Lists travel as base64 text: a bytea column arrives as hex, twice the list's size to send
+ * and parse (at 100k chunks a query's lists are megabytes). Node skips the line breaks.
+ */
+const LIST_COLUMN = "encode(p.postings, 'base64') AS postings";
+
+interface ListRow {
+  tok: number;
+  entity_no: number;
+  df: number;
+  postings: Buffer;
+}
+
+/**
+ * Lists grouped by entity, each token's key lists merged into one (largest tf): `groups[g][tok]`
+ * is the token's list in entity group g, undefined where it has none.
+ */
+function groupLists(rows: ListRow[], tokens: number) {
+  const byEntity = new Map<number, PostingArrays[][]>();
+  for (const row of rows) {
+    const lists =
+      byEntity.get(row.entity_no) ??
+      Array.from({ length: tokens }, (): PostingArrays[] => []);
+    byEntity.set(row.entity_no, lists);
+    lists[row.tok].push(decodePostingArrays(row.postings, row.df));
+  }
+  return [...byEntity.values()].map(lists =>
+    lists.map(keyLists => (keyLists.length ? unionLists(keyLists) : undefined)),
+  );
+}
+
+async function prefixDf(
   knex: Knex,
   visibility: Visibility,
   keys: Key[],
-  selection?: ChunkSelection,
-): { sql: string; bindings: Knex.RawBinding[] } {
-  return {
-    sql: keys
-      .map(
-        () =>
-          `SELECT ?::int AS tok, vt.chunk_id, vt.tf FROM ? AS vt WHERE vt.kind = ? AND vt.term LIKE ? ESCAPE '!'`,
-      )
-      .join(' UNION ALL '),
-    bindings: keys.flatMap(k => [
-      k.tok,
-      visibleTerms(knex, visibility, selection),
-      k.kind,
-      prefixPattern(k.term),
-    ]),
-  };
-}
-
-async function prefixDf(knex: Knex, visibility: Visibility, keys: Key[]) {
+  scope?: ChunkSelection,
+) {
   const df = new Map<number, number>();
-  if (keys.length === 0) return df;
-  const branches = prefixBranches(knex, visibility, keys);
-  const result = await knex.raw(
-    `SELECT u.tok, count(DISTINCT u.chunk_id)::int AS df FROM (${branches.sql}) AS u GROUP BY u.tok`,
-    branches.bindings,
-  );
-  for (const row of result.rows) df.set(Number(row.tok), Number(row.df));
+  const tokens = Math.max(-1, ...keys.map(k => k.tok)) + 1;
+  for (const lists of groupLists(
+    await readLists(knex, visibility, [], keys, scope),
+    tokens,
+  )) {
+    lists.forEach((l, tok) => {
+      if (l) df.set(tok, (df.get(tok) ?? 0) + l.chunkNos.length);
+    });
+  }
   return df;
 }
 
@@ -284,83 +353,21 @@ export async function keywordStatistics(
   };
 }
 
-/**
- * Summed visible df up to which tokens' postings are read whole. At 100k chunks a common word
- * has tens of thousands of postings; reading them all is most of a query's time (issue 15).
- */
-export const KEYWORD_CANDIDATE_BUDGET = 5000;
-
-/**
- * Candidates, best first by the rare tokens' score, that get the common tokens' tf added when
- * the budget left tokens out. A common token's idf is low, so its tf rarely lifts a chunk from
- * below this rank into the results; the benchmark measures the overlap with exhaustive scoring.
- */
-export const RESCORED_CANDIDATES = 200;
-
 export interface KeywordResult {
   hits: KeywordHit[];
   statistics: KeywordStatistics;
-  /**
-   * False when common tokens only scored the candidates of rarer ones (candidate budget), so a
-   * chunk matching common tokens alone could not be ranked.
-   */
-  exhaustive: boolean;
 }
 
-/** Matched tokens, rarest first, while their summed df fits the budget (at least one). */
-export function essentialTokens(
-  stats: Array<TokenStatistics | undefined>,
-  budget: number,
-): Set<number> {
-  const order = stats
-    .flatMap((s, tok) =>
-      s && s.match !== 'none' && s.weight > 0 ? [{ tok, df: s.df }] : [],
-    )
-    .sort((a, b) => a.df - b.df || a.tok - b.tok);
-  const chosen = new Set<number>();
-  let sum = 0;
-  for (const { tok, df } of order) {
-    if (chosen.size > 0 && sum + df > budget) break;
-    chosen.add(tok);
-    sum += df;
-  }
-  return chosen;
-}
-
-/** Postings rows (tok, chunk_id, tf) of the given exact and prefix keys, visible ones only. */
-function matchBranches(
-  knex: Knex,
-  visibility: Visibility,
-  exact: Key[],
-  prefix: Key[],
-  selection?: ChunkSelection,
-): { sql: string; bindings: Knex.RawBinding[] } {
-  const branches: string[] = [];
-  const bindings: Knex.RawBinding[] = [];
-  if (exact.length > 0) {
-    const values = valuesList(exact);
-    branches.push(
-      `SELECT q.tok, vt.chunk_id, vt.tf FROM ? AS vt JOIN ${values.sql} AS q(tok, kind, term)
-          ON vt.kind = q.kind AND vt.term = q.term`,
-    );
-    bindings.push(
-      visibleTerms(knex, visibility, selection),
-      ...values.bindings,
-    );
-  }
-  if (prefix.length > 0) {
-    const p = prefixBranches(knex, visibility, prefix, selection);
-    branches.push(p.sql);
-    bindings.push(...p.bindings);
-  }
-  return { sql: branches.join(' UNION ALL '), bindings };
-}
+/** Hits mapped to chunk ids past `limit`, so ties at the cut are ordered by id as before. */
+const TIE_WINDOW = 50;
 
 /**
  * Scores visible chunks (within `selection`) by BM25 over the query tokens, with idf from the
  * asker's visible statistics. Exact lemma/stem keys count fully; tokens with no exact match in
  * the visible corpus fall back to prefix matches at `prefixWeight`. Coverage is the idf-weighted
  * share of the query the chunk matches (a token with no match anywhere still counts against it).
+ * The posting lists carry tf and chunk length, so every matching chunk is scored here, in
+ * memory; only the best are looked up as chunks (visibility applied again).
  */
 export async function keywordSearch(
   options: KeywordOptions & {
@@ -369,8 +376,6 @@ export async function keywordSearch(
     /** Reuse statistics already computed for the same tokens. */
     statistics?: KeywordStatistics;
     bm25?: { k1?: number; b?: number };
-    /** Summed df of the tokens whose postings supply candidates; default KEYWORD_CANDIDATE_BUDGET. */
-    candidateBudget?: number;
   },
 ): Promise<KeywordResult> {
   const { knex, visibility, selection } = options;
@@ -382,8 +387,7 @@ export async function keywordSearch(
   const stats = tokens.map(t => byToken.get(t.token));
   const limit = Math.max(0, Math.floor(options.limit));
   const totalIdf = stats.reduce((sum, s) => sum + (s?.idf ?? 0), 0);
-  if (limit === 0 || totalIdf <= 0)
-    return { hits: [], statistics, exhaustive: true };
+  if (limit === 0 || totalIdf <= 0) return { hits: [], statistics };
 
   const minPrefixLength = options.minPrefixLength ?? DEFAULTS.minPrefixLength;
   const exactToks = new Set(
@@ -395,118 +399,86 @@ export async function keywordSearch(
   const exact = exactKeys(tokens).filter(k => exactToks.has(k.tok));
   const prefix = prefixKeysFor(tokens, prefixToks, minPrefixLength);
   if (exact.length === 0 && prefix.length === 0)
-    return { hits: [], statistics, exhaustive: true };
+    return { hits: [], statistics };
 
-  // Candidates come from the rarest tokens' postings while their summed df fits the budget;
-  // the other (common, low-idf) tokens only add their tf to those candidates. A chunk that
-  // matches common tokens alone is then not ranked: with a low idf it rarely would be.
-  const essential = essentialTokens(
-    stats,
-    selection?.chunkIds
-      ? Infinity
-      : options.candidateBudget ?? KEYWORD_CANDIDATE_BUDGET,
-  );
   const narrowed: ChunkSelection = {
     ...selection,
     fewVisible: statistics.visibleChunks <= FEW_VISIBLE_CHUNKS,
   };
-  const part = (toks: Set<number>) =>
-    matchBranches(
-      knex,
-      visibility,
-      exact.filter(k => toks.has(k.tok)),
-      prefix.filter(k => toks.has(k.tok)),
-      narrowed,
+  // A chunk id selection (scores for known candidates) is applied to the decoded lists, and
+  // only the lists of the selected chunks' entities are read.
+  let allowed: Set<number> | undefined;
+  let listScope = narrowed;
+  if (selection?.chunkIds) {
+    const rows: Array<{ chunk_no: number; entity_ref: string }> =
+      await visibleChunks(knex, visibility, narrowed).select(
+        'c.chunk_no',
+        'c.entity_ref',
+      );
+    if (rows.length === 0) return { hits: [], statistics };
+    allowed = new Set(rows.map(r => r.chunk_no));
+    listScope = {
+      ...narrowed,
+      entityRefs: Array.from(new Set(rows.map(r => r.entity_ref))),
+    };
+  }
+  const groups = groupLists(
+    await readLists(knex, visibility, exact, prefix, listScope),
+    tokens.length,
+  );
+  const weights = stats.map(s =>
+    s && s.weight > 0 ? { idf: s.idf, weight: s.weight } : undefined,
+  );
+  const best = bestChunks(
+    groups,
+    weights.map(w => ({ weightedIdf: w ? w.weight * w.idf : 0 })),
+    {
+      k1: options.bm25?.k1 ?? DEFAULTS.k1,
+      b: options.bm25?.b ?? DEFAULTS.b,
+      averageLength: Math.max(statistics.averageLength, 1),
+      keep: limit + TIE_WINDOW,
+      allowed,
+    },
+  );
+  if (best.length === 0) return { hits: [], statistics };
+  // Visibility again on the chunk rows: a list can only narrow what the asker sees.
+  const idRows = await visibleChunks(knex, visibility, narrowed)
+    .whereRaw('c.chunk_no = ANY(?::int[])', [best.map(c => c.chunkNo)])
+    .select('c.chunk_no', 'c.chunk_id');
+  const idOf = new Map<number, string>(
+    idRows.map((r: { chunk_no: number; chunk_id: string }) => [
+      r.chunk_no,
+      r.chunk_id,
+    ]),
+  );
+  const hits = best
+    .flatMap(c => {
+      const chunkId = idOf.get(c.chunkNo);
+      if (!chunkId) return [];
+      // Matched tokens (and coverage) only for the few chunks returned.
+      const toks = groups[c.group].flatMap((list, tok) =>
+        weights[tok] && listHas(list, c.chunkNo) ? [tok] : [],
+      );
+      const matched = toks.reduce(
+        (sum, tok) => sum + weights[tok]!.idf * weights[tok]!.weight,
+        0,
+      );
+      return [{ chunkId, score: c.score, matched, toks }];
+    })
+    .sort(
+      (x, y) =>
+        y.score - x.score ||
+        (x.chunkId < y.chunkId ? -1 : x.chunkId > y.chunkId ? 1 : 0),
+    )
+    .slice(0, limit)
+    .map(
+      (e, i): KeywordHit => ({
+        chunkId: e.chunkId,
+        score: e.score,
+        coverage: Math.min(1, e.matched / totalIdf),
+        matchedTokens: e.toks.map(tok => tokens[tok].token),
+        rank: i + 1,
+      }),
     );
-  const found = part(essential);
-  if (found.sql === '') return { hits: [], statistics, exhaustive: true };
-  const rest = part(
-    new Set([...exactToks, ...prefixToks].filter(tok => !essential.has(tok))),
-  );
-  const weighted = stats.flatMap((s, tok) =>
-    s && s.weight > 0 ? [{ tok, weight: s.weight, idf: s.idf }] : [],
-  );
-  const k1 = options.bm25?.k1 ?? DEFAULTS.k1;
-  const b = options.bm25?.b ?? DEFAULTS.b;
-  const avglen = Math.max(statistics.averageLength, 1);
-
-  // BM25 of one (token, chunk) row: `m` has tok and tf, `len` is the chunk length column.
-  const bm25 = (len: string) =>
-    `w.weight * w.idf * (m.tf * (?::float8 + 1)) /
-       (m.tf + ?::float8 * (1 - ?::float8 + ?::float8 * ${len} / ?::float8))`;
-  const bm25Bindings = [k1, k1, b, b, avglen];
-  const weights = {
-    sql: `(VALUES ${weighted
-      .map(() => '(?::int, ?::float8, ?::float8)')
-      .join(', ')})`,
-    bindings: weighted.flatMap(w => [w.tok, w.weight, w.idf]),
-  };
-  // With common tokens left out of the candidates, only the best RESCORED_CANDIDATES (by the
-  // rare tokens' score) get the common tokens' tf looked up: one index probe per chunk and key.
-  const rescored = Math.max(RESCORED_CANDIDATES, limit);
-  const result = await knex.raw(
-    `WITH found AS (
-       SELECT x.tok, x.chunk_id, max(x.tf) AS tf FROM (${found.sql}) AS x
-        GROUP BY x.tok, x.chunk_id),
-     scored AS (
-       SELECT m.chunk_id, c.term_count, sum(${bm25('c.term_count')}) AS score
-         FROM found AS m JOIN ${
-           weights.sql
-         } AS w(tok, weight, idf) ON w.tok = m.tok
-         JOIN ? AS c ON c.chunk_id = m.chunk_id
-        GROUP BY m.chunk_id, c.term_count
-        ${rest.sql ? 'ORDER BY score DESC, m.chunk_id LIMIT ?' : ''}),
-     matched AS (
-       SELECT f.* FROM found AS f WHERE f.chunk_id IN (SELECT s.chunk_id FROM scored AS s)
-       ${
-         rest.sql
-           ? `UNION ALL
-       SELECT y.tok, y.chunk_id, max(y.tf) AS tf FROM (${rest.sql}) AS y
-        WHERE y.chunk_id IN (SELECT s.chunk_id FROM scored AS s)
-        GROUP BY y.tok, y.chunk_id`
-           : ''
-       })
-     SELECT m.chunk_id,
-            sum(${bm25('s.term_count')}) AS score,
-            sum(w.idf * w.weight) AS matched,
-            array_agg(m.tok ORDER BY m.tok) AS toks
-       FROM matched AS m
-       JOIN ${weights.sql} AS w(tok, weight, idf) ON w.tok = m.tok
-       JOIN scored AS s ON s.chunk_id = m.chunk_id
-      GROUP BY m.chunk_id
-      ORDER BY score DESC, m.chunk_id
-      LIMIT ?`,
-    [
-      ...found.bindings,
-      ...bm25Bindings,
-      ...weights.bindings,
-      visibleChunks(knex, visibility, narrowed),
-      ...(rest.sql ? [rescored] : []),
-      ...rest.bindings,
-      ...bm25Bindings,
-      ...weights.bindings,
-      limit,
-    ],
-  );
-
-  const hits = result.rows.map(
-    (
-      row: {
-        chunk_id: string;
-        score: string | number;
-        matched: string | number;
-        toks: number[];
-      },
-      i: number,
-    ): KeywordHit => ({
-      chunkId: row.chunk_id,
-      score: Number(row.score),
-      coverage: Math.min(1, Number(row.matched) / totalIdf),
-      matchedTokens: Array.from(new Set(row.toks.map(Number))).map(
-        tok => tokens[tok].token,
-      ),
-      rank: i + 1,
-    }),
-  );
-  return { hits, statistics, exhaustive: rest.sql === '' };
+  return { hits, statistics };
 }

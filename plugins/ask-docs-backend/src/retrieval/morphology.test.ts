@@ -2,18 +2,13 @@
  * The language guarantees hold through keyword retrieval too, including its prefix fallback:
  * psa finds pes, dne finds den, lišce finds liška; Pavlovi does not find pavlač, pes not pesto.
  */
-import { mockCredentials } from '@backstage/backend-test-utils';
-import {
-  analyzeQuery,
-  analyzeText,
-  Analyzers,
-  createLanguageAnalyzers,
-} from '../language';
-import { resolveVisibility, Visibility } from '../permissions';
+import { analyzeText, Analyzers, createLanguageAnalyzers } from '../language';
+import { Visibility } from '../permissions';
 import { startTestDatabase, TestDatabase } from '../testUtils/testDatabase';
 import { keywordSearch, QueryToken } from './keywordSearch';
-import { fakePermissions } from '../testUtils/fakePermissions';
+import { fakeVisibility } from '../testUtils/fakeVisibility';
 import { seedIndex } from './testUtils/seed';
+import { prepareQuestion } from '../service/prepareQuestion';
 
 describe('morphology through keyword retrieval', () => {
   let db: TestDatabase;
@@ -42,14 +37,7 @@ describe('morphology through keyword retrieval', () => {
     return grouped;
   };
   const query = (q: string): QueryToken[] =>
-    analyzeQuery(q, analyzers)
-      .filter(t => !t.stopword)
-      .map(t => ({
-        token: t.token,
-        lemmas: t.lemmas,
-        stems: t.stems,
-        words: [t.token],
-      }));
+    prepareQuestion(q, analyzers).queryTokens;
   const found = async (q: string) => {
     const { hits } = await keywordSearch({
       knex: db.knex,
@@ -79,10 +67,7 @@ describe('morphology through keyword retrieval', () => {
         ],
       })),
     }).then(byDoc => byDoc);
-    visibility = await resolveVisibility({
-      permissions: fakePermissions({}),
-      credentials: mockCredentials.user(),
-    });
+    visibility = await fakeVisibility();
   });
   afterAll(async () => {
     await db?.stop();

@@ -1,11 +1,8 @@
-import { mockCredentials } from '@backstage/backend-test-utils';
+import { indexedChunkKeys } from '../database/keywordIndex';
 import { startTestDatabase, TestDatabase } from '../testUtils/testDatabase';
-import { resolveVisibility, Visibility } from '../permissions/visibility';
-import {
-  cond,
-  fakePermissions,
-  FakeDecision,
-} from '../testUtils/fakePermissions';
+import { Visibility } from '../permissions/visibility';
+import { cond, FakeDecision } from '../testUtils/fakePermissions';
+import { fakeVisibility } from '../testUtils/fakeVisibility';
 import {
   randomUnitVector,
   seededRandom,
@@ -22,8 +19,9 @@ import {
 import { suggestCorrections } from './typo';
 import { EXACT_SEARCH_UP_TO, vectorQuery, vectorSearch } from './vectorSearch';
 import { ensureVectorIndex, vectorIndexName } from './vectorIndex';
-import { CORRECTION_WEIGHT, retrieve } from './retriever';
+import { CORRECTION_WEIGHT, retrieve, RetrieveOptions } from './retriever';
 import { fetchVisibleChunks } from './fetchChunks';
+import { DEFAULT_RRF_K } from './fusion';
 import { visibleChunkDetails } from './visibleChunks';
 
 const MODEL = 'test-model/v1.0';
@@ -44,15 +42,8 @@ const chunkOf: Record<string, string> = {};
 const q = (...ws: string[]): QueryToken[] =>
   ws.map(w => ({ token: w, lemmas: [w], stems: [w] }));
 
-async function visibilityFor(
-  chunk: FakeDecision,
-  catalog: FakeDecision = 'ALLOW',
-) {
-  return resolveVisibility({
-    permissions: fakePermissions({ chunk, catalog }),
-    credentials: mockCredentials.user('user:default/someone'),
-  });
-}
+const visibilityFor = (chunk: FakeDecision, catalog?: FakeDecision) =>
+  fakeVisibility({ chunk, catalog });
 
 beforeAll(async () => {
   db = await startTestDatabase();
@@ -174,101 +165,87 @@ afterAll(async () => {
   await db?.stop();
 });
 
+type VectorSearchOptions = Parameters<typeof vectorSearch>[0];
+
+/** vectorSearch over the test model's vectors, 10 nearest unless `more` says otherwise. */
+const nearest = (
+  visibility: Visibility,
+  queryVector: number[],
+  more: Partial<VectorSearchOptions> = {},
+) =>
+  vectorSearch({
+    knex: db.knex,
+    visibility,
+    modelId: MODEL,
+    queryVector,
+    k: 10,
+    ...more,
+  });
+
+/** The plan of a vector query, with sequential scans discouraged so an index would be used. */
+async function explainVectorQuery(
+  visibility: Visibility,
+  options: Parameters<typeof vectorQuery>[2],
+): Promise<string> {
+  const plan = (await db.knex.transaction(async trx => {
+    await trx.raw('SET LOCAL enable_seqscan = off');
+    const { sql, bindings } = vectorQuery(trx, visibility, options).toSQL();
+    return trx.raw(`EXPLAIN ${sql}`, bindings as any[]);
+  })) as { rows: Array<Record<string, string>> };
+  return plan.rows.map(r => r['QUERY PLAN']).join('\n');
+}
+
 const ALICE_CHUNKS = ['l1', 'p1', 'p2'];
 const BOB_CHUNKS = ['p1', 'p2', 's1', 's2']; // a1 is his, but the catalog decision hides APIs
 
 describe('vectorSearch', () => {
   it('returns only visible chunks, nearest first, with raw cosine similarity', async () => {
-    const hits = await vectorSearch({
-      knex: db.knex,
-      visibility: alice,
-      modelId: MODEL,
-      queryVector: [1, 0, 0, 0],
-      k: 10,
-    });
+    const hits = await nearest(alice, [1, 0, 0, 0]);
     expect(hits.map(h => h.chunkId)).toEqual(['p1', 'p2', 'l1']);
     expect(hits[0].similarity).toBeCloseTo(1, 6);
-    expect(hits[2].similarity).toBeCloseTo(0.6, 6);
+    // Vectors are halfvec (16-bit floats): similarities hold to about three decimals.
+    expect(hits[2].similarity).toBeCloseTo(0.6, 3);
     expect(hits.map(h => h.rank)).toEqual([1, 2, 3]);
   });
 
   it('gives another user their own neighbours, never the catalog-hidden API', async () => {
-    const hits = await vectorSearch({
-      knex: db.knex,
-      visibility: bob,
-      modelId: MODEL,
-      queryVector: [1, 0, 0, 0],
-      k: 10,
-    });
+    const hits = await nearest(bob, [1, 0, 0, 0]);
     expect(hits.map(h => h.chunkId).sort()).toEqual(BOB_CHUNKS);
     expect(hits[0].chunkId).toBe('p1');
     expect(hits[1].chunkId).toBe('s1');
   });
 
   it('returns nothing under deny, and everything under allow', async () => {
-    const args = {
-      knex: db.knex,
-      modelId: MODEL,
-      queryVector: [1, 0, 0, 0],
-      k: 10,
-    };
-    expect(await vectorSearch({ ...args, visibility: nobody })).toEqual([]);
-    expect((await vectorSearch({ ...args, visibility: everyone })).length).toBe(
-      7,
-    );
+    expect(await nearest(nobody, [1, 0, 0, 0])).toEqual([]);
+    expect((await nearest(everyone, [1, 0, 0, 0])).length).toBe(7);
   });
 
   it('scope narrows but never widens visibility', async () => {
-    const args = {
-      knex: db.knex,
-      modelId: MODEL,
-      queryVector: [1, 0, 0, 0],
-      k: 10,
-    };
-    const scoped = await vectorSearch({
-      ...args,
-      visibility: alice,
+    const scoped = await nearest(alice, [1, 0, 0, 0], {
       selection: { entityRefs: [LEDGER, SECRET] },
     });
     expect(scoped.map(h => h.chunkId)).toEqual(['l1']);
     expect(
-      await vectorSearch({
-        ...args,
-        visibility: alice,
+      await nearest(alice, [1, 0, 0, 0], {
         selection: { entityRefs: [SECRET] },
       }),
     ).toEqual([]);
   });
 
   it('only reads vectors of the requested model and dimension', async () => {
-    const hits = await vectorSearch({
-      knex: db.knex,
-      visibility: everyone,
+    const hits = await nearest(everyone, [1, 0, 0, 0], {
       modelId: 'other-model',
-      queryVector: [1, 0, 0, 0],
       k: 5,
     });
     expect(hits).toEqual([]);
-    const wrongDim = await vectorSearch({
-      knex: db.knex,
-      visibility: everyone,
-      modelId: MODEL,
-      queryVector: [1, 0, 0],
-      k: 5,
-    });
+    const wrongDim = await nearest(everyone, [1, 0, 0], { k: 5 });
     expect(wrongDim).toEqual([]);
   });
 
   it('rejects vectors that are not finite numbers', async () => {
-    await expect(
-      vectorSearch({
-        knex: db.knex,
-        visibility: everyone,
-        modelId: MODEL,
-        queryVector: [1, NaN, 0, 0],
-        k: 5,
-      }),
-    ).rejects.toThrow(/finite/);
+    await expect(nearest(everyone, [1, NaN, 0, 0], { k: 5 })).rejects.toThrow(
+      /finite/,
+    );
   });
 });
 
@@ -296,29 +273,18 @@ describe('ensureVectorIndex', () => {
         .where('indexname', indexName)
         .select('indexdef');
       expect(index.indexdef).toContain('hnsw');
+      expect(index.indexdef).toContain('halfvec_cosine_ops');
       expect(await db.knex('ask_docs_chunks').count('* as n')).toEqual([
         { n: '7' },
       ]);
 
-      const plan = (await db.knex.transaction(async trx => {
-        await trx.raw('SET LOCAL enable_seqscan = off');
-        const { sql, bindings } = vectorQuery(trx, alice, {
-          modelId: odd,
-          queryVector: [1, 0, 0],
-          k: 2,
-        }).toSQL();
-        return trx.raw(`EXPLAIN ${sql}`, bindings as any[]);
-      })) as { rows: Array<Record<string, string>> };
-      expect(plan.rows.map(r => r['QUERY PLAN']).join('\n')).toContain(
-        indexName,
-      );
-      const hits = await vectorSearch({
-        knex: db.knex,
-        visibility: alice,
+      const plan = await explainVectorQuery(alice, {
         modelId: odd,
         queryVector: [1, 0, 0],
-        k: 5,
+        k: 2,
       });
+      expect(plan).toContain(indexName);
+      const hits = await nearest(alice, [1, 0, 0], { modelId: odd, k: 5 });
       expect(hits.map(h => h.chunkId)).toEqual(['p1', 'l1']);
     } finally {
       await db.knex('ask_docs_embeddings').where('model_id', odd).delete();
@@ -329,7 +295,8 @@ describe('ensureVectorIndex', () => {
     await expect(ensureVectorIndex(db.knex, 'bad\u0000id', 4)).rejects.toThrow(
       /control/,
     );
-    expect(await ensureVectorIndex(db.knex, MODEL, 3072)).toMatchObject({
+    // halfvec HNSW indexes up to 4,000 dimensions (a 3,072-dimension model is indexed).
+    expect(await ensureVectorIndex(db.knex, MODEL, 4096)).toMatchObject({
       created: false,
     });
     await expect(ensureVectorIndex(db.knex, MODEL, 0)).rejects.toThrow(
@@ -572,12 +539,20 @@ describe('retrieve', () => {
     k: 5,
     thresholds: { minSimilarity: 0.8, minCoverage: 0.5 },
   };
+  /** No evidence bar and room for every chunk: for what comes back at all. */
+  const unfiltered = {
+    k: 10,
+    thresholds: { minSimilarity: -1, minCoverage: 0 },
+  };
+  /** retrieve() for `visibility` with the `base` settings unless `options` override them. */
+  const retrieveAs = (
+    visibility: Visibility,
+    options: Pick<RetrieveOptions, 'queryTokens' | 'mode'> &
+      Partial<RetrieveOptions>,
+  ) => retrieve({ ...base, knex: db.knex, visibility, ...options });
 
   it('hybrid: fuses both lists and returns visible chunks with identity and scores', async () => {
-    const result = await retrieve({
-      ...base,
-      knex: db.knex,
-      visibility: alice,
+    const result = await retrieveAs(alice, {
       queryVector: [1, 0, 0, 0],
       queryTokens: q('refunds', 'ledger'),
       mode: 'hybrid',
@@ -609,12 +584,8 @@ describe('retrieve', () => {
 
   it('never returns a hidden chunk in any mode', async () => {
     for (const mode of ['hybrid', 'vector', 'keyword'] as const) {
-      const result = await retrieve({
-        ...base,
-        k: 10,
-        thresholds: { minSimilarity: -1, minCoverage: 0 },
-        knex: db.knex,
-        visibility: alice,
+      const result = await retrieveAs(alice, {
+        ...unfiltered,
         queryVector: [1, 0.01, 0, 0],
         queryTokens: q('zanzibar', 'quarantine', 'payments', 'ledger'),
         mode,
@@ -629,20 +600,14 @@ describe('retrieve', () => {
   });
 
   it('applies corrections from the visible vocabulary and reports them', async () => {
-    const result = await retrieve({
-      ...base,
-      knex: db.knex,
-      visibility: alice,
+    const result = await retrieveAs(alice, {
       queryTokens: q('ledgr'),
       mode: 'keyword',
     });
     expect(result.corrections).toEqual([{ from: 'ledgr', to: 'ledger' }]);
     expect(result.chunks.map(c => c.chunkId).sort()).toEqual(['l1', 'p1']);
     // A corrected word counts half (CORRECTION_WEIGHT) in score and coverage.
-    const typed = await retrieve({
-      ...base,
-      knex: db.knex,
-      visibility: alice,
+    const typed = await retrieveAs(alice, {
       queryTokens: q('ledger'),
       mode: 'keyword',
     });
@@ -655,19 +620,13 @@ describe('retrieve', () => {
       );
     }
     // So a question resting on a correction alone falls below a stricter coverage bar.
-    const strict = await retrieve({
-      ...base,
+    const strict = await retrieveAs(alice, {
       thresholds: { minSimilarity: 0.8, minCoverage: 0.6 },
-      knex: db.knex,
-      visibility: alice,
       queryTokens: q('ledgr'),
       mode: 'keyword',
     });
     expect(strict.chunks).toEqual([]);
-    const bobs = await retrieve({
-      ...base,
-      knex: db.knex,
-      visibility: alice,
+    const bobs = await retrieveAs(alice, {
       queryTokens: q('zanzibr'),
       mode: 'keyword',
     });
@@ -677,11 +636,8 @@ describe('retrieve', () => {
   it('re-embeds the corrected question for the vector side, and only when something was corrected', async () => {
     const reembed = jest.fn(async () => [1, 0, 0, 0]);
     // Vector [0, 0, 0, 1] matches nothing well; the re-embedded one is p1's direction.
-    const corrected = await retrieve({
-      ...base,
+    const corrected = await retrieveAs(alice, {
       thresholds: { minSimilarity: 0.99, minCoverage: 1.1 },
-      knex: db.knex,
-      visibility: alice,
       queryVector: [0, 0, 0, 1],
       reembed,
       queryTokens: q('ledgr'),
@@ -692,19 +648,13 @@ describe('retrieve', () => {
     expect(corrected.chunks[0].similarity).toBeCloseTo(1, 6);
 
     reembed.mockClear();
-    await retrieve({
-      ...base,
-      knex: db.knex,
-      visibility: alice,
+    await retrieveAs(alice, {
       queryVector: [0, 0, 0, 1],
       reembed,
       queryTokens: q('ledger'),
       mode: 'hybrid',
     });
-    await retrieve({
-      ...base,
-      knex: db.knex,
-      visibility: alice,
+    await retrieveAs(alice, {
       queryVector: [0, 0, 0, 1],
       reembed,
       queryTokens: q('ledgr'),
@@ -715,23 +665,15 @@ describe('retrieve', () => {
 
   it('weights the lists as told: a zero vector weight leaves the keyword order', async () => {
     const run = (weights: { vector: number; keyword: number }) =>
-      retrieve({
-        ...base,
-        k: 10,
-        thresholds: { minSimilarity: -1, minCoverage: 0 },
-        knex: db.knex,
-        visibility: alice,
+      retrieveAs(alice, {
+        ...unfiltered,
         queryVector: [0, 1, 0, 0],
         queryTokens: q('refunds', 'ledger'),
         mode: 'hybrid',
         weights,
       });
-    const keywordOnly = await retrieve({
-      ...base,
-      k: 10,
-      thresholds: { minSimilarity: -1, minCoverage: 0 },
-      knex: db.knex,
-      visibility: alice,
+    const keywordOnly = await retrieveAs(alice, {
+      ...unfiltered,
       queryTokens: q('refunds', 'ledger'),
       mode: 'keyword',
     });
@@ -746,12 +688,8 @@ describe('retrieve', () => {
 
   it('lifts a chunk whose section title names the question, by the title weight', async () => {
     const run = (titleWeight: number) =>
-      retrieve({
-        ...base,
-        k: 10,
-        thresholds: { minSimilarity: -1, minCoverage: 0 },
-        knex: db.knex,
-        visibility: alice,
+      retrieveAs(alice, {
+        ...unfiltered,
         queryTokens: q('ledger', 'refunds'),
         mode: 'keyword',
         titleWeight,
@@ -770,14 +708,36 @@ describe('retrieve', () => {
     );
   });
 
+  it('lifts a chunk with the question as a phrase by the phrase weight, in order only', async () => {
+    const run = (words: string[], phraseWeight: number) =>
+      retrieveAs(everyone, {
+        ...unfiltered,
+        queryTokens: q(...words),
+        mode: 'keyword',
+        titleWeight: 0,
+        phraseWeight,
+      });
+    const scores = async (words: string[], phraseWeight: number) =>
+      new Map(
+        (await run(words, phraseWeight)).chunks.map(c => [c.chunkId, c.rrf]),
+      );
+    // a1 "zanzibar api payments endpoints" has the phrase; s2 "payments fraud escalation to
+    // the zanzibar team" has both words, too far apart and in the other order.
+    const plain = await scores(['zanzibar', 'payments'], 0);
+    const lifted = await scores(['zanzibar', 'payments'], 1);
+    const maxFused = 1 / (DEFAULT_RRF_K + 1); // keyword list only, weight 1
+    expect(lifted.get('a1')! - plain.get('a1')!).toBeCloseTo(maxFused, 10);
+    expect(lifted.get('s2')).toBe(plain.get('s2'));
+    // Asked the other way round, a1 has the words reversed and s2 too far apart: no phrase.
+    expect(await scores(['payments', 'zanzibar'], 1)).toEqual(
+      await scores(['payments', 'zanzibar'], 0),
+    );
+  });
+
   it('reads titles only of visible candidates: a hidden titled chunk changes nothing', async () => {
     // Bob cannot see "Ledger"; a boost for its title must not bring it (or its score) back.
-    const result = await retrieve({
-      ...base,
-      k: 10,
-      thresholds: { minSimilarity: -1, minCoverage: 0 },
-      knex: db.knex,
-      visibility: bob,
+    const result = await retrieveAs(bob, {
+      ...unfiltered,
       queryTokens: q('ledger', 'refunds'),
       mode: 'keyword',
       titleWeight: 1,
@@ -788,10 +748,7 @@ describe('retrieve', () => {
   });
 
   it('the relevance filter returns nothing for an unrelated question', async () => {
-    const result = await retrieve({
-      ...base,
-      knex: db.knex,
-      visibility: everyone,
+    const result = await retrieveAs(everyone, {
       queryVector: [0, 0, 0, 1],
       queryTokens: q('weather', 'forecast', 'tomorrow'),
       mode: 'hybrid',
@@ -802,10 +759,7 @@ describe('retrieve', () => {
   });
 
   it('the relevance filter drops weak candidates but keeps evidence of either kind', async () => {
-    const result = await retrieve({
-      ...base,
-      knex: db.knex,
-      visibility: alice,
+    const result = await retrieveAs(alice, {
       queryVector: [0.5, 1, 0, 0], // close to l1 only
       queryTokens: q('refunds'), // in p1 only
       mode: 'hybrid',
@@ -815,28 +769,19 @@ describe('retrieve', () => {
   });
 
   it('keyword mode works without a query vector, vector mode without tokens', async () => {
-    const kw = await retrieve({
-      ...base,
-      knex: db.knex,
-      visibility: bob,
+    const kw = await retrieveAs(bob, {
       queryTokens: q('zanzibar'),
       mode: 'keyword',
     });
     expect(kw.chunks.map(c => c.chunkId).sort()).toEqual(['s1', 's2']);
     expect(kw.chunks[0].similarity).toBeNull();
-    const vec = await retrieve({
-      ...base,
-      knex: db.knex,
-      visibility: bob,
+    const vec = await retrieveAs(bob, {
       queryVector: [0, 0, 1, 0],
       queryTokens: [],
       mode: 'vector',
     });
     expect(vec.chunks.map(c => c.chunkId)).toEqual([]); // q1 is not bob's; s2 is at 0.1
-    const vec2 = await retrieve({
-      ...base,
-      knex: db.knex,
-      visibility: everyone,
+    const vec2 = await retrieveAs(everyone, {
       queryVector: [0, 0, 1, 0],
       queryTokens: [],
       mode: 'vector',
@@ -847,24 +792,13 @@ describe('retrieve', () => {
 
   it('returns nothing under deny or outside scope', async () => {
     const args = {
-      ...base,
-      knex: db.knex,
       queryVector: [1, 0, 0, 0],
       queryTokens: q('payments'),
       mode: 'hybrid' as const,
     };
-    expect((await retrieve({ ...args, visibility: nobody })).chunks).toEqual(
-      [],
-    );
-    expect(
-      (
-        await retrieve({
-          ...args,
-          visibility: alice,
-          scope: { entityRefs: [SECRET] },
-        })
-      ).chunks,
-    ).toEqual([]);
+    expect((await retrieveAs(nobody, args)).chunks).toEqual([]);
+    const scope = { entityRefs: [SECRET] };
+    expect((await retrieveAs(alice, { ...args, scope })).chunks).toEqual([]);
   });
 
   it('the chunk fetch applies visibility on its own and keeps the requested order', async () => {
@@ -889,10 +823,9 @@ describe('retrieve', () => {
 
 describe('seed fixture', () => {
   it('derives postings from the chunk text', async () => {
-    const terms = await db
-      .knex('ask_docs_terms')
-      .where({ chunk_id: 'q1', kind: 'w' })
-      .pluck('term');
+    const keys = await indexedChunkKeys(db.knex, 'q1');
+    expect(keys.every(k => k.tf > 0)).toBe(true);
+    const terms = keys.filter(k => k.kind === 'w').map(k => k.term);
     expect(terms.sort()).toEqual(
       words('search ranking uses bm25 and vectors').sort(),
     );
@@ -949,33 +882,22 @@ describe('iterative HNSW scans under a 1%-selective filter', () => {
   });
 
   it('uses the partial HNSW index for the query expression', async () => {
-    const plan = (await db.knex.transaction(async trx => {
-      await trx.raw('SET LOCAL enable_seqscan = off');
-      const query = vectorQuery(trx, visible, {
-        modelId: RECALL_MODEL,
-        queryVector: randomUnitVector(seededRandom(1), DIM),
-        k: 10,
-      });
-      const { sql, bindings } = query.toSQL();
-      return trx.raw(`EXPLAIN ${sql}`, bindings as any[]);
-    })) as { rows: Array<Record<string, string>> };
-    const text = plan.rows.map(r => r['QUERY PLAN']).join('\n');
-    expect(text).toContain(vectorIndexName(RECALL_MODEL, DIM));
+    const plan = await explainVectorQuery(visible, {
+      modelId: RECALL_MODEL,
+      queryVector: randomUnitVector(seededRandom(1), DIM),
+      k: 10,
+    });
+    expect(plan).toContain(vectorIndexName(RECALL_MODEL, DIM));
   });
 
   it('plans exact search without the HNSW index, even where index scans are preferred', async () => {
-    const plan = (await db.knex.transaction(async trx => {
-      await trx.raw('SET LOCAL enable_seqscan = off');
-      const { sql, bindings } = vectorQuery(trx, visible, {
-        modelId: RECALL_MODEL,
-        queryVector: randomUnitVector(seededRandom(1), DIM),
-        k: 10,
-        exact: true,
-      }).toSQL();
-      return trx.raw(`EXPLAIN ${sql}`, bindings as any[]);
-    })) as { rows: Array<Record<string, string>> };
-    const text = plan.rows.map(r => r['QUERY PLAN']).join('\n');
-    expect(text).not.toContain(vectorIndexName(RECALL_MODEL, DIM));
+    const plan = await explainVectorQuery(visible, {
+      modelId: RECALL_MODEL,
+      queryVector: randomUnitVector(seededRandom(1), DIM),
+      k: 10,
+      exact: true,
+    });
+    expect(plan).not.toContain(vectorIndexName(RECALL_MODEL, DIM));
   });
 
   it("'auto' searches exactly when few chunks are visible, with the index otherwise", async () => {

@@ -2,12 +2,13 @@ import { ChunkPassage } from '@askdocs/plugin-ask-docs-common';
 import { Knex } from 'knex';
 import { Visibility } from '../permissions/visibility';
 import {
-  boostByTitle,
+  boostFused,
   DEFAULT_RRF_K,
   FusionWeights,
   reciprocalRankFusion,
   titleCoverage,
 } from './fusion';
+import { phraseShare, queryWordMatcher } from './proximity';
 import {
   keywordSearch,
   keywordStatistics,
@@ -53,6 +54,16 @@ export const CORRECTION_WEIGHT = 0.5;
  * 0, 0.1 and 0.2 on R@1 and MRR there); 0 turns it off.
  */
 export const DEFAULT_TITLE_WEIGHT = 0.05;
+
+/**
+ * Weight of phrase evidence in the fused score (proximity.ts phraseShare): a chunk in which
+ * every pair of neighbouring question words stands together, in order, gains 10 % of the
+ * largest possible fused score. Chosen on items-train/dev (decision record 0009): 0.1 to 0.2
+ * gave about the same R@1 and MRR, 0.3 and more lost R@1; the low end because the extractive
+ * answers of the shared dev questions lose complete answers as it grows (another chunk of the
+ * right page, the one with the phrase, comes first).
+ */
+export const DEFAULT_PHRASE_WEIGHT = 0.1;
 
 export interface RankedChunk extends ChunkPassage {
   /** Fused score; the order of `chunks`. */
@@ -102,6 +113,8 @@ export interface RetrieveOptions {
   weights?: FusionWeights;
   /** Section-title evidence in the fused score; default DEFAULT_TITLE_WEIGHT. */
   titleWeight?: number;
+  /** Phrase evidence in the fused score; default DEFAULT_PHRASE_WEIGHT. */
+  phraseWeight?: number;
   efSearch?: number;
 }
 
@@ -294,13 +307,12 @@ export async function retrieve(
   const maxFused =
     lists.reduce((sum, l) => sum + l.weight, 0) /
     ((options.rrfK ?? DEFAULT_RRF_K) + 1);
-  const titleWeight = options.titleWeight ?? DEFAULT_TITLE_WEIGHT;
-  // Titles are read for the evidence features too, so also when the weight is 0.
-  const titles =
+  // Read for the evidence features too, so also when the boosts' weights are 0.
+  const candidate =
     tokens.length > 0
-      ? await titleCoverages(options, ids, tokens, statistics)
-      : new Map<string, number>();
-  const scored = boostByTitle(
+      ? await candidateEvidence(options, ids, tokens, statistics)
+      : undefined;
+  const scored = boostFused(
     fused.map(f => ({
       id: f.id,
       rrf: f.score,
@@ -308,8 +320,16 @@ export async function retrieve(
       keywordScore: tokens.length > 0 ? keyword.get(f.id)?.score ?? 0 : null,
       coverage: tokens.length > 0 ? keyword.get(f.id)?.coverage ?? 0 : null,
     })),
-    titles,
-    titleWeight,
+    [
+      {
+        values: candidate?.section ?? new Map(),
+        weight: options.titleWeight ?? DEFAULT_TITLE_WEIGHT,
+      },
+      {
+        values: candidate?.phrase ?? new Map(),
+        weight: options.phraseWeight ?? DEFAULT_PHRASE_WEIGHT,
+      },
+    ],
     maxFused,
   );
   const features = evidenceFeatures({
@@ -325,7 +345,7 @@ export async function retrieve(
     tokens: tokens.length,
     maxFused,
     question: options.question,
-    titleCoverage: titles,
+    titleCoverage: candidate?.section,
   });
   const model = options.evidenceModel;
   const probability = model ? evidenceProbability(model, features) : undefined;
@@ -385,25 +405,39 @@ export async function retrieve(
   };
 }
 
-/** Title coverage (fusion.ts) of each candidate's section path, read through visibility. */
-async function titleCoverages(
+/** What a candidate's own words say about the question, beyond keyword coverage. */
+interface CandidateEvidence {
+  /** Share of the question its "Title › Section" path names (fusion.ts titleCoverage). */
+  section: Map<string, number>;
+  /** Share of the question's word pairs its text has as phrases (proximity.ts phraseShare). */
+  phrase: Map<string, number>;
+}
+
+/** Section-path and phrase evidence of each candidate, read through visibility. */
+async function candidateEvidence(
   options: RetrieveOptions,
   ids: string[],
   tokens: QueryToken[],
   statistics: KeywordStatistics | undefined,
-): Promise<Map<string, number>> {
-  const rows: Array<{ chunk_id: string; section_path: string }> =
-    await visibleChunkDetails(options.knex, options.visibility, {
-      entityRefs: options.scope?.entityRefs,
-      chunkIds: ids,
-    }).select('c.chunk_id', 'c.section_path');
+): Promise<CandidateEvidence> {
+  const rows: Array<{
+    chunk_id: string;
+    section_path: string | null;
+    text: string | null;
+  }> = await visibleChunkDetails(options.knex, options.visibility, {
+    entityRefs: options.scope?.entityRefs,
+    chunkIds: ids,
+  }).select('c.chunk_id', 'c.section_path', 'c.text');
   // As in keyword coverage, a word the corpus lacks still counts against every title.
   const idf = new Map(statistics?.tokens.map(t => [t.token, t.idf]) ?? []);
   const idfOf = (token: string) => idf.get(token) ?? 0;
-  return new Map(
-    rows.map(r => [
-      r.chunk_id,
-      titleCoverage(tokens, idfOf, r.section_path ?? ''),
-    ]),
-  );
+  const match = queryWordMatcher(tokens);
+  const section = new Map<string, number>();
+  const phrase = new Map<string, number>();
+  for (const r of rows) {
+    const path = r.section_path ?? '';
+    section.set(r.chunk_id, titleCoverage(tokens, idfOf, path, match));
+    phrase.set(r.chunk_id, phraseShare(tokens, idfOf, r.text ?? '', match));
+  }
+  return { section, phrase };
 }

@@ -4,8 +4,7 @@ import { exactKeys, normaliseTokens, QueryToken } from './keywordSearch';
 import {
   ChunkSelection,
   RetrievalScope,
-  visibleKeyStats,
-  visibleVocabulary,
+  visiblePostings,
 } from './visibleChunks';
 
 export interface Correction {
@@ -103,11 +102,12 @@ export async function suggestCorrections(
   const keys = exactKeys(tokens);
   const values = keys.map(() => '(?::int, ?::text, ?::text)').join(', ');
   const found = await knex.raw(
-    `SELECT DISTINCT q.tok FROM ? AS ks JOIN (VALUES ${values}) AS q(tok, kind, term)
-        ON ks.kind = q.kind AND ks.term = q.term`,
+    `SELECT DISTINCT q.tok FROM (VALUES ${values}) AS q(tok, kind, term)
+       JOIN ask_docs_keys AS k ON k.kind = q.kind AND k.term = q.term
+       JOIN ? AS p ON p.key_id = k.key_id`,
     [
-      visibleKeyStats(knex, visibility, selection),
       ...keys.flatMap(k => [k.tok, k.kind, k.term]),
+      visiblePostings(knex, visibility, selection),
     ],
   );
   const known = new Set<number>(
@@ -131,15 +131,17 @@ export async function suggestCorrections(
     const maxDistance = chars.length <= shortWordMaxLength ? 1 : 2;
     // Prefilter: with one edit in the first two letters, the candidate still has one of the
     // word's first two letters as its first or second letter. Letter and length are the keys of
-    // two indexes of the vocabulary (migration 0005).
+    // two indexes of the key dictionary (migration 0006); a word counts only with visible lists.
     const heads = Array.from(new Set([chars[0], chars[1]]));
     const result = await knex.raw(
-      `SELECT v.term, sum(v.df)::int AS df FROM ? AS v
-        WHERE (substr(v.term, 1, 1) = ANY(?::text[]) OR substr(v.term, 2, 1) = ANY(?::text[]))
-          AND char_length(v.term) BETWEEN ? AND ?
-        GROUP BY v.term ORDER BY df DESC, v.term LIMIT ?`,
+      `SELECT k.term, sum(p.df)::int AS df FROM ask_docs_keys AS k
+         JOIN ? AS p ON p.key_id = k.key_id
+        WHERE k.kind = 'w'
+          AND (substr(k.term, 1, 1) = ANY(?::text[]) OR substr(k.term, 2, 1) = ANY(?::text[]))
+          AND char_length(k.term) BETWEEN ? AND ?
+        GROUP BY k.term ORDER BY df DESC, k.term LIMIT ?`,
       [
-        visibleVocabulary(knex, visibility, selection),
+        visiblePostings(knex, visibility, selection),
         heads,
         heads,
         chars.length - maxDistance,
@@ -166,4 +168,19 @@ export async function suggestCorrections(
     if (best) corrections.push(best);
   }
   return corrections;
+}
+
+/** Which of `words` are surface words of the asker's visible chunks. */
+export async function visibleWords(
+  knex: Knex,
+  visibility: Visibility,
+  words: string[],
+): Promise<Set<string>> {
+  if (words.length === 0) return new Set();
+  const found = await knex.raw(
+    `SELECT DISTINCT k.term FROM ask_docs_keys AS k JOIN ? AS p ON p.key_id = k.key_id
+      WHERE k.kind = 'w' AND k.term = ANY(?::text[])`,
+    [visiblePostings(knex, visibility), words],
+  );
+  return new Set(found.rows.map((r: { term: string }) => r.term));
 }

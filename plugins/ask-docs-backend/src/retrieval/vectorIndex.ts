@@ -1,8 +1,15 @@
 import { createHash } from 'crypto';
 import { Knex } from 'knex';
 
-/** pgvector's HNSW limit for the `vector` type. */
-export const MAX_INDEXED_DIMENSION = 2000;
+/**
+ * Vectors are stored and indexed as `halfvec` (16-bit floats, migration 0007): half the bytes
+ * of `vector` in the table and in the HNSW graph, for cosine distances that differ in the fourth
+ * decimal (decision record 0011).
+ */
+export const VECTOR_TYPE = 'halfvec';
+
+/** pgvector's HNSW limit for the `halfvec` type. */
+export const MAX_INDEXED_DIMENSION = 4000;
 
 export function assertDimension(dimension: number): void {
   if (!Number.isInteger(dimension) || dimension < 1 || dimension > 16000) {
@@ -13,7 +20,7 @@ export function assertDimension(dimension: number): void {
 /** Stable, identifier-safe index name for a model and dimension. */
 export function vectorIndexName(modelId: string, dimension: number): string {
   const hash = createHash('sha256')
-    .update(`${modelId}\u0000${dimension}`)
+    .update(`${modelId}\u0000${dimension}\u0000${VECTOR_TYPE}`)
     .digest('hex')
     .slice(0, 16);
   return `ask_docs_emb_hnsw_${hash}`;
@@ -30,7 +37,7 @@ export function embeddingExpression(
   assertDimension(dimension);
   if (alias !== undefined && !/^[a-z_][a-z0-9_]*$/i.test(alias))
     throw new Error(`invalid alias ${alias}`);
-  return `(${alias ? `${alias}.` : ''}embedding::vector(${dimension}))`;
+  return `(${alias ? `${alias}.` : ''}embedding::${VECTOR_TYPE}(${dimension}))`;
 }
 
 /**
@@ -94,7 +101,7 @@ export async function ensureVectorIndex(
           `USING hnsw (${embeddingExpression(
             undefined,
             dimension,
-          )} vector_cosine_ops) ` +
+          )} ${VECTOR_TYPE}_cosine_ops) ` +
           `WITH (m = ${m}, ef_construction = ${efConstruction}) ` +
           `WHERE model_id = ${quoteLiteralForRaw(
             modelId,

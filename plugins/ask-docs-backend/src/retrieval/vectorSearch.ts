@@ -1,6 +1,10 @@
 import { Knex } from 'knex';
 import { Visibility } from '../permissions/visibility';
-import { embeddingExpression, assertDimension } from './vectorIndex';
+import {
+  assertDimension,
+  embeddingExpression,
+  VECTOR_TYPE,
+} from './vectorIndex';
 import { ChunkSelection, visibleEmbeddings } from './visibleChunks';
 
 export interface VectorHit {
@@ -71,7 +75,7 @@ export function vectorQuery(
   const distance = `${embeddingExpression(
     'em',
     dimension,
-  )} <=> ?::vector(${dimension})`;
+  )} <=> ?::${VECTOR_TYPE}(${dimension})`;
   return visibleEmbeddings(knex, visibility, {
     modelId: options.modelId,
     dimension,

@@ -68,13 +68,8 @@ export function visibleChunks(
 function visibleRows(
   knex: Knex,
   visibility: Visibility,
-  table:
-    | 'ask_docs_chunks'
-    | 'ask_docs_terms'
-    | 'ask_docs_vocabulary'
-    | 'ask_docs_key_stats'
-    | 'ask_docs_entity_totals',
-  outer: 'c' | 't' | 'v' | 'ks' | 'et',
+  table: 'ask_docs_chunks' | 'ask_docs_entity_totals',
+  outer: 'c' | 'et',
   selection?: ChunkSelection,
 ): Knex.QueryBuilder {
   assertVisibility(visibility);
@@ -106,46 +101,31 @@ export function visibleChunkDetails(
 }
 
 /**
- * Keyword postings of visible chunks only, as the derived table `t` (ask_docs_terms columns).
- * The predicate applies to the postings' own entity_ref: a foreign key ties it to the chunk's
- * (migration 0002), and a lookup by term then needs no per-posting join with the chunks.
+ * Posting lists (migration 0006) of visible entities, as the derived table `p` (key_id,
+ * entity_no, df, postings): the only keyword data retrieval reads. The predicate applies to the
+ * list's own entity number; a scope narrows by entity ref. Chunk ids do not apply to lists
+ * (they hold chunk numbers): callers filter those after decoding.
  */
-export function visibleTerms(
-  knex: Knex,
-  visibility: Visibility,
-  selection?: ChunkSelection,
-): Knex.QueryBuilder {
-  return visibleRows(knex, visibility, 'ask_docs_terms', 't', selection);
-}
-
-/**
- * The surface-word vocabulary of visible entities, as the derived table `v` (entity_ref, term,
- * df per entity): the only dictionary spelling suggestions may draw on.
- */
-export function visibleVocabulary(
+export function visiblePostings(
   knex: Knex,
   visibility: Visibility,
   scope?: RetrievalScope & Pick<ChunkSelection, 'fewVisible'>,
 ): Knex.QueryBuilder {
-  // Words are per entity: a chunk id selection does not apply to them.
-  return visibleRows(knex, visibility, 'ask_docs_vocabulary', 'v', {
-    entityRefs: scope?.entityRefs,
-    fewVisible: scope?.fewVisible,
-  });
-}
-
-/**
- * Per-entity key statistics of visible entities, as the derived table `ks` (kind, term,
- * entity_ref, df): the keyword df of a key is the sum of its visible rows (migration 0005).
- */
-export function visibleKeyStats(
-  knex: Knex,
-  visibility: Visibility,
-  scope?: RetrievalScope,
-): Knex.QueryBuilder {
-  return visibleRows(knex, visibility, 'ask_docs_key_stats', 'ks', {
-    entityRefs: scope?.entityRefs,
-  });
+  assertVisibility(visibility);
+  const inner = knex.select('vp.*').from({ vp: 'ask_docs_postings' });
+  visibility.apply(inner, 'vp.entity_no', shapeOf(scope), 'entity_no');
+  const refs = scope?.entityRefs?.filter(r => typeof r === 'string') ?? [];
+  if (refs.length > 0) {
+    inner.whereIn(
+      'vp.entity_no',
+      knex('ask_docs_entities')
+        .select('entity_no')
+        .whereRaw('lower(entity_ref) = ANY(?::text[])', [
+          refs.map(r => r.toLowerCase()),
+        ]),
+    );
+  }
+  return knex.from(inner.as('p'));
 }
 
 /** Chunk count and summed chunk length of visible entities, as the derived table `et`. */
@@ -163,7 +143,7 @@ export function visibleEntityTotals(
  * Vectors of one model and dimension for visible chunks, as the derived table `em`. The
  * predicate applies to the vectors' own entity_ref, which a foreign key ties to the chunk's
  * (migration 0005), so a filtered graph walk checks each candidate without a chunk lookup.
- * Ordering by `em.embedding::vector(<dimension>)` matches the partial HNSW index expression
+ * Ordering by `em.embedding::halfvec(<dimension>)` matches the partial HNSW index expression
  * once the planner flattens the derived table.
  */
 export function visibleEmbeddings(

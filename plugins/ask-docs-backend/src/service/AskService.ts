@@ -26,7 +26,7 @@ import { Embedder } from '../embedding';
 import { Analyzers } from '../language';
 import { resolveVisibility, Visibility } from '../permissions';
 import type { RetrievalResult } from '../retrieval';
-import { visibleVocabulary } from '../retrieval/visibleChunks';
+import { visibleWords } from '../retrieval/typo';
 import { AskDocsAuthorizer } from './authorization';
 import {
   AnalysedQuestion,
@@ -446,12 +446,11 @@ export class AskService {
     visibility: Visibility,
   ): Promise<Array<{ from: string; to: string }>> {
     if (corrections.length === 0) return [];
-    const { knex } = this.o;
-    const found = await knex.raw(
-      'SELECT DISTINCT v.term FROM ? AS v WHERE v.term = ANY(?::text[])',
-      [visibleVocabulary(knex, visibility), corrections.map(c => c.to)],
+    const terms = await visibleWords(
+      this.o.knex,
+      visibility,
+      corrections.map(c => c.to),
     );
-    const terms = new Set(found.rows.map((r: { term: string }) => r.term));
     return corrections.filter(c => terms.has(c.to));
   }
 

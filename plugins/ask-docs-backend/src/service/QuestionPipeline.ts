@@ -39,6 +39,9 @@ export interface RetrievalSettings {
   evidenceModel?: EvidenceModel;
   /** RRF weights for the vector and keyword lists (per embedding model). */
   weights?: FusionWeights;
+  /** Section-title and phrase evidence in the fused score; the retriever's defaults when unset. */
+  titleWeight?: number;
+  phraseWeight?: number;
 }
 
 export interface QuestionPipelineOptions {

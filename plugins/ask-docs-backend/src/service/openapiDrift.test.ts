@@ -5,16 +5,8 @@ import type {
 } from '@backstage/backend-openapi-utils';
 import { mockCredentials, mockServices } from '@backstage/backend-test-utils';
 import { NotAllowedError } from '@backstage/errors';
-import type {
-  AnswerFeedback,
-  AnswerRecord,
-  AskRequest,
-  AskResponse,
-  AskStreamEvent,
-  HealthResponse,
-  IngestionProgress,
-  IngestionRunStarted,
-} from '@askdocs/plugin-ask-docs-common';
+// The wire types of the REST contract, shared with the backend.
+import type * as Wire from '@askdocs/plugin-ask-docs-common';
 import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
 import express from 'express';
@@ -53,35 +45,38 @@ type Component<Name extends keyof Spec['components']['schemas']> = FromSchema<
 >;
 // Each line fails `tsc` when a common type and the spec disagree (a field, optionality, enum).
 export const wireTypesMatchTheSpec: Record<string, true> = {
-  health: true as Same<HealthResponse, Body<Response<Spec, '/health', 'get'>>>,
-  askRequest: true as Same<AskRequest, Request<Spec, '/v1/ask', 'post'>>,
+  health: true as Same<
+    Wire.HealthResponse,
+    Body<Response<Spec, '/health', 'get'>>
+  >,
+  askRequest: true as Same<Wire.AskRequest, Request<Spec, '/v1/ask', 'post'>>,
   askResponse: true as Same<
-    AskResponse,
+    Wire.AskResponse,
     Body<Response<Spec, '/v1/ask', 'post'>>
   >,
   streamRequest: true as Same<
-    AskRequest,
+    Wire.AskRequest,
     Request<Spec, '/v1/ask/stream', 'post'>
   >,
-  streamEvent: true as Same<AskStreamEvent, Component<'AskStreamEvent'>>,
+  streamEvent: true as Same<Wire.AskStreamEvent, Component<'AskStreamEvent'>>,
   answers: true as Same<
-    { items: AnswerRecord[] },
+    { items: Wire.AnswerRecord[] },
     Body<Response<Spec, '/v1/answers', 'get'>>
   >,
   answer: true as Same<
-    AnswerRecord,
+    Wire.AnswerRecord,
     Body<Response<Spec, '/v1/answers/:id', 'get'>>
   >,
   feedback: true as Same<
-    AnswerFeedback,
+    Wire.AnswerFeedback,
     Request<Spec, '/v1/answers/:id/feedback', 'post'>
   >,
   progress: true as Same<
-    IngestionProgress,
+    Wire.IngestionProgress,
     Body<Response<Spec, '/v1/ingestion', 'get'>>
   >,
   runStarted: true as Same<
-    IngestionRunStarted,
+    Wire.IngestionRunStarted,
     Body<Response<Spec, '/v1/ingestion/runs', 'post'>>
   >,
 };
@@ -173,7 +168,7 @@ const source = {
   revision: 'r1',
   snippet: 'Roll back with deployctl.',
 };
-const response: AskResponse = {
+const response: Wire.AskResponse = {
   id: ANSWER_ID,
   status: 'answered',
   grounded: true,
@@ -186,7 +181,7 @@ const response: AskResponse = {
   embeddingModel: 'hashing',
   createdAt: '2026-12-05T10:00:00.000Z',
 };
-const record: AnswerRecord = {
+const record: Wire.AnswerRecord = {
   ...response,
   question: 'How do I roll back?',
   userRef: 'user:default/alice',
@@ -203,7 +198,7 @@ const record: AnswerRecord = {
   threadId: '9b2f3c4d-1111-4222-8333-444455556666',
   redacted: { sources: 1, evidence: 0, corrections: 0, answerText: false },
 };
-const progress: IngestionProgress = {
+const progress: Wire.IngestionProgress = {
   runId: 3,
   status: 'succeeded',
   trigger: 'manual',
@@ -224,7 +219,7 @@ const progress: IngestionProgress = {
     },
   ],
 };
-const health: HealthResponse = {
+const health: Wire.HealthResponse = {
   status: 'ok',
   embedder: {
     modelId: 'hashing',
@@ -243,7 +238,7 @@ describe('ask-docs router and OpenAPI spec', () => {
   let failing = false;
   const reached: string[] = [];
   const service = {
-    async prepare(req: AskRequest) {
+    async prepare(req: Wire.AskRequest) {
       reached.push(req.question);
       if (denied) throw new NotAllowedError('You may not ask the docs');
       return { request: req };
@@ -254,7 +249,7 @@ describe('ask-docs router and OpenAPI spec', () => {
       if (failing) throw new Error('relation "x" does not exist');
       return response;
     },
-    async ask(req: AskRequest, call: any) {
+    async ask(req: Wire.AskRequest, call: any) {
       return service.answer(await service.prepare(req), call);
     },
     async listAnswers(o: { limit: number }) {
@@ -265,7 +260,7 @@ describe('ask-docs router and OpenAPI spec', () => {
       if (failing) throw new Error('relation "x" does not exist');
       return id === ANSWER_ID ? record : undefined;
     },
-    async setFeedback(_id: string, feedback: AnswerFeedback) {
+    async setFeedback(_id: string, feedback: Wire.AnswerFeedback) {
       reached.push(`feedback ${feedback.rating}`);
     },
   };
@@ -277,7 +272,7 @@ describe('ask-docs router and OpenAPI spec', () => {
     async progress() {
       return progress;
     },
-    async start(): Promise<IngestionRunStarted> {
+    async start(): Promise<Wire.IngestionRunStarted> {
       return { started: true, running: true, runId: 4 };
     },
   };

@@ -43,3 +43,32 @@ export async function startTestDatabase(
     },
   };
 }
+
+/**
+ * For one describe block (or file): a test database started before its tests and stopped after
+ * them. Read `knex` inside hooks and tests only, once the database has started.
+ */
+export function useTestDatabase(
+  options: { migrate?: boolean; timeoutMs?: number } = {},
+): TestDatabase {
+  let db: TestDatabase | undefined;
+  beforeAll(async () => {
+    db = await startTestDatabase({ migrate: options.migrate });
+  }, options.timeoutMs);
+  afterAll(async () => {
+    await db?.stop();
+  });
+  const started = () => {
+    if (!db) throw new Error('the test database is not started yet');
+    return db;
+  };
+  return {
+    get knex() {
+      return started().knex;
+    },
+    get engine() {
+      return started().engine;
+    },
+    stop: () => started().stop(),
+  };
+}

@@ -1,14 +1,6 @@
 import { createApiRef } from '@backstage/core-plugin-api';
-import type {
-  AnswerFeedback,
-  AnswerRecord,
-  AskRequest,
-  AskResponse,
-  AskStreamEvent,
-  HealthResponse,
-  IngestionProgress,
-  IngestionRunStarted,
-} from '@askdocs/plugin-ask-docs-common';
+// The wire types of the REST contract, shared with the backend.
+import type * as Wire from '@askdocs/plugin-ask-docs-common';
 
 /** Options shared by the calls that may take long enough to be cancelled. */
 export interface AskDocsRequestOptions {
@@ -19,26 +11,26 @@ export interface AskDocsRequestOptions {
 export interface AskDocsApi {
   /** Asks and waits for the complete answer. */
   ask(
-    request: AskRequest,
+    request: Wire.AskRequest,
     options?: AskDocsRequestOptions,
-  ): Promise<AskResponse>;
+  ): Promise<Wire.AskResponse>;
   /**
    * Asks over the streaming endpoint. Yields status and answer-text deltas as they
    * arrive and ends with exactly one `done` (or `error`) event.
    */
   askStream(
-    request: AskRequest,
+    request: Wire.AskRequest,
     options?: AskDocsRequestOptions,
-  ): AsyncIterable<AskStreamEvent>;
-  getAnswer(id: string): Promise<AnswerRecord>;
+  ): AsyncIterable<Wire.AskStreamEvent>;
+  getAnswer(id: string): Promise<Wire.AnswerRecord>;
   /** The caller's own previous answers, newest first. */
-  listAnswers(options?: { limit?: number }): Promise<AnswerRecord[]>;
-  sendFeedback(id: string, feedback: AnswerFeedback): Promise<void>;
+  listAnswers(options?: { limit?: number }): Promise<Wire.AnswerRecord[]>;
+  sendFeedback(id: string, feedback: Wire.AnswerFeedback): Promise<void>;
   /** Admins only: rejects with a ResponseError whose statusCode is 403 otherwise. */
-  getIngestionProgress(): Promise<IngestionProgress>;
+  getIngestionProgress(): Promise<Wire.IngestionProgress>;
   /** Admins only. Starts a run, or joins the one in progress (`started` false). */
-  startIngestion(): Promise<IngestionRunStarted>;
-  health(): Promise<HealthResponse>;
+  startIngestion(): Promise<Wire.IngestionRunStarted>;
+  health(): Promise<Wire.HealthResponse>;
 }
 
 export const askDocsApiRef = createApiRef<AskDocsApi>({

@@ -28,6 +28,18 @@ function jsonResponse(body: unknown, status = 200) {
   });
 }
 
+/** A Backstage error body (as the backend's error handler sends it) with its status. */
+function errorResponse(
+  status: number,
+  error: { name: string; message: string },
+  request?: { method: string; url: string },
+) {
+  return jsonResponse(
+    { error, request, response: { statusCode: status } },
+    status,
+  );
+}
+
 function setup(respond: (url: string, init?: RequestInit) => Response) {
   const fetch = jest.fn(async (url: string, init?: RequestInit) =>
     respond(url, init),
@@ -66,13 +78,10 @@ describe('AskDocsClient', () => {
 
   it('maps a Backstage error body to a ResponseError with the server message', async () => {
     const { client } = setup(() =>
-      jsonResponse(
-        {
-          error: { name: 'InputError', message: 'question must not be empty' },
-          request: { method: 'POST', url: '/v1/ask' },
-          response: { statusCode: 400 },
-        },
+      errorResponse(
         400,
+        { name: 'InputError', message: 'question must not be empty' },
+        { method: 'POST', url: '/v1/ask' },
       ),
     );
     const error = await client.ask({ question: '' }).catch(e => e);
@@ -141,13 +150,10 @@ describe('AskDocsClient', () => {
 
   it('maps a failed stream request to a ResponseError before any event', async () => {
     const { client } = setup(() =>
-      jsonResponse(
-        {
-          error: { name: 'NotAllowedError', message: 'not allowed to ask' },
-          response: { statusCode: 403 },
-        },
-        403,
-      ),
+      errorResponse(403, {
+        name: 'NotAllowedError',
+        message: 'not allowed to ask',
+      }),
     );
     const error = await collect(client.askStream({ question: 'q' })).catch(
       e => e,
@@ -186,13 +192,7 @@ describe('AskDocsClient', () => {
 
   it('reports 403 on ingestion progress as forbidden', async () => {
     const { client } = setup(() =>
-      jsonResponse(
-        {
-          error: { name: 'NotAllowedError', message: 'admins only' },
-          response: { statusCode: 403 },
-        },
-        403,
-      ),
+      errorResponse(403, { name: 'NotAllowedError', message: 'admins only' }),
     );
     const error = await client.getIngestionProgress().catch(e => e);
     expect(isForbidden(error)).toBe(true);

@@ -3,6 +3,7 @@ import { Knex } from 'knex';
 import { IndexedChunk } from '@askdocs/plugin-ask-docs-common';
 import { chunkColumns } from '../../database/chunkColumns';
 import { entityColumns } from '../../database/entityColumns';
+import { ChunkKeysChange, rewriteChunkKeys } from '../../database/keywordIndex';
 
 /** Test fixtures: a small knowledge index written straight into the tables. */
 
@@ -46,7 +47,7 @@ function parseRef(ref: string) {
 const sha = (s: string) => createHash('sha256').update(s).digest('hex');
 
 export async function clearIndex(knex: Knex): Promise<void> {
-  await knex('ask_docs_entities').delete(); // cascades to documents, chunks, terms, embeddings
+  await knex('ask_docs_entities').delete(); // cascades to documents, chunks, postings, embeddings
   await knex('ask_docs_chunks').delete();
 }
 
@@ -75,7 +76,7 @@ export async function seedIndex(
   });
   const documents: Array<Record<string, unknown>> = [];
   const chunks: Array<Record<string, unknown>> = [];
-  const terms: Array<Record<string, unknown>> = [];
+  const keyed: ChunkKeysChange[] = [];
   const embeddings: Array<Record<string, unknown>> = [];
   for (const d of fixture.documents) {
     const documentId = d.documentId ?? `doc:${d.entityRef}:${d.title}`;
@@ -117,21 +118,15 @@ export async function seedIndex(
         }),
       );
       offset += c.text.length + 1;
+      const change: ChunkKeysChange = { chunkId, terms: [] };
       for (const kind of ['l', 's', 'w'] as const) {
         const list = c.terms?.[kind] ?? (c.terms ? [] : tokens);
         const tf = new Map<string, number>();
         for (const term of list) tf.set(term, (tf.get(term) ?? 0) + 1);
-        for (const [term, count] of tf) {
-          terms.push({
-            chunk_id: chunkId,
-            entity_ref: d.entityRef,
-            lang: 'en',
-            kind,
-            term,
-            tf: count,
-          });
-        }
+        for (const [term, count] of tf)
+          change.terms!.push({ kind, term, tf: count });
       }
+      keyed.push(change);
       for (const [modelId, vector] of Object.entries(c.embeddings ?? {})) {
         embeddings.push({
           chunk_id: chunkId,
@@ -149,11 +144,11 @@ export async function seedIndex(
       ['ask_docs_entities', entities],
       ['ask_docs_documents', documents],
       ['ask_docs_chunks', chunks],
-      ['ask_docs_terms', terms],
       ['ask_docs_embeddings', embeddings],
     ] as const) {
       if (rows.length > 0) await trx.batchInsert(table, rows as any[], 500);
     }
+    await rewriteChunkKeys(trx, keyed);
   });
   return chunkIds;
 }

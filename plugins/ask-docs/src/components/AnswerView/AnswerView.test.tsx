@@ -34,27 +34,21 @@ function expectOnlyState(testId: string) {
   }
 }
 
+/** Inside the element with `testId`, the link named `name` leads to `href`. */
+function expectLink(testId: string, name: string, href: string) {
+  const link = within(screen.getByTestId(testId)).getByRole('link', { name });
+  expect(link).toHaveAttribute('href', href);
+}
+
 describe('AnswerView', () => {
   it('shows a grounded answer with linked markers and the source list', async () => {
     await renderView(groundedResponse);
     expectOnlyState('ask-docs-state-grounded');
 
-    const text = screen.getByTestId('ask-docs-answer-text');
-    const marker = within(text).getByRole('link', {
-      name: 'Release process › Rollback',
-    });
-    expect(marker).toHaveAttribute(
-      'href',
-      '/docs/default/component/payments/release/#rollback',
-    );
-
+    const rollback = '/docs/default/component/payments/release/#rollback';
+    expectLink('ask-docs-answer-text', 'Release process › Rollback', rollback);
+    expectLink('ask-docs-sources', 'Release process', rollback);
     const sources = screen.getByTestId('ask-docs-sources');
-    expect(
-      within(sources).getByRole('link', { name: 'Release process' }),
-    ).toHaveAttribute(
-      'href',
-      '/docs/default/component/payments/release/#rollback',
-    );
     expect(sources).toHaveTextContent('› Rollback');
     expect(sources).toHaveTextContent('Run release rollback');
   });
@@ -81,11 +75,9 @@ describe('AnswerView', () => {
     const state = screen.getByTestId('ask-docs-state-evidence-only');
     expect(within(state).getByText('Not an answer')).toBeInTheDocument();
     expect(state).toHaveTextContent('The model is unavailable right now.');
-    const evidence = screen.getByTestId('ask-docs-evidence');
-    expect(
-      within(evidence).getByRole('link', { name: 'Deployment' }),
-    ).toHaveAttribute(
-      'href',
+    expectLink(
+      'ask-docs-evidence',
+      'Deployment',
       '/docs/default/component/payments/deploy/#canary',
     );
     expect(screen.queryByTestId('ask-docs-answer-text')).toBeNull();

@@ -7,7 +7,7 @@ import ThumbDownIcon from '@material-ui/icons/ThumbDownOutlined';
 import { useApi } from '@backstage/core-plugin-api';
 import type { AnswerFeedback } from '@askdocs/plugin-ask-docs-common';
 import { askDocsApiRef } from '../../api/AskDocsApi';
-import { describeError } from '../../api/errors';
+import { usePendingCall } from '../../hooks/usePendingCall';
 
 export interface FeedbackButtonsProps {
   answerId: string;
@@ -26,21 +26,13 @@ export function FeedbackButtons(props: FeedbackButtonsProps) {
   const [given, setGiven] = useState<AnswerFeedback['rating'] | undefined>(
     props.initial?.rating,
   );
-  const [sending, setSending] = useState(false);
-  const [error, setError] = useState<string>();
+  const { pending, error, run } = usePendingCall<AnswerFeedback['rating']>();
 
-  const send = async (rating: AnswerFeedback['rating']) => {
-    setSending(true);
-    setError(undefined);
-    try {
+  const send = (rating: AnswerFeedback['rating']) =>
+    run(rating, async () => {
       await api.sendFeedback(props.answerId, { rating });
       setGiven(rating);
-    } catch (e) {
-      setError(describeError(e));
-    } finally {
-      setSending(false);
-    }
-  };
+    });
 
   return (
     <div data-testid="ask-docs-feedback">
@@ -55,7 +47,7 @@ export function FeedbackButtons(props: FeedbackButtonsProps) {
               aria-label={label}
               aria-pressed={given === rating}
               color={given === rating ? 'primary' : 'default'}
-              disabled={sending || given !== undefined}
+              disabled={pending !== undefined || given !== undefined}
               onClick={() => send(rating)}
             >
               <Icon fontSize="small" />

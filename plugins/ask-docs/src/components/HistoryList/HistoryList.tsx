@@ -10,6 +10,7 @@ import type {
 } from '@askdocs/plugin-ask-docs-common';
 import { askDocsApiRef } from '../../api/AskDocsApi';
 import { describeError } from '../../api/errors';
+import { usePendingCall } from '../../hooks/usePendingCall';
 
 const STATUS_LABEL: Record<AnswerStatus, string> = {
   answered: 'Answered',
@@ -30,8 +31,7 @@ export function HistoryList(props: HistoryListProps) {
   const { refreshKey, onSelect, limit = 20 } = props;
   const api = useApi(askDocsApiRef);
   const [items, setItems] = useState<AnswerRecord[]>();
-  const [error, setError] = useState<string>();
-  const [loadingId, setLoadingId] = useState<string>();
+  const { pending: loadingId, error, setError, run } = usePendingCall<string>();
 
   useEffect(() => {
     let cancelled = false;
@@ -47,19 +47,10 @@ export function HistoryList(props: HistoryListProps) {
     return () => {
       cancelled = true;
     };
-  }, [api, limit, refreshKey]);
+  }, [api, limit, refreshKey, setError]);
 
-  const open = async (id: string) => {
-    setLoadingId(id);
-    try {
-      onSelect(await api.getAnswer(id));
-      setError(undefined);
-    } catch (e) {
-      setError(describeError(e));
-    } finally {
-      setLoadingId(undefined);
-    }
-  };
+  const open = (id: string) =>
+    run(id, async () => onSelect(await api.getAnswer(id)));
 
   return (
     <div data-testid="ask-docs-history">

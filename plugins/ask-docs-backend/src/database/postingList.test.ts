@@ -1,0 +1,102 @@
+import {
+  decodeKeyIds,
+  decodePostingArrays,
+  decodePostings,
+  encodeKeyIds,
+  encodePostings,
+} from './postingList';
+
+describe('posting list bytes', () => {
+  it('round-trips postings in chunk order, whatever order they were given in', () => {
+    const postings = [
+      { chunkNo: 300_000, tf: 2, length: 180 },
+      { chunkNo: 7, tf: 1, length: 3 },
+      { chunkNo: 128, tf: 130, length: 16_384 },
+    ];
+    const bytes = encodePostings(postings);
+    expect(bytes[0]).toBe(1);
+    expect(decodePostings(bytes)).toEqual(
+      [...postings].sort((a, b) => a.chunkNo - b.chunkNo),
+    );
+  });
+
+  it('takes a few bytes per posting when chunk numbers are close', () => {
+    const postings = Array.from({ length: 1000 }, (_, i) => ({
+      chunkNo: 50 + i * 3,
+      tf: 1 + (i % 3),
+      length: 100 + (i % 20),
+    }));
+    const bytes = encodePostings(postings);
+    expect(bytes.length).toBeLessThanOrEqual(1 + 1000 * 3);
+    expect(decodePostings(bytes)).toEqual(postings);
+  });
+
+  it('reads the int4 format the SQL backfill writes', () => {
+    const fixed = Buffer.alloc(1 + 24);
+    [9, 2, 40, 12, 1, 7].forEach((n, i) => fixed.writeInt32BE(n, 1 + i * 4));
+    expect(decodePostings(fixed)).toEqual([
+      { chunkNo: 9, tf: 2, length: 40 },
+      { chunkNo: 12, tf: 1, length: 7 },
+    ]);
+    const ids = Buffer.alloc(1 + 8);
+    ids.writeInt32BE(3, 1);
+    ids.writeInt32BE(70_000, 5);
+    expect(decodeKeyIds(ids)).toEqual([3, 70_000]);
+  });
+
+  it('round-trips key ids as a sorted set', () => {
+    expect(decodeKeyIds(encodeKeyIds([900, 3, 3, 70_000]))).toEqual([
+      3, 900, 70_000,
+    ]);
+    expect(decodeKeyIds(encodeKeyIds([]))).toEqual([]);
+    expect(decodeKeyIds(null)).toEqual([]);
+  });
+
+  it('refuses what it cannot represent or read, instead of guessing', () => {
+    expect(() => encodePostings([{ chunkNo: -1, tf: 1, length: 1 }])).toThrow(
+      /cannot encode/,
+    );
+    expect(() => encodePostings([{ chunkNo: 1, tf: 1.5, length: 1 }])).toThrow(
+      /cannot encode/,
+    );
+    expect(() =>
+      encodePostings([
+        { chunkNo: 4, tf: 1, length: 1 },
+        { chunkNo: 4, tf: 2, length: 1 },
+      ]),
+    ).toThrow(/twice/);
+    expect(() => decodePostings(Buffer.from([7, 1, 1, 1]))).toThrow(
+      /unknown format/,
+    );
+    expect(() => decodePostings(Buffer.from([1, 5, 1, 0x80]))).toThrow(
+      /truncated varint/,
+    );
+    expect(() => decodePostings(Buffer.from([1, 5, 1]))).toThrow(
+      /incomplete entry/,
+    );
+    expect(() => decodePostings(Buffer.from([0, 0, 0, 1]))).toThrow(
+      /truncated int4/,
+    );
+  });
+
+  it('decodes into typed arrays, with or without a matching count', () => {
+    const postings = [
+      { chunkNo: 3, tf: 1, length: 9 },
+      { chunkNo: 900, tf: 4, length: 300 },
+    ];
+    const bytes = encodePostings(postings);
+    const expected = {
+      chunkNos: Int32Array.from([3, 900]),
+      tfs: Int32Array.from([1, 4]),
+      lengths: Int32Array.from([9, 300]),
+    };
+    expect(decodePostingArrays(bytes, 2)).toEqual(expected);
+    // A stale count (df) does not lose or invent entries.
+    expect(decodePostingArrays(bytes, 1)).toEqual(expected);
+    expect(decodePostingArrays(bytes, 5)).toEqual(expected);
+    expect(decodePostingArrays(bytes)).toEqual(expected);
+    expect(() => decodePostingArrays(Buffer.from([1, 5, 1]), 1)).toThrow(
+      /incomplete entry/,
+    );
+  });
+});

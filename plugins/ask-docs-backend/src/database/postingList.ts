@@ -1,0 +1,182 @@
+/*
+ * The byte formats of the keyword index (migration 0006, decision record 0011).
+ *
+ * A posting list holds, for one key and one entity, the entity's chunks containing the key:
+ * (chunk number, tf, chunk length), sorted by chunk number. A chunk's key list holds the key ids
+ * of its postings, so a rewrite knows which lists to take it out of.
+ *
+ * The first byte says the format:
+ * - 0: big-endian int4 values, as PostgreSQL's `int4send` writes them (the migration's backfill
+ *   builds lists in SQL);
+ * - 1: unsigned LEB128 varints, numbers delta-coded against the previous entry (what the store
+ *   writes: about 3 bytes a posting instead of 12).
+ */
+
+/** One chunk in a key's posting list. */
+export interface Posting {
+  chunkNo: number;
+  tf: number;
+  /** The chunk's length in tokens (BM25), kept beside tf so scoring needs no chunk lookup. */
+  length: number;
+}
+
+const FIXED = 0;
+const VARINT = 1;
+
+function pushVarint(out: number[], value: number) {
+  if (!Number.isSafeInteger(value) || value < 0) {
+    throw new Error(`posting list: cannot encode ${value}`);
+  }
+  let v = value;
+  while (v >= 0x80) {
+    out.push(v % 0x80 | 0x80);
+    v = Math.floor(v / 0x80);
+  }
+  out.push(v);
+}
+
+/** Reads varints (format 1) or int4s (format 0) from `bytes` after the format byte. */
+function readNumbers(bytes: Uint8Array): number[] {
+  if (bytes.length === 0) return [];
+  const numbers: number[] = [];
+  if (bytes[0] === FIXED) {
+    if ((bytes.length - 1) % 4 !== 0) {
+      throw new Error('posting list: truncated int4 data');
+    }
+    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.length);
+    for (let i = 1; i < bytes.length; i += 4) numbers.push(view.getInt32(i));
+    return numbers;
+  }
+  if (bytes[0] !== VARINT) {
+    throw new Error(`posting list: unknown format ${bytes[0]}`);
+  }
+  if (!eachVarint(bytes, v => void numbers.push(v))) {
+    throw new Error('posting list: truncated varint');
+  }
+  return numbers;
+}
+
+/**
+ * Calls `visit` with each varint after the format byte, until it returns false. Returns whether
+ * every varint was complete and visited.
+ */
+function eachVarint(
+  bytes: Uint8Array,
+  visit: (value: number) => boolean | void,
+): boolean {
+  let value = 0;
+  let scale = 1;
+  for (let i = 1; i < bytes.length; i++) {
+    const b = bytes[i];
+    value += (b & 0x7f) * scale;
+    if (b & 0x80) {
+      scale *= 0x80;
+      continue;
+    }
+    if (visit(value) === false) return false;
+    value = 0;
+    scale = 1;
+  }
+  return scale === 1;
+}
+
+/** Encodes postings (any order; sorted here) in format 1. */
+export function encodePostings(postings: Posting[]): Buffer {
+  const sorted = [...postings].sort((a, b) => a.chunkNo - b.chunkNo);
+  const out: number[] = [VARINT];
+  let previous = 0;
+  for (const p of sorted) {
+    if (p.chunkNo <= previous && out.length > 1) {
+      throw new Error(`posting list: chunk ${p.chunkNo} twice`);
+    }
+    pushVarint(out, p.chunkNo - previous);
+    pushVarint(out, p.tf);
+    pushVarint(out, p.length);
+    previous = p.chunkNo;
+  }
+  return Buffer.from(out);
+}
+
+export function decodePostings(bytes: Uint8Array): Posting[] {
+  const n = readNumbers(bytes);
+  if (n.length % 3 !== 0) throw new Error('posting list: incomplete entry');
+  const delta = bytes[0] === VARINT;
+  const postings: Posting[] = [];
+  let chunkNo = 0;
+  for (let i = 0; i < n.length; i += 3) {
+    chunkNo = delta ? chunkNo + n[i] : n[i];
+    postings.push({ chunkNo, tf: n[i + 1], length: n[i + 2] });
+  }
+  return postings;
+}
+
+/** Encodes a set of key ids (format 1, ascending, delta-coded). */
+export function encodeKeyIds(keyIds: Iterable<number>): Buffer {
+  const sorted = Array.from(new Set(keyIds)).sort((a, b) => a - b);
+  const out: number[] = [VARINT];
+  let previous = 0;
+  for (const id of sorted) {
+    pushVarint(out, id - previous);
+    previous = id;
+  }
+  return Buffer.from(out);
+}
+
+export function decodeKeyIds(bytes: Uint8Array | null | undefined): number[] {
+  if (!bytes) return [];
+  const n = readNumbers(bytes);
+  if (bytes[0] !== VARINT) return n;
+  let id = 0;
+  return n.map(d => (id += d));
+}
+
+/** A decoded posting list as parallel typed arrays (no object per posting: lists are long). */
+export interface PostingArrays {
+  chunkNos: Int32Array;
+  tfs: Int32Array;
+  lengths: Int32Array;
+}
+
+/**
+ * decodePostings into typed arrays. `count` (the row's df) sizes them; a list whose entries do
+ * not match it is decoded the slow way rather than refused (the count only serves speed here).
+ */
+export function decodePostingArrays(
+  bytes: Uint8Array,
+  count?: number,
+): PostingArrays {
+  const fast =
+    bytes.length > 0 && bytes[0] === VARINT && count !== undefined
+      ? decodeCounted(bytes, count)
+      : undefined;
+  if (fast) return fast;
+  const list = decodePostings(bytes);
+  return {
+    chunkNos: Int32Array.from(list, p => p.chunkNo),
+    tfs: Int32Array.from(list, p => p.tf),
+    lengths: Int32Array.from(list, p => p.length),
+  };
+}
+
+function decodeCounted(
+  bytes: Uint8Array,
+  count: number,
+): PostingArrays | undefined {
+  const chunkNos = new Int32Array(count);
+  const tfs = new Int32Array(count);
+  const lengths = new Int32Array(count);
+  let n = 0;
+  let field = 0;
+  let chunkNo = 0;
+  const complete = eachVarint(bytes, value => {
+    if (n >= count) return false;
+    if (field === 0) chunkNos[n] = chunkNo += value;
+    else if (field === 1) tfs[n] = value;
+    else lengths[n++] = value;
+    field = (field + 1) % 3;
+    return true;
+  });
+  return complete && n === count && field === 0
+    ? { chunkNos, tfs, lengths }
+    : undefined;
+}

@@ -1,0 +1,117 @@
+import { PostingArrays } from '../database/postingList';
+import { seededRandom } from '../testUtils/seededRandom';
+import { bestChunks, listHas, unionLists } from './listScoring';
+
+const list = (entries: Array<[number, number, number]>): PostingArrays => ({
+  chunkNos: Int32Array.from(entries, e => e[0]),
+  tfs: Int32Array.from(entries, e => e[1]),
+  lengths: Int32Array.from(entries, e => e[2]),
+});
+
+describe('unionLists', () => {
+  it('merges sorted key lists, keeping the largest tf of a chunk', () => {
+    const merged = unionLists([
+      list([
+        [1, 1, 10],
+        [5, 2, 50],
+      ]),
+      list([
+        [2, 3, 20],
+        [5, 4, 50],
+        [9, 1, 90],
+      ]),
+    ]);
+    expect([...merged.chunkNos]).toEqual([1, 2, 5, 9]);
+    expect([...merged.tfs]).toEqual([1, 3, 4, 1]);
+    expect([...merged.lengths]).toEqual([10, 20, 50, 90]);
+  });
+});
+
+describe('bestChunks', () => {
+  const options = { k1: 1.2, b: 0.75, averageLength: 40 };
+  const bm25 = (w: number, tf: number, len: number) =>
+    (w * tf * 2.2) / (tf + 1.2 * (0.25 + (0.75 * len) / 40));
+
+  it('keeps the same best chunks as scoring every chunk and sorting', () => {
+    const random = seededRandom(7);
+    const weights = [
+      { weightedIdf: 2.5 },
+      { weightedIdf: 0.4 },
+      { weightedIdf: 1 },
+    ];
+    const groups = Array.from({ length: 4 }, (_, g) =>
+      weights.map(() => {
+        const nos = Array.from(
+          new Set(
+            Array.from(
+              { length: 60 },
+              () => g * 1000 + Math.floor(random() * 300),
+            ),
+          ),
+        ).sort((a, b) => a - b);
+        return list(
+          nos.map(no => [no, 1 + Math.floor(random() * 5), 5 + (no % 70)]),
+        );
+      }),
+    );
+    const brute = new Map<number, number>();
+    groups.forEach(lists =>
+      lists.forEach((l, t) =>
+        l.chunkNos.forEach((no, i) =>
+          brute.set(
+            no,
+            (brute.get(no) ?? 0) +
+              bm25(weights[t].weightedIdf, l.tfs[i], l.lengths[i]),
+          ),
+        ),
+      ),
+    );
+    const expected = [...brute]
+      .sort((x, y) => y[1] - x[1] || x[0] - y[0])
+      .slice(0, 25);
+    const best = bestChunks(groups, weights, { ...options, keep: 25 });
+    expect(best.map(c => c.chunkNo)).toEqual(expected.map(([no]) => no));
+    best.forEach((c, i) => expect(c.score).toBeCloseTo(expected[i][1], 9));
+    // The group says where the chunk's lists are.
+    for (const c of best) {
+      expect(groups[c.group].some(l => listHas(l, c.chunkNo))).toBe(true);
+    }
+  });
+
+  it('scores only allowed chunks, and nothing for keep 0 or no lists', () => {
+    const groups = [
+      [
+        list([
+          [1, 1, 40],
+          [2, 5, 40],
+          [3, 2, 40],
+        ]),
+      ],
+    ];
+    const weights = [{ weightedIdf: 1 }];
+    expect(
+      bestChunks(groups, weights, {
+        ...options,
+        keep: 5,
+        allowed: new Set([1, 3]),
+      }).map(c => c.chunkNo),
+    ).toEqual([3, 1]);
+    expect(bestChunks(groups, weights, { ...options, keep: 0 })).toEqual([]);
+    expect(bestChunks([[undefined]], weights, { ...options, keep: 5 })).toEqual(
+      [],
+    );
+  });
+});
+
+describe('listHas', () => {
+  it('finds chunk numbers of a sorted list and nothing else', () => {
+    const l = list([
+      [2, 1, 1],
+      [8, 1, 1],
+      [40, 1, 1],
+    ]);
+    expect([2, 8, 40].map(no => listHas(l, no))).toEqual([true, true, true]);
+    expect([0, 3, 41].map(no => listHas(l, no))).toEqual([false, false, false]);
+    expect(listHas(undefined, 2)).toBe(false);
+  });
+});

@@ -1,0 +1,79 @@
+import { phraseShare, queryWordMatcher } from './proximity';
+
+const token = (t: string, lemmas: string[] = [t], stems: string[] = [t]) => ({
+  token: t,
+  lemmas,
+  stems,
+  words: [t],
+});
+const one = () => 1;
+
+// "How do I create a primary key?": stopwords are not query tokens at all.
+const create = token('create', ['create'], ['creat']);
+const primary = token('primary', ['primary'], ['primari']);
+const key = token('key', ['key'], ['key']);
+
+describe('queryWordMatcher', () => {
+  it('names the tokens a word equals by key or starts by a long stem', () => {
+    const match = queryWordMatcher([create, primary, key]);
+    expect(match('creating')).toEqual([0]);
+    expect(match('key')).toEqual([2]);
+    // "key" is too short to be a prefix: "keyboard" is another word.
+    expect(match('keyboard')).toEqual([]);
+    expect(match('table')).toEqual([]);
+  });
+
+  it('compares folded words, so Czech diacritics do not matter', () => {
+    const till = token('pokladnu', ['pokladna'], ['pokladn']);
+    const match = queryWordMatcher([till]);
+    expect(match('pokladně')).toEqual([0]);
+    expect(match('pokladne')).toEqual([0]);
+    expect(match('pokl')).toEqual([]);
+  });
+});
+
+describe('phraseShare', () => {
+  const q = [create, primary, key];
+
+  it('finds the question as a phrase, allowing a couple of words between', () => {
+    expect(phraseShare(q, one, 'You can create a primary key when ...')).toBe(
+      1,
+    );
+    expect(phraseShare(q, one, 'CREATE the primary, unique key')).toBe(1);
+  });
+
+  it('does not count words far apart as a phrase', () => {
+    // All three words within ten, but each pair with three or more words between.
+    const far = 'Create one column; make it primary, then add the key.';
+    expect(phraseShare(q, one, far)).toBe(0);
+    const filler = Array.from({ length: 30 }, (_, i) => `w${i}`).join(' ');
+    expect(phraseShare(q, one, `create ${filler} primary ${filler} key`)).toBe(
+      0,
+    );
+  });
+
+  it('does not count words in the other order as a phrase', () => {
+    expect(phraseShare(q, one, 'key primary create')).toBe(0);
+    // Only the pair "primary key" stands in the question's order.
+    expect(phraseShare(q, one, 'a primary key, then create')).toBeCloseTo(0.5);
+  });
+
+  it('weights pairs by the smaller idf of their words', () => {
+    const idf = (t: string) => ({ create: 1, primary: 3, key: 2 }[t] ?? 0);
+    // Only "primary key" (min idf 2) of the pairs' 1 + 2.
+    expect(phraseShare(q, idf, 'primary key; create later')).toBeCloseTo(2 / 3);
+  });
+
+  it('has no phrase for stopword-only, one-word or empty questions, or empty text', () => {
+    expect(phraseShare([], one, 'how do I do it')).toBe(0);
+    expect(phraseShare([key], one, 'the key')).toBe(0);
+    expect(phraseShare(q, one, '')).toBe(0);
+  });
+
+  it('ignores words without idf, and a word the corpus lacks breaks its pairs', () => {
+    const lacking = (t: string) => (t === 'create' ? 0 : t === 'key' ? 4 : 1);
+    // "create" takes no part: the only pair is "primary key".
+    expect(phraseShare(q, lacking, 'primary key')).toBe(1);
+    expect(phraseShare([token('foreign'), key], one, 'primary key')).toBe(0);
+  });
+});

@@ -1,0 +1,102 @@
+/*
+ * Where a candidate's words meet the question's: whether the question's content words stand
+ * together in the chunk, in order, as a phrase.
+ * Keyword coverage only says that each word occurs somewhere in the chunk; a chunk about the
+ * question's subject usually has its words side by side. Computed in TypeScript over the fused
+ * candidates' text (retriever.ts), with the same key comparison as the section-title evidence.
+ */
+import { foldDiacritics, tokenize } from '../language/tokenize';
+
+/** The keys of a query word that are compared with a text's words. */
+export interface MatchQueryToken {
+  token: string;
+  lemmas: string[];
+  stems: string[];
+  words?: string[];
+}
+
+/** A stem this long also matches the words it starts ("configur" → "configuration"). */
+export const PREFIX_STEM = 4;
+
+/**
+ * For each word of a text, the indices of the query tokens it names: equal (folded) to one of
+ * a token's lemmas, stems or surface words, or starting with a stem of at least PREFIX_STEM
+ * letters ("pokladn" → "Pokladna"). Words are lowercase (language/tokenize.ts); results are
+ * cached per word, as chunk text repeats its words.
+ */
+export function queryWordMatcher(
+  tokens: readonly MatchQueryToken[],
+): (word: string) => readonly number[] {
+  const exact = new Map<string, number[]>();
+  const prefixes: Array<{ stem: string; index: number }> = [];
+  tokens.forEach((t, index) => {
+    const keys = new Set([
+      ...t.lemmas,
+      ...t.stems,
+      ...(t.words ?? []).map(foldDiacritics),
+    ]);
+    for (const key of keys) exact.set(key, [...(exact.get(key) ?? []), index]);
+    for (const stem of new Set(t.stems))
+      if (stem.length >= PREFIX_STEM) prefixes.push({ stem, index });
+  });
+  const cache = new Map<string, readonly number[]>();
+  return word => {
+    let found = cache.get(word);
+    if (found) return found;
+    const folded = foldDiacritics(word);
+    const indices = new Set(exact.get(folded) ?? []);
+    for (const p of prefixes)
+      if (folded.startsWith(p.stem)) indices.add(p.index);
+    found = [...indices];
+    cache.set(word, found);
+    return found;
+  };
+}
+
+/** Words allowed between two question words that still read as one phrase ("create a table"). */
+export const PHRASE_GAP = 2;
+
+/**
+ * Phrase evidence of a text: the idf-weighted share of the question's neighbouring content-word
+ * pairs (in question order) that occur in that order in the text with at most PHRASE_GAP words
+ * between them. A pair weighs the smaller idf of its two words, so a pair of rare words counts
+ * most. Tokens whose idf is not positive take no part (stopwords are no tokens at all; a word
+ * the corpus lacks keeps its idf and so breaks its pairs); fewer than two content words with
+ * idf have no phrase (0).
+ */
+export function phraseShare(
+  tokens: readonly MatchQueryToken[],
+  idfOf: (token: string) => number,
+  text: string,
+  match: (word: string) => readonly number[] = queryWordMatcher(tokens),
+): number {
+  // The tokens that count, in question order, and their idf.
+  const counted = tokens
+    .map((t, index) => ({ index, idf: idfOf(t.token) }))
+    .filter(t => t.idf > 0);
+  if (counted.length < 2) return 0;
+  const order = new Map(counted.map((t, i) => [t.index, i]));
+  // positions[i]: where the i-th counted token occurs in the text.
+  const positions: Array<Set<number>> = counted.map(() => new Set());
+  tokenize(text).forEach((w, p) => {
+    for (const index of match(w)) {
+      const i = order.get(index);
+      if (i !== undefined) positions[i].add(p);
+    }
+  });
+  let total = 0;
+  let joined = 0;
+  for (let i = 1; i < counted.length; i++) {
+    const weight = Math.min(counted[i - 1].idf, counted[i].idf);
+    total += weight;
+    if (follows(positions[i - 1], positions[i])) joined += weight;
+  }
+  return joined / total;
+}
+
+/** True when some occurrence of b comes 1 to PHRASE_GAP + 1 words after one of a. */
+function follows(a: ReadonlySet<number>, b: ReadonlySet<number>): boolean {
+  for (const p of a)
+    for (let d = 1; d <= PHRASE_GAP + 1; d++) if (b.has(p + d)) return true;
+  return false;
+}
