@@ -10,6 +10,8 @@ function scriptedPostgres(answers: {
   version: string;
   installed: boolean;
   available: boolean;
+  /** pgvector's extversion once installed (default 0.8.1). */
+  vectorVersion?: string;
 }) {
   const executed: string[] = [];
   const raw = async (sql: string) => {
@@ -17,7 +19,11 @@ function scriptedPostgres(answers: {
     if (sql.startsWith('SHOW server_version_num'))
       return { rows: [{ server_version_num: answers.version }] };
     if (sql.includes('FROM pg_extension'))
-      return { rows: answers.installed ? [{}] : [] };
+      return {
+        rows: answers.installed
+          ? [{ extversion: answers.vectorVersion ?? '0.8.1' }]
+          : [],
+      };
     if (sql.includes('pg_available_extensions'))
       return { rows: answers.available ? [{}] : [] };
     if (sql.includes('current_database'))
@@ -60,6 +66,29 @@ describe('requirePostgresWithVector', () => {
     await expect(requirePostgresWithVector(knex)).rejects.toThrow(
       /server is PostgreSQL 12/,
     );
+  });
+
+  it('refuses pgvector older than 0.7 (no halfvec), naming the SQL that updates it', async () => {
+    for (const vectorVersion of ['0.6.2', '0.5.1', 'weird']) {
+      const { knex } = scriptedPostgres({
+        version: '150004',
+        installed: true,
+        available: true,
+        vectorVersion,
+      });
+      await expect(requirePostgresWithVector(knex)).rejects.toThrow(
+        /needs pgvector 0\.7\.0 or newer.*ALTER EXTENSION vector UPDATE; in database "backstage_plugin_ask-docs"/,
+      );
+    }
+    for (const vectorVersion of ['0.7.0', '0.8.1', '1.0']) {
+      const { knex } = scriptedPostgres({
+        version: '150004',
+        installed: true,
+        available: true,
+        vectorVersion,
+      });
+      await expect(requirePostgresWithVector(knex)).resolves.toBeUndefined();
+    }
   });
 
   it('names the install step and the SQL when pgvector is not on the server', async () => {

@@ -2,6 +2,19 @@ import { Knex } from 'knex';
 
 /** The knowledge index needs these; anything else fails at start with one clear sentence. */
 export const MIN_POSTGRES_VERSION = 13;
+/** Vectors are stored as halfvec (migration 0007), which pgvector has since 0.7. */
+export const MIN_PGVECTOR_VERSION = [0, 7, 0];
+
+/** Whether a pgvector `extversion` ("0.8.1") is at least MIN_PGVECTOR_VERSION. */
+export function pgvectorSupported(version: string | undefined): boolean {
+  const parts = (version ?? '').split('.').map(p => Number.parseInt(p, 10));
+  if (parts.length < 2 || parts.some(p => !Number.isInteger(p))) return false;
+  for (let i = 0; i < MIN_PGVECTOR_VERSION.length; i++) {
+    const have = parts[i] ?? 0;
+    if (have !== MIN_PGVECTOR_VERSION[i]) return have > MIN_PGVECTOR_VERSION[i];
+  }
+  return true;
+}
 
 const TRIAL_HINT =
   'To try the plugin without a server, run the embedded development database ' +
@@ -59,11 +72,11 @@ export async function requirePostgresWithVector(knex: Knex): Promise<void> {
         `but the server is PostgreSQL ${major || 'of an unknown version'}.`,
     );
   }
-  const installed = await firstRow(
-    knex,
-    `SELECT 1 FROM pg_extension WHERE extname = 'vector'`,
-  );
-  if (installed) return;
+  const installed = await installedPgvector(knex);
+  if (installed) {
+    await assertPgvectorVersion(knex, installed.extversion);
+    return;
+  }
   const available = await firstRow(
     knex,
     `SELECT 1 FROM pg_available_extensions WHERE name = 'vector'`,
@@ -82,7 +95,14 @@ export async function requirePostgresWithVector(knex: Knex): Promise<void> {
   }
   try {
     await knex.raw('CREATE EXTENSION IF NOT EXISTS vector');
+    await assertPgvectorVersion(
+      knex,
+      (
+        await installedPgvector(knex)
+      )?.extversion,
+    );
   } catch (error) {
+    if (error instanceof DatabaseRequirementError) throw error;
     throw new DatabaseRequirementError(
       `ask-docs needs the pgvector extension in database "${where?.db}", and user ` +
         `"${where?.role}" may not create it (${
@@ -92,4 +112,28 @@ export async function requirePostgresWithVector(knex: Knex): Promise<void> {
       error,
     );
   }
+}
+
+function installedPgvector(knex: Knex) {
+  return firstRow<{ extversion?: string }>(
+    knex,
+    `SELECT extversion FROM pg_extension WHERE extname = 'vector'`,
+  );
+}
+
+async function assertPgvectorVersion(knex: Knex, version: string | undefined) {
+  if (pgvectorSupported(version)) return;
+  const where = await firstRow<{ db: string }>(
+    knex,
+    'SELECT current_database() AS db, current_user AS role',
+  );
+  const have = version ?? 'of an unknown version';
+  throw new DatabaseRequirementError(
+    `ask-docs needs pgvector ${MIN_PGVECTOR_VERSION.join(
+      '.',
+    )} or newer (it stores ` +
+      `vectors as halfvec), but database "${where?.db}" has pgvector ${have}; install a ` +
+      `newer pgvector on the server, then an administrator runs: ALTER EXTENSION vector ` +
+      `UPDATE; in database "${where?.db}".`,
+  );
 }
