@@ -132,15 +132,27 @@ export class Ingester {
     const listedAt = await store.databaseNow();
     this.attributesFailed = false;
     let lastUpdate = Date.now();
+    // One entity's last writes may still run while the next one's pages are read and embedded.
+    let finishing: Promise<void> = Promise.resolve();
     try {
       for await (const entity of this.o.entities.listEntities()) {
         const ref = stringifyEntityRef(entity);
         seen.add(ref);
-        try {
-          await this.ingestEntity(entity, progress, listedAt);
-        } catch (e) {
+        const failed = (e: unknown) => {
           progress.errors.push({ entityRef: ref, message: errorMessage(e) });
           logger.warn(`ask-docs: failed to ingest ${ref}: ${errorMessage(e)}`);
+        };
+        try {
+          const { finished } = await this.ingestEntity(
+            entity,
+            progress,
+            listedAt,
+          );
+          const settled = finished.catch(failed); // handled from the start
+          await finishing;
+          finishing = settled;
+        } catch (e) {
+          failed(e);
         }
         progress.entitiesDone += 1;
         if (Date.now() - lastUpdate > 2000) {
@@ -155,6 +167,7 @@ export class Ingester {
             );
         }
       }
+      await finishing;
       listingComplete = true;
       // Deleted entities disappear, but only after a complete listing: a failed page of the
       // catalog must not wipe the index.
@@ -202,11 +215,15 @@ export class Ingester {
     return progress;
   }
 
+  /**
+   * Hands the entity's pages to a writer. Resolves, once they are all handed over, with
+   * `finished`: the entity's last writes, then the deletion of its stale pages.
+   */
   private async ingestEntity(
     entity: Entity,
     progress: RunProgress,
     listedAt: Date,
-  ) {
+  ): Promise<{ finished: Promise<void> }> {
     const { store, embedder } = this.o;
     const row = entityRow(entity);
     await store.upsertEntity(row, { asOf: listedAt }).catch(e => {
@@ -221,11 +238,16 @@ export class Ingester {
     });
     try {
       await this.ingestPages(entity, row, states, keep, writer, progress);
-    } finally {
+    } catch (e) {
       await writer.flush();
+      throw e;
     }
-    const stale = [...states.keys()].filter(id => !keep.has(id));
-    progress.chunksDeleted += await store.deleteDocuments(stale);
+    // The last batch starts now; the pages the entity no longer has go once it is written.
+    const finished = writer.flush().then(async () => {
+      const stale = [...states.keys()].filter(id => !keep.has(id));
+      progress.chunksDeleted += await store.deleteDocuments(stale);
+    });
+    return { finished };
   }
 
   /** The entity's catalog document and TechDocs pages, handed to `writer`. */
