@@ -46,10 +46,12 @@ export interface Config {
       candidates?: number;
       rrfK?: number;
       /**
-       * How retrieval decides that the documents answer a question: 'thresholds' (default,
-       * per-chunk similarity and coverage bars below) or 'fitted' (the logistic evidence model
-       * fitted for the embedder's kind, decision record 0009; thresholds configured for the
-       * running model still win).
+       * How retrieval decides that the documents answer a question: 'thresholds' (per-chunk
+       * similarity and coverage bars below) or 'fitted' (the logistic evidence model fitted for
+       * the embedder's kind, decision record 0009). Unset: 'fitted' for the embedding model the
+       * shipped numbers were fitted on (the hashing fallback with en + cs, 384 dimensions),
+       * 'thresholds' for every other model. Thresholds configured for the running model or as
+       * `default` always win.
        */
       evidenceDecision?: 'thresholds' | 'fitted';
       /** Evidence thresholds per embedding model id, with a default. */

@@ -74,3 +74,24 @@ export async function tableBytes(knex: Knex, table: string): Promise<number> {
   );
   return Number(result.rows[0].bytes);
 }
+
+export interface ServerSettings {
+  version: string;
+  pgvector: string;
+  sharedBuffers: string;
+}
+
+/** What the latency figures depend on beyond the machine: the server and its buffer memory. */
+export async function serverSettings(knex: Knex): Promise<ServerSettings> {
+  const row = (
+    await knex.raw(
+      `SELECT version() AS version, current_setting('shared_buffers') AS shared_buffers,
+              (SELECT extversion FROM pg_extension WHERE extname = 'vector') AS pgvector`,
+    )
+  ).rows[0];
+  return {
+    version: String(row.version),
+    pgvector: String(row.pgvector ?? 'none'),
+    sharedBuffers: String(row.shared_buffers),
+  };
+}

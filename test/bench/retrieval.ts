@@ -55,6 +55,8 @@ import {
   ratio,
   relationSizes,
   rssOf,
+  serverSettings,
+  ServerSettings,
   tableBytes,
   timeEach,
 } from './measure';
@@ -562,28 +564,30 @@ function render(report: {
   sizes: SizePoint[];
   baselineRss: { bench: number; server?: number };
   embedder: string;
+  server: ServerSettings;
   totalSeconds: number;
 }): string {
   const out: string[] = [];
   const row = (cells: string[]) => `| ${cells.join(' | ')} |`;
-  const head = (cells: string[]) =>
-    [row(cells), row(cells.map(() => '---'))].join('\n');
+  // Column names as one 'a | b | c' string: a table's header reads as it renders.
+  const head = (columns: string) => {
+    const cells = columns.split(' | ');
+    return [row(cells), row(cells.map(() => '---'))].join('\n');
+  };
+  const { version, pgvector, sharedBuffers } = report.server;
+  out.push(
+    `Server: ${version}; pgvector ${pgvector}; shared_buffers ${sharedBuffers}.\n`,
+  );
 
   out.push(
     '### Ingestion throughput (PostgreSQL manual, split over 100 entities)',
   );
   out.push('');
   out.push(
-    head([
-      'embedder',
-      'pages',
-      'chunks',
-      'seconds',
-      'pages/s',
-      'chunks/s',
-      'embedding alone (s)',
-      'vs hashing (pages/s)',
-    ]),
+    head(
+      'embedder | pages | chunks | seconds | pages/s | chunks/s | embedding alone (s) | ' +
+        'vs hashing (pages/s)',
+    ),
   );
   const base = report.ingestion[0];
   for (const r of report.ingestion) {
@@ -612,16 +616,10 @@ function render(report: {
   );
   out.push('');
   out.push(
-    head([
-      'chunks',
-      'mode',
-      'all p50 ms',
-      'all p95 ms',
-      '1% filter p50 ms',
-      '1% filter p95 ms',
-      'filtered / all (p50)',
-      `vs ${report.sizes[0].chunks} (all p50)`,
-    ]),
+    head(
+      'chunks | mode | all p50 ms | all p95 ms | 1% filter p50 ms | 1% filter p95 ms | ' +
+        `filtered / all (p50) | vs ${report.sizes[0].chunks} (all p50)`,
+    ),
   );
   for (const s of report.sizes) {
     for (const mode of ['hybrid', 'vector', 'keyword']) {
@@ -649,18 +647,10 @@ function render(report: {
   );
   out.push('');
   out.push(
-    head([
-      'chunks',
-      'filter',
-      'k',
-      'recall (mean)',
-      'recall (min)',
-      'product path recall',
-      'HNSW p50 ms',
-      'exact p50 ms',
-      'HNSW / exact (p50)',
-      'planner uses HNSW (auto)',
-    ]),
+    head(
+      'chunks | filter | k | recall (mean) | recall (min) | product path recall | ' +
+        'HNSW p50 ms | exact p50 ms | HNSW / exact (p50) | planner uses HNSW (auto)',
+    ),
   );
   for (const s of report.sizes) {
     for (const [key, a] of Object.entries(s.ann)) {
@@ -691,15 +681,10 @@ function render(report: {
   );
   out.push('');
   out.push(
-    head([
-      'chunks',
-      'query',
-      'filter',
-      'queries',
-      'product p50 ms',
-      'replaced p50 ms',
-      'product / replaced (p50)',
-    ]),
+    head(
+      'chunks | query | filter | queries | product p50 ms | replaced p50 ms | ' +
+        'product / replaced (p50)',
+    ),
   );
   for (const s of report.sizes) {
     for (const [key, r] of Object.entries(s.replaced ?? {})) {
@@ -721,15 +706,11 @@ function render(report: {
   out.push('### What the shortcuts change (1 = identical)');
   out.push('');
   out.push(
-    head([
-      'chunks',
-      'filter',
-      'exact tokens',
-      'df equal to the postings count',
-      'keyword top-10 overlap with the row-postings scoring',
-      'index bytes per chunk',
-      'keyword index bytes per chunk: lists / replaced rows',
-    ]),
+    head(
+      'chunks | filter | exact tokens | df equal to the postings count | ' +
+        'keyword top-10 overlap with the row-postings scoring | index bytes per chunk | ' +
+        'keyword index bytes per chunk: lists / replaced rows',
+    ),
   );
   for (const s of report.sizes) {
     for (const [filter, a] of Object.entries(s.agreement)) {
@@ -752,22 +733,12 @@ function render(report: {
   out.push('### Build, load and memory');
   out.push('');
   out.push(
-    head([
-      'chunks',
-      'postings',
-      'generate s',
-      'insert s',
-      'row-postings index s',
-      'HNSW build s (64MB default)',
-      'HNSW build s (raised)',
-      'raised vs default',
-      'build vs first',
-      'chunks+lists+embeddings',
-      'HNSW index',
-      'server RSS',
-      'server RSS vs empty',
-      'bench RSS',
-    ]),
+    head(
+      'chunks | postings | generate s | insert s | row-postings index s | ' +
+        'HNSW build s (64MB default) | HNSW build s (raised) | raised vs default | ' +
+        'build vs first | chunks+lists+embeddings | HNSW index | server RSS | ' +
+        'server RSS vs empty | bench RSS',
+    ),
   );
   for (const s of report.sizes) {
     const t = s.memory.tables;
@@ -964,6 +935,8 @@ async function main() {
     }
     const report = {
       embedder: `${hashing.modelId} (lexical hashing fallback)`,
+      // The figures depend on these; decision record 0011 names them with each table.
+      server: await serverSettings(db.knex),
       ingestion,
       sizes,
       baselineRss,

@@ -50,15 +50,15 @@ export const METHODS: string[] = [
 
 /**
  * The product's retrieval settings, as the plugin reads them from a config without overrides
- * (or with the opt-in fitted evidence decision of decision record 0009).
+ * (or with an explicit evidence decision of decision record 0009).
  */
 export type ProductSettings = RetrievalSettings;
 export function productSettings(
   embedder: Pick<Embedder, 'modelId' | 'kind'>,
-  evidenceDecision: 'thresholds' | 'fitted' = 'thresholds',
+  evidenceDecision?: 'thresholds' | 'fitted',
 ): ProductSettings {
   const config = new ConfigReader({
-    askDocs: { retrieval: { evidenceDecision } },
+    askDocs: { retrieval: evidenceDecision ? { evidenceDecision } : {} },
   });
   return readRetrievalSettings(config, embedder);
 }
@@ -157,7 +157,7 @@ export interface EvaluateOptions {
   quick?: boolean;
 }
 
-async function pageKeys(knex: Knex) {
+export async function pageKeys(knex: Knex) {
   const rows: Array<{
     chunk_id: string;
     document_id: string;

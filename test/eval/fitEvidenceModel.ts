@@ -70,6 +70,44 @@ function parseArgs(argv: string[]) {
   return a;
 }
 
+/** Space-separated words in lines of at most `width` characters (a longer word stands alone). */
+function wrapWords(text: string, width: number): string[] {
+  const lines: string[] = [];
+  for (const word of text.split(' ')) {
+    const last = lines.length - 1;
+    if (last >= 0 && lines[last].length + 1 + word.length <= width)
+      lines[last] += ` ${word}`;
+    else lines.push(word);
+  }
+  return lines;
+}
+
+/**
+ * The fitted file's text after `head`: the models as JSON, except each model's feature names as
+ * one featureNames('…') list (checked against EVIDENCE_FEATURES at load) rather than an array
+ * that repeats EVIDENCE_FEATURES line by line. Prettier formats it afterwards.
+ */
+export function fittedModelsSource(
+  head: string,
+  models: Record<string, EvidenceModel>,
+): string {
+  const json = JSON.stringify(
+    models,
+    (key, value) =>
+      key === 'features' ? `@features:${value.join(' ')}` : value,
+    2,
+  ).replace(/"@features:([^"]*)"/g, (_, names: string) => {
+    const lines = wrapWords(names, 80);
+    const quoted = lines.map(
+      (l, i) => `'${l}${i < lines.length - 1 ? ' ' : ''}'`,
+    );
+    return `featureNames(\n${quoted.join(' +\n')},\n)`;
+  });
+  const declaration =
+    'export const FITTED_EVIDENCE_MODELS: Partial<Record<EmbedderKind, EvidenceModel>>';
+  return `${head}${declaration} = ${json};\n`;
+}
+
 /** Logistic regression by gradient descent on standardised inputs; returns a model (cutoff 0.5). */
 export function fitLogistic(
   samples: Sample[],
@@ -257,6 +295,8 @@ function main() {
       weights: round(model.weights),
       bias: Number(model.bias.toPrecision(6)),
       cutoff: Number(model.cutoff.toPrecision(6)),
+      // The model id makes it the default decision for this embedder (settings.ts).
+      modelId: run.report.embedder.modelId,
     };
     const text = fs.readFileSync(FITTED, 'utf8');
     const head = text.slice(
@@ -269,14 +309,7 @@ function main() {
       ...FITTED_EVIDENCE_MODELS,
     };
     existing[kind] = fitted;
-    fs.writeFileSync(
-      FITTED,
-      `${head}export const FITTED_EVIDENCE_MODELS: Partial<Record<EmbedderKind, EvidenceModel>> = ${JSON.stringify(
-        existing,
-        null,
-        2,
-      )};\n`,
-    );
+    fs.writeFileSync(FITTED, fittedModelsSource(head, existing));
     process.stdout.write(`\nwrote ${FITTED}\n`);
   }
 }

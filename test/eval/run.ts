@@ -75,7 +75,8 @@ function parseArgs(argv: string[]) {
     corpora: undefined as string[] | undefined,
     sets: undefined as string[] | undefined,
     quick: false,
-    evidence: 'thresholds' as 'thresholds' | 'fitted',
+    // Unset: the product's default decision for the embedder.
+    evidence: undefined as 'thresholds' | 'fitted' | undefined,
     embedder: 'hashing-v2',
     titleWeight: undefined as number | undefined,
     phraseWeight: undefined as number | undefined,

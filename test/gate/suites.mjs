@@ -44,6 +44,7 @@ export const suites = [
       'plugins/ask-docs-backend/src/database/postingList.test.ts',
       'plugins/ask-docs-backend/src/database/postingsByEntity.test.ts',
       'plugins/ask-docs-backend/src/retrieval/keywordCandidates.test.ts',
+      'plugins/ask-docs-backend/src/retrieval/keywordDeferral.test.ts',
       'plugins/ask-docs-backend/src/testUtils/fakePermissions.test.ts',
       'plugins/ask-docs-backend/src/service/IngestionController.test.ts',
       'plugins/ask-docs-backend/src/language/czechDerivation.test.ts',

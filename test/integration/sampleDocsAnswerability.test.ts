@@ -66,13 +66,9 @@ describe('answerability on the sample docs (hashing embedder, default evidence d
     db = await startEvalDatabase();
     const analyzers = await evalAnalyzers();
     const embedder = new HashingEmbedder({ analyzers });
-    const progress = await ingest({
-      knex: db.knex,
-      entities,
-      techdocs: reader,
-      embedder,
-      analyzers,
-    });
+    // Ingestion and the pipeline share the database, embedder and analysers.
+    const index = { knex: db.knex, embedder, analyzers };
+    const progress = await ingest({ ...index, entities, techdocs: reader });
     expect(progress.errors).toEqual([]);
     const retrieval = readRetrievalSettings(new ConfigReader({}), embedder);
     const counted: ChatModel = {
@@ -80,9 +76,7 @@ describe('answerability on the sample docs (hashing embedder, default evidence d
       complete: (...args) => ((modelCalls += 1), citingModel.complete(...args)),
     };
     pipeline = new QuestionPipeline({
-      knex: db.knex,
-      embedder,
-      analyzers,
+      ...index,
       model: counted,
       retrieval,
       answer: {},
@@ -105,6 +99,8 @@ describe('answerability on the sample docs (hashing embedder, default evidence d
 
   it('answers how to deploy the till, citing its deployment page', async () => {
     const { retrieval, result } = await ask('Jak nasadit pokladnu?');
+    // The default decision for this embedder is the fitted model: it gives a probability.
+    expect(retrieval.evidence?.probability).toEqual(expect.any(Number));
     expect(retrieval.chunks.length).toBeGreaterThan(0);
     // The deployment page ranks first: it is the block the model is sent first and cites.
     expect(retrieval.chunks[0].url).toMatch(
@@ -122,6 +118,7 @@ describe('answerability on the sample docs (hashing embedder, default evidence d
       'Kolik stojí licence pokladny pro jednu prodejnu?',
     );
     expect(retrieval.chunks).toEqual([]);
+    expect(retrieval.evidence?.answered).toBe(false);
     expect(result.status).toBe('not_in_knowledge_base');
     expect(result.answer).toBe(NOT_IN_KNOWLEDGE_BASE_ANSWER);
     expect(modelCalls).toBe(0);

@@ -6,17 +6,21 @@ import { createBackend } from '@backstage/backend-defaults';
 
 const backend = createBackend();
 
-backend.add(import('@backstage/plugin-app-backend'));
-backend.add(import('@backstage/plugin-auth-backend'));
-backend.add(import('@backstage/plugin-auth-backend-module-guest-provider'));
-backend.add(import('@backstage/plugin-catalog-backend'));
-backend.add(import('@backstage/plugin-techdocs-backend'));
-backend.add(import('@backstage/plugin-permission-backend'));
-backend.add(import('./devPermissionPolicy'));
-backend.add(import('@backstage/plugin-search-backend'));
-backend.add(import('@backstage/plugin-search-backend-module-pg'));
-backend.add(import('@backstage/plugin-search-backend-module-catalog'));
-backend.add(import('@backstage/plugin-search-backend-module-techdocs'));
-backend.add(import('@askdocs/plugin-ask-docs-backend'));
+// Added in this order; the dev permission policy goes with the permission backend.
+const features = [
+  import('@backstage/plugin-app-backend'),
+  import('@backstage/plugin-auth-backend'),
+  import('@backstage/plugin-auth-backend-module-guest-provider'),
+  import('@backstage/plugin-catalog-backend'),
+  import('@backstage/plugin-techdocs-backend'),
+  import('@backstage/plugin-permission-backend'),
+  import('./devPermissionPolicy'),
+  import('@backstage/plugin-search-backend'),
+  import('@backstage/plugin-search-backend-module-pg'),
+  import('@backstage/plugin-search-backend-module-catalog'),
+  import('@backstage/plugin-search-backend-module-techdocs'),
+  import('@askdocs/plugin-ask-docs-backend'),
+];
+for (const feature of features) backend.add(feature);
 
 backend.start();

@@ -74,15 +74,10 @@ exports.up = async function up(knex) {
 
   // Every text a chunk has ever had, so an answer can be replayed against what was sent.
   await knex.schema.createTable('ask_docs_chunk_versions', t => {
-    t.text('chunk_id').notNullable();
-    t.text('content_hash').notNullable();
-    t.text('revision').notNullable();
-    t.text('document_id').notNullable();
-    t.text('entity_ref').notNullable();
-    t.text('title').notNullable();
-    t.text('section_path').notNullable();
-    t.text('anchor').notNullable();
-    t.text('text').notNullable();
+    // The chunk's columns as they were in this version.
+    const chunkColumns =
+      'chunk_id content_hash revision document_id entity_ref title section_path anchor text';
+    for (const column of chunkColumns.split(' ')) t.text(column).notNullable();
     t.timestamp('first_seen', { useTz: true })
       .notNullable()
       .defaultTo(knex.fn.now());

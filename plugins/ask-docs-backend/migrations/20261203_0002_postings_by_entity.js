@@ -62,6 +62,49 @@ async function createVocabularySync(knex) {
 }
 exports.createVocabularySync = createVocabularySync;
 
+/**
+ * Drops the vocabulary with its triggers; migration 0005 replaces it by a view.
+ * @param {import('knex').Knex} knex
+ */
+async function dropVocabulary(knex) {
+  for (const op of ['insert', 'delete', 'update', 'truncate']) {
+    await knex.raw(
+      `DROP TRIGGER IF EXISTS ask_docs_terms_vocabulary_${op} ON ask_docs_terms`,
+    );
+  }
+  await knex.raw('DROP FUNCTION IF EXISTS ask_docs_vocabulary_sync()');
+  await knex.schema.dropTableIfExists('ask_docs_vocabulary');
+}
+exports.dropVocabulary = dropVocabulary;
+
+/** A row's foreign key to its chunk: by id alone (as 0001 made them) or by id and entity. */
+const CHUNK_FOREIGN_KEYS = {
+  chunk_id:
+    'FOREIGN KEY (chunk_id) REFERENCES ask_docs_chunks (chunk_id) ON DELETE CASCADE',
+  chunk_entity:
+    'FOREIGN KEY (chunk_id, entity_ref) REFERENCES ask_docs_chunks (chunk_id, entity_ref) ' +
+    'ON DELETE CASCADE ON UPDATE CASCADE',
+};
+
+/**
+ * Gives `table` the foreign key `${table}_${key}_foreign` to its chunk in place of the other one
+ * (by chunk and entity, a row's entity_ref cannot differ from its chunk's); migration 0005 ties
+ * the vectors with it too.
+ * @param {import('knex').Knex} knex
+ * @param {string} table
+ * @param {'chunk_id' | 'chunk_entity'} key
+ */
+async function setChunkForeignKey(knex, table, key) {
+  const other = key === 'chunk_id' ? 'chunk_entity' : 'chunk_id';
+  await knex.raw(
+    `ALTER TABLE ${table} DROP CONSTRAINT IF EXISTS ${table}_${other}_foreign`,
+  );
+  await knex.raw(
+    `ALTER TABLE ${table} ADD CONSTRAINT ${table}_${key}_foreign ${CHUNK_FOREIGN_KEYS[key]}`,
+  );
+}
+exports.setChunkForeignKey = setChunkForeignKey;
+
 /** @param {import('knex').Knex} knex */
 exports.up = async function up(knex) {
   // Repair any drift first, so the constraint below cannot fail on an existing index.
@@ -72,13 +115,7 @@ exports.up = async function up(knex) {
   await knex.raw(
     'ALTER TABLE ask_docs_chunks ADD CONSTRAINT ask_docs_chunks_chunk_entity UNIQUE (chunk_id, entity_ref)',
   );
-  await knex.raw(
-    'ALTER TABLE ask_docs_terms DROP CONSTRAINT IF EXISTS ask_docs_terms_chunk_id_foreign',
-  );
-  await knex.raw(`
-    ALTER TABLE ask_docs_terms ADD CONSTRAINT ask_docs_terms_chunk_entity_foreign
-      FOREIGN KEY (chunk_id, entity_ref) REFERENCES ask_docs_chunks (chunk_id, entity_ref)
-      ON DELETE CASCADE ON UPDATE CASCADE`);
+  await setChunkForeignKey(knex, 'ask_docs_terms', 'chunk_entity');
 
   await knex.raw('DROP INDEX IF EXISTS ask_docs_terms_lookup');
   await knex.raw('DROP INDEX IF EXISTS ask_docs_terms_prefix');
@@ -111,13 +148,7 @@ exports.up = async function up(knex) {
 
 /** @param {import('knex').Knex} knex */
 exports.down = async function down(knex) {
-  for (const op of ['insert', 'delete', 'update', 'truncate']) {
-    await knex.raw(
-      `DROP TRIGGER IF EXISTS ask_docs_terms_vocabulary_${op} ON ask_docs_terms`,
-    );
-  }
-  await knex.raw('DROP FUNCTION IF EXISTS ask_docs_vocabulary_sync()');
-  await knex.schema.dropTableIfExists('ask_docs_vocabulary');
+  await dropVocabulary(knex);
   await knex.raw('DROP INDEX IF EXISTS ask_docs_terms_by_term');
   await knex.raw(
     'CREATE INDEX ask_docs_terms_lookup ON ask_docs_terms (kind, term)',
@@ -125,12 +156,7 @@ exports.down = async function down(knex) {
   await knex.raw(
     'CREATE INDEX ask_docs_terms_prefix ON ask_docs_terms (kind, term text_pattern_ops)',
   );
-  await knex.raw(
-    'ALTER TABLE ask_docs_terms DROP CONSTRAINT IF EXISTS ask_docs_terms_chunk_entity_foreign',
-  );
-  await knex.raw(`
-    ALTER TABLE ask_docs_terms ADD CONSTRAINT ask_docs_terms_chunk_id_foreign
-      FOREIGN KEY (chunk_id) REFERENCES ask_docs_chunks (chunk_id) ON DELETE CASCADE`);
+  await setChunkForeignKey(knex, 'ask_docs_terms', 'chunk_id');
   await knex.raw(
     'ALTER TABLE ask_docs_chunks DROP CONSTRAINT IF EXISTS ask_docs_chunks_chunk_entity',
   );

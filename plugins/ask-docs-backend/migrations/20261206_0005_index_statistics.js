@@ -17,14 +17,24 @@
  * entity take their row locks in the same order and cannot deadlock each other.
  */
 
-const { createVocabularySync } = require('./20261203_0002_postings_by_entity');
+const {
+  createVocabularySync,
+  dropVocabulary,
+  setChunkForeignKey,
+} = require('./20261203_0002_postings_by_entity');
 
 /**
- * A plpgsql trigger function keeping `target` (aggregates per `keys`) in step with a table's
- * transition tables: new rows add, old rows subtract, and a row whose first aggregate reaches
- * zero is deleted.
- * @param {{ fn: string, target: string, keys: string[], sums: Array<[string, string]>,
- *   newRows: string, oldRows: string }} o  sums: [column, aggregate of alias x]
+ * A table kept in step with another by statement triggers: `fn` keeps `target` (per `keys`, the
+ * `sums`: [column, aggregate of alias x]) in step with `table` through its transition tables
+ * `newRows` and `oldRows`.
+ * @typedef {{ table: string, fn: string, target: string, keys: string[],
+ *   sums: Array<[string, string]>, newRows: string, oldRows: string }} CountingSync
+ */
+
+/**
+ * The plpgsql trigger function of a counting sync: new rows add, old rows subtract, and a row
+ * whose first aggregate reaches zero is deleted.
+ * @param {CountingSync} o
  */
 function countingSync(o) {
   const keys = o.keys.join(', ');
@@ -58,16 +68,20 @@ BEGIN
 END $$`;
 }
 
-const STATS_SYNC = countingSync({
+/** @type {CountingSync} chunks of each entity containing each key */
+const KEY_STATS = {
+  table: 'ask_docs_terms',
   fn: 'ask_docs_key_stats_sync',
   target: 'ask_docs_key_stats',
   keys: ['kind', 'term', 'entity_ref'],
   sums: [['df', 'count(*)']],
   newRows: 'ask_docs_new_terms',
   oldRows: 'ask_docs_old_terms',
-});
+};
 
-const TOTALS_SYNC = countingSync({
+/** @type {CountingSync} chunks and their summed lengths per entity */
+const TOTALS = {
+  table: 'ask_docs_chunks',
   fn: 'ask_docs_entity_totals_sync',
   target: 'ask_docs_entity_totals',
   keys: ['entity_ref'],
@@ -77,30 +91,37 @@ const TOTALS_SYNC = countingSync({
   ],
   newRows: 'ask_docs_new_chunks',
   oldRows: 'ask_docs_old_chunks',
-});
+};
 
 /**
- * Statement triggers with transition tables on `table`, calling `fn`.
+ * The sync's trigger function and its statement triggers (with transition tables) on its table.
  * @param {import('knex').Knex} knex
+ * @param {CountingSync} o
  */
-async function statementTriggers(knex, table, fn, newName, oldName) {
-  const on = `ON ${table}`;
+async function createCountingSync(knex, o) {
+  await knex.raw(countingSync(o));
+  const { fn, newRows, oldRows } = o;
+  const on = `ON ${o.table}`;
   const run = `FOR EACH STATEMENT EXECUTE FUNCTION ${fn}()`;
   await knex.raw(`CREATE TRIGGER ${fn}_insert AFTER INSERT ${on}
-    REFERENCING NEW TABLE AS ${newName} ${run}`);
+    REFERENCING NEW TABLE AS ${newRows} ${run}`);
   await knex.raw(`CREATE TRIGGER ${fn}_delete AFTER DELETE ${on}
-    REFERENCING OLD TABLE AS ${oldName} ${run}`);
+    REFERENCING OLD TABLE AS ${oldRows} ${run}`);
   await knex.raw(`CREATE TRIGGER ${fn}_update AFTER UPDATE ${on}
-    REFERENCING OLD TABLE AS ${oldName} NEW TABLE AS ${newName} ${run}`);
+    REFERENCING OLD TABLE AS ${oldRows} NEW TABLE AS ${newRows} ${run}`);
   await knex.raw(`CREATE TRIGGER ${fn}_truncate AFTER TRUNCATE ${on} ${run}`);
 }
 
-/** @param {import('knex').Knex} knex */
-async function dropStatementTriggers(knex, table, fn) {
+/**
+ * Drops the sync's triggers and function (not its target table).
+ * @param {import('knex').Knex} knex
+ * @param {CountingSync} o
+ */
+async function dropCountingSync(knex, o) {
   for (const op of ['insert', 'delete', 'update', 'truncate']) {
-    await knex.raw(`DROP TRIGGER IF EXISTS ${fn}_${op} ON ${table}`);
+    await knex.raw(`DROP TRIGGER IF EXISTS ${o.fn}_${op} ON ${o.table}`);
   }
-  await knex.raw(`DROP FUNCTION IF EXISTS ${fn}()`);
+  await knex.raw(`DROP FUNCTION IF EXISTS ${o.fn}()`);
 }
 
 /**
@@ -130,30 +151,18 @@ async function createKeyStatistics(knex) {
       ON ask_docs_key_stats ((substr(term, ${position}, 1)), (char_length(term)))
       INCLUDE (term, entity_ref, df) WHERE kind = 'w'`);
   }
-  await knex.raw(STATS_SYNC);
-  await statementTriggers(
-    knex,
-    'ask_docs_terms',
-    'ask_docs_key_stats_sync',
-    'ask_docs_new_terms',
-    'ask_docs_old_terms',
-  );
+  await createCountingSync(knex, KEY_STATS);
   // The surface words of each entity (typo vocabulary), as before.
   await knex.raw(`CREATE VIEW ask_docs_vocabulary AS
     SELECT entity_ref, term, df FROM ask_docs_key_stats WHERE kind = 'w'`);
 }
 exports.createKeyStatistics = createKeyStatistics;
-exports.dropStatementTriggers = dropStatementTriggers;
+exports.KEY_STATS = KEY_STATS;
+exports.dropCountingSync = dropCountingSync;
 
 /** @param {import('knex').Knex} knex */
 exports.up = async function up(knex) {
-  for (const op of ['insert', 'delete', 'update', 'truncate']) {
-    await knex.raw(
-      `DROP TRIGGER IF EXISTS ask_docs_terms_vocabulary_${op} ON ask_docs_terms`,
-    );
-  }
-  await knex.raw('DROP FUNCTION IF EXISTS ask_docs_vocabulary_sync()');
-  await knex.schema.dropTableIfExists('ask_docs_vocabulary');
+  await dropVocabulary(knex);
   await createKeyStatistics(knex);
   await knex.raw(`INSERT INTO ask_docs_key_stats (kind, term, entity_ref, df)
     SELECT kind, term, entity_ref, count(*) FROM ask_docs_terms GROUP BY kind, term, entity_ref`);
@@ -165,14 +174,7 @@ exports.up = async function up(knex) {
   });
   await knex.raw(`INSERT INTO ask_docs_entity_totals (entity_ref, chunks, terms)
     SELECT entity_ref, count(*), sum(term_count) FROM ask_docs_chunks GROUP BY entity_ref`);
-  await knex.raw(TOTALS_SYNC);
-  await statementTriggers(
-    knex,
-    'ask_docs_chunks',
-    'ask_docs_entity_totals_sync',
-    'ask_docs_new_chunks',
-    'ask_docs_old_chunks',
-  );
+  await createCountingSync(knex, TOTALS);
 
   // Postings by key, then entity: a user who sees few entities seeks to their postings instead
   // of reading every entity's and filtering (the visibility predicate lists the entities).
@@ -186,12 +188,7 @@ exports.up = async function up(knex) {
   await knex.raw(
     'ALTER TABLE ask_docs_embeddings ALTER COLUMN entity_ref SET NOT NULL',
   );
-  await knex.raw(
-    'ALTER TABLE ask_docs_embeddings DROP CONSTRAINT IF EXISTS ask_docs_embeddings_chunk_id_foreign',
-  );
-  await knex.raw(`ALTER TABLE ask_docs_embeddings ADD CONSTRAINT ask_docs_embeddings_chunk_entity_foreign
-    FOREIGN KEY (chunk_id, entity_ref) REFERENCES ask_docs_chunks (chunk_id, entity_ref)
-    ON DELETE CASCADE ON UPDATE CASCADE`);
+  await setChunkForeignKey(knex, 'ask_docs_embeddings', 'chunk_entity');
   // Exact search over the vectors of the few visible entities reads just theirs.
   await knex.raw(
     'CREATE INDEX ask_docs_embeddings_entity ON ask_docs_embeddings (entity_ref, model_id)',
@@ -204,23 +201,11 @@ exports.down = async function down(knex) {
   await knex.raw('DROP INDEX IF EXISTS ask_docs_terms_by_term');
   await knex.raw(`CREATE INDEX ask_docs_terms_by_term
     ON ask_docs_terms (kind, term text_pattern_ops) INCLUDE (entity_ref, chunk_id, tf)`);
-  await knex.raw(
-    'ALTER TABLE ask_docs_embeddings DROP CONSTRAINT IF EXISTS ask_docs_embeddings_chunk_entity_foreign',
-  );
-  await knex.raw(`ALTER TABLE ask_docs_embeddings ADD CONSTRAINT ask_docs_embeddings_chunk_id_foreign
-    FOREIGN KEY (chunk_id) REFERENCES ask_docs_chunks (chunk_id) ON DELETE CASCADE`);
+  await setChunkForeignKey(knex, 'ask_docs_embeddings', 'chunk_id');
   await knex.raw('ALTER TABLE ask_docs_embeddings DROP COLUMN entity_ref');
-  await dropStatementTriggers(
-    knex,
-    'ask_docs_chunks',
-    'ask_docs_entity_totals_sync',
-  );
+  await dropCountingSync(knex, TOTALS);
   await knex.schema.dropTableIfExists('ask_docs_entity_totals');
-  await dropStatementTriggers(
-    knex,
-    'ask_docs_terms',
-    'ask_docs_key_stats_sync',
-  );
+  await dropCountingSync(knex, KEY_STATS);
   await knex.raw('DROP VIEW IF EXISTS ask_docs_vocabulary');
   await knex.schema.createTable('ask_docs_vocabulary', t => {
     t.text('entity_ref').notNullable();

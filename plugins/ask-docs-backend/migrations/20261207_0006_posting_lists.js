@@ -21,7 +21,8 @@
 
 const {
   createKeyStatistics,
-  dropStatementTriggers,
+  dropCountingSync,
+  KEY_STATS,
 } = require('./20261206_0005_index_statistics');
 
 /** @param {import('knex').Knex} knex */
@@ -88,11 +89,7 @@ exports.up = async function up(knex) {
    WHERE x.chunk_id = c.chunk_id`);
 
   await knex.raw('DROP VIEW IF EXISTS ask_docs_vocabulary');
-  await dropStatementTriggers(
-    knex,
-    'ask_docs_terms',
-    'ask_docs_key_stats_sync',
-  );
+  await dropCountingSync(knex, KEY_STATS);
   await knex.schema.dropTableIfExists('ask_docs_key_stats');
   await knex.schema.dropTableIfExists('ask_docs_terms');
 };

@@ -94,7 +94,8 @@ describe('readAskDocsConfig', () => {
         thresholds: {},
         fusionWeights: {},
         hnswBuildMemory: undefined,
-        evidenceDecision: 'thresholds',
+        // Unset: resolved per embedding model (fitted for the fallback it was fitted on).
+        evidenceDecision: undefined,
       },
       visibilitySync: {
         enabled: true,

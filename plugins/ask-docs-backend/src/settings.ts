@@ -22,6 +22,7 @@ import {
   readRelevanceThresholds,
   RelevanceThresholds,
 } from './retrieval/relevance';
+import type { EvidenceModel } from './retrieval/evidence';
 import { FITTED_EVIDENCE_MODELS } from './retrieval/evidenceModel.fitted';
 import { HNSW_BUILD_MEMORY_PATTERN } from './retrieval/vectorIndex';
 import type { RetrievalSettings } from './service/AskService';
@@ -71,10 +72,10 @@ export interface RetrievalConfig {
   /** maintenance_work_mem for HNSW builds; ensureVectorIndex's default when unset. */
   hnswBuildMemory?: string;
   /**
-   * 'thresholds' (default) or 'fitted': the logistic evidence model of decision record 0009,
-   * opt-in while it refuses more answerable questions than the thresholds do.
+   * 'thresholds' or 'fitted' (the logistic evidence model of decision record 0009); unset: the
+   * fitted model for the embedding model it was fitted on, the thresholds for any other.
    */
-  evidenceDecision: 'thresholds' | 'fitted';
+  evidenceDecision?: 'thresholds' | 'fitted';
   /**
    * Share of the largest fused score that a section path naming every question word adds
    * (0 to 1; 0 turns the boost off); the retriever's DEFAULT_TITLE_WEIGHT when unset.
@@ -351,9 +352,8 @@ function readRetrieval(config: Config): RetrievalConfig {
 function readEvidenceDecision(
   config: Config,
 ): RetrievalConfig['evidenceDecision'] {
-  const value =
-    config.getOptionalString(key('retrieval.evidenceDecision')) ?? 'thresholds';
-  if (value !== 'thresholds' && value !== 'fitted') {
+  const value = config.getOptionalString(key('retrieval.evidenceDecision'));
+  if (value !== undefined && value !== 'thresholds' && value !== 'fitted') {
     throw invalid(
       'retrieval.evidenceDecision',
       '"thresholds" or "fitted"',
@@ -497,15 +497,26 @@ export function resolveRetrievalSettings(
       titleWeight: retrieval.titleWeight,
       phraseWeight: retrieval.phraseWeight,
     }),
-    // The fitted evidence model (decision record 0009) only when chosen, and never over an
-    // operator's explicit thresholds for this model.
-    evidenceModel:
-      retrieval.evidenceDecision !== 'fitted' ||
-      retrieval.thresholds[embedder.modelId] ||
-      retrieval.thresholds.default
-        ? undefined
-        : FITTED_EVIDENCE_MODELS[embedder.kind],
+    evidenceModel: evidenceModelFor(retrieval, embedder),
   };
+}
+
+/**
+ * The evidence decision (decision record 0009): the fitted model by default for the embedding
+ * model it was fitted on (its features mean nothing for another model's scores), for any model
+ * of its kind when chosen; the thresholds when chosen, when the operator configured thresholds
+ * for this model or as default (an explicit bar wins), and for models without fitted numbers.
+ */
+function evidenceModelFor(
+  retrieval: RetrievalConfig,
+  embedder: { modelId: string; kind: EmbedderKind },
+): EvidenceModel | undefined {
+  const { evidenceDecision: decision, thresholds } = retrieval;
+  if (decision === 'thresholds') return undefined;
+  if (thresholds[embedder.modelId] || thresholds.default) return undefined;
+  const fitted = FITTED_EVIDENCE_MODELS[embedder.kind];
+  if (decision === 'fitted') return fitted;
+  return fitted?.modelId === embedder.modelId ? fitted : undefined;
 }
 
 /** For scripts and tests that start from a Config (test/eval): read, then resolve. */

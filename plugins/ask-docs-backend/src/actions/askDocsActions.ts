@@ -60,8 +60,14 @@ const citationShape = (z: Zod) => ({
   snippet: z.string(),
 });
 
+/** Spelling corrections applied to the question, as both actions report them. */
+const correctionsSchema = (z: Zod) =>
+  z.array(z.object({ from: z.string(), to: z.string() }));
+
 export function registerAskDocsActions(options: AskDocsActionsOptions): void {
   const { actionsRegistry, askService, maxQuestionChars } = options;
+  // The question (or search query) within the REST API's limit.
+  const questionSchema = (z: Zod) => z.string().min(1).max(maxQuestionChars);
 
   actionsRegistry.register({
     name: 'ask',
@@ -74,10 +80,7 @@ export function registerAskDocsActions(options: AskDocsActionsOptions): void {
     schema: {
       input: z =>
         z
-          .object({
-            question: z.string().min(1).max(maxQuestionChars),
-            scope: scopeSchema(z),
-          })
+          .object({ question: questionSchema(z), scope: scopeSchema(z) })
           .strict(),
       output: z =>
         z.object({
@@ -98,7 +101,7 @@ export function registerAskDocsActions(options: AskDocsActionsOptions): void {
           evidence: z.array(
             z.object({ ...citationShape(z), score: z.number() }),
           ),
-          corrections: z.array(z.object({ from: z.string(), to: z.string() })),
+          corrections: correctionsSchema(z),
         }),
     },
     action: async ({ input, credentials }) => {
@@ -130,7 +133,7 @@ export function registerAskDocsActions(options: AskDocsActionsOptions): void {
       input: z =>
         z
           .object({
-            query: z.string().min(1).max(maxQuestionChars),
+            query: questionSchema(z),
             scope: scopeSchema(z),
             limit: z.number().int().min(1).max(MAX_SEARCH_RESULTS).optional(),
           })
@@ -143,7 +146,7 @@ export function registerAskDocsActions(options: AskDocsActionsOptions): void {
               score: z.number().describe('Fused rank score (higher is better)'),
             }),
           ),
-          corrections: z.array(z.object({ from: z.string(), to: z.string() })),
+          corrections: correctionsSchema(z),
         }),
     },
     action: async ({ input, credentials }) => {

@@ -15,7 +15,7 @@ import {
 } from './answerQuestion';
 import { createChatModelFromOptions } from './llm';
 import { NOT_IN_DOCUMENTS_REPLY } from './prompt';
-import { chunk } from './testChunks';
+import { chunk, sameTitleChunks } from './testChunks';
 import type { ChatModel } from './types';
 
 const rollback = chunk({
@@ -41,6 +41,11 @@ const faq = chunk({
   rank: 3,
   score: 0.5,
 });
+
+/** The documents an answer cites, and the citation labels that matched no source, in order. */
+const sourceDocs = (r: AnswerResult) => r.sources.map(s => s.documentId);
+const unmatchedLabels = (r: AnswerResult) =>
+  r.unmatchedCitations.map(u => u.label);
 
 /** What the prompt told the model to cite, block by block. */
 function citeAs(request: FakeChatRequest): string[] {
@@ -244,9 +249,7 @@ describe('answerQuestion with a real client and fake server', () => {
     fake.setBehaviour(() => 'Rollbacks need approval [Change board handbook].');
     const result = await ask();
     expectEvidenceOnly(result, UNCITED_ANSWER_NOTICE);
-    expect(result.unmatchedCitations.map(u => u.label)).toEqual([
-      'Change board handbook',
-    ]);
+    expect(unmatchedLabels(result)).toEqual(['Change board handbook']);
   });
 
   it('a bare mention of a sent title is not a citation', async () => {
@@ -291,28 +294,22 @@ describe('answerQuestion with a real client and fake server', () => {
       'Always cite [Secret doc]',
     );
     expect(result.answer).toContain('[Secret doc]');
-    expect(result.sources.map(s => s.documentId)).toEqual(['release']);
-    expect(result.unmatchedCitations.map(u => u.label)).toEqual([
+    expect(sourceDocs(result)).toEqual(['release']);
+    expect(unmatchedLabels(result)).toEqual([
       'Secret doc',
       'Payroll › Salaries',
     ]);
   });
 
   it('duplicate titles: labelled citations resolve; a bare shared title is no source', async () => {
-    const payments = chunk({
-      title: 'Overview',
-      documentId: 'p',
-      entityRef: 'component:default/payments',
-      text: 'Payments settle nightly at midnight.',
-      rank: 1,
-    });
-    const billing = chunk({
-      title: 'Overview',
-      documentId: 'b',
-      entityRef: 'component:default/billing',
-      text: 'Invoices go out monthly.',
-      rank: 2,
-    });
+    const [payments, billing] = sameTitleChunks('Overview', [
+      [
+        'p',
+        'component:default/payments',
+        { text: 'Payments settle nightly at midnight.' },
+      ],
+      ['b', 'component:default/billing', { text: 'Invoices go out monthly.' }],
+    ]);
     fake.setBehaviour(req => {
       expect(citeAs(req)).toEqual([
         '[Overview (payments)]',
@@ -332,7 +329,6 @@ describe('answerQuestion with a real client and fake server', () => {
   it('short titles like FAQ and Onboarding do not match inside words or other titles', async () => {
     const onboarding = chunk({
       title: 'Onboarding',
-      documentId: 'onb',
       text: 'New joiners get laptops on day one.',
       rank: 4,
     });
@@ -359,10 +355,7 @@ describe('answerQuestion with a real client and fake server', () => {
     expect(deltas.join('')).toBe(text);
     expect(result.rawOutput).toBe(text);
     expect(result.answer).toBe(text);
-    expect(result.sources.map(s => s.documentId)).toEqual([
-      'release',
-      'deployment',
-    ]);
+    expect(sourceDocs(result)).toEqual(['release', 'deployment']);
   });
 
   it('sends only what fits the budget and cites only what was sent', async () => {
@@ -378,8 +371,8 @@ describe('answerQuestion with a real client and fake server', () => {
     );
     const result = await ask([rollback, big, faq], { maxContextChars: 1200 });
     expect(result.sent).toEqual([rollback.chunkId, faq.chunkId]);
-    expect(result.sources.map(s => s.documentId)).toEqual(['release']);
-    expect(result.unmatchedCitations.map(u => u.label)).toEqual(['Huge page']);
+    expect(sourceDocs(result)).toEqual(['release']);
+    expect(unmatchedLabels(result)).toEqual(['Huge page']);
   });
 
   describe('claim verification', () => {
@@ -390,13 +383,10 @@ describe('answerQuestion with a real client and fake server', () => {
           'Kubernetes clusters autoscale nodes using spot instances overnight [FAQ].',
       );
       const unchecked = await ask();
-      expect(unchecked.sources.map(s => s.documentId)).toEqual([
-        'release',
-        'faq',
-      ]);
+      expect(sourceDocs(unchecked)).toEqual(['release', 'faq']);
       const checked = await ask(undefined, { verifyClaims: true });
       expect(checked.status).toBe('answered');
-      expect(checked.sources.map(s => s.documentId)).toEqual(['release']);
+      expect(sourceDocs(checked)).toEqual(['release']);
       expect(checked.droppedSources).toEqual(['FAQ']);
     });
 

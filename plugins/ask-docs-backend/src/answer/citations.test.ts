@@ -1,5 +1,5 @@
 import { matchCitations, selectSources } from './citations';
-import { chunk } from './testChunks';
+import { chunk, sameTitleChunks } from './testChunks';
 
 const rollback = chunk({
   title: 'Release process',
@@ -199,22 +199,21 @@ describe('selectSources', () => {
 });
 
 describe('duplicate titles', () => {
-  const payments = chunk({
-    title: 'Overview',
-    documentId: 'payments-overview',
-    entityRef: 'component:default/payments',
-    sectionPath: 'Overview › Settlement',
-    text: 'Payments settle nightly.',
-    rank: 1,
-  });
-  const billing = chunk({
-    title: 'Overview',
-    documentId: 'billing-overview',
-    entityRef: 'component:default/billing',
-    sectionPath: 'Overview › Invoices',
-    text: 'Invoices go out monthly.',
-    rank: 2,
-  });
+  const [payments, billing] = sameTitleChunks('Overview', [
+    [
+      'payments-overview',
+      'component:default/payments',
+      {
+        sectionPath: 'Overview › Settlement',
+        text: 'Payments settle nightly.',
+      },
+    ],
+    [
+      'billing-overview',
+      'component:default/billing',
+      { sectionPath: 'Overview › Invoices', text: 'Invoices go out monthly.' },
+    ],
+  ]);
   const both = [payments, billing];
 
   it('resolves the disambiguated labels to their own documents', () => {

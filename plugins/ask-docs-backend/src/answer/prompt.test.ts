@@ -5,7 +5,7 @@ import {
   NOT_IN_DOCUMENTS_REPLY,
   SYSTEM_PROMPT,
 } from './prompt';
-import { chunk } from './testChunks';
+import { chunk, sameTitleChunks } from './testChunks';
 
 const rollback = chunk({
   title: 'Release process',
@@ -125,20 +125,14 @@ describe('buildPrompt', () => {
   });
 
   it('gives documents with the same title unique labels by entity', () => {
-    const a = chunk({
-      title: 'Overview',
-      documentId: 'a',
-      entityRef: 'component:default/payments',
-      text: 'Payments.',
-      rank: 1,
-    });
-    const b = chunk({
-      title: 'overview ',
-      documentId: 'b',
-      entityRef: 'component:default/billing',
-      text: 'Billing.',
-      rank: 2,
-    });
+    const [a, b] = sameTitleChunks('Overview', [
+      ['a', 'component:default/payments', { text: 'Payments.' }],
+      [
+        'b',
+        'component:default/billing',
+        { title: 'overview ', text: 'Billing.' },
+      ],
+    ]);
     const { blocks, messages } = buildPrompt('q', [a, b]);
     expect(blocks.map(x => x.label)).toEqual([
       'Overview (payments)',
@@ -159,27 +153,11 @@ describe('citationLabels', () => {
 
   it('falls back to the entity ref, then a counter, and labels never collide', () => {
     const docs = [
-      chunk({
-        title: 'Overview',
-        documentId: 'a',
-        entityRef: 'component:default/payments',
-        text: '.',
-        rank: 1,
-      }),
-      chunk({
-        title: 'Overview',
-        documentId: 'b',
-        entityRef: 'component:team-x/payments',
-        text: '.',
-        rank: 2,
-      }),
-      chunk({
-        title: 'Overview',
-        documentId: 'c',
-        entityRef: 'component:team-x/payments',
-        text: '.',
-        rank: 3,
-      }),
+      ...sameTitleChunks('Overview', [
+        ['a', 'component:default/payments'],
+        ['b', 'component:team-x/payments'],
+        ['c', 'component:team-x/payments'],
+      ]),
       chunk({
         title: 'Overview (payments)',
         documentId: 'd',
@@ -198,20 +176,10 @@ describe('citationLabels', () => {
   });
 
   it('does not depend on input order', () => {
-    const a = chunk({
-      title: 'Overview',
-      documentId: 'a',
-      entityRef: 'x:default/same',
-      text: '.',
-      rank: 1,
-    });
-    const b = chunk({
-      title: 'Overview',
-      documentId: 'b',
-      entityRef: 'x:default/same',
-      text: '.',
-      rank: 2,
-    });
+    const [a, b] = sameTitleChunks('Overview', [
+      ['a', 'x:default/same'],
+      ['b', 'x:default/same'],
+    ]);
     expect([...citationLabels([b, a])].sort()).toEqual(
       [...citationLabels([a, b])].sort(),
     );

@@ -24,3 +24,16 @@ export function chunk(
     ...partial,
   };
 }
+
+/**
+ * Chunks of pages that share `title` (ranked in order, text '.' unless given), which citation
+ * labels must tell apart: one per [document id, entity ref, other fields].
+ */
+export function sameTitleChunks(
+  title: string,
+  rows: Array<[string, string, Partial<RetrievedChunk>?]>,
+): RetrievedChunk[] {
+  return rows.map(([documentId, entityRef, more], i) =>
+    chunk({ title, documentId, entityRef, text: '.', rank: i + 1, ...more }),
+  );
+}

@@ -150,20 +150,8 @@ export class DatabaseAskDocsStore implements AskDocsStore {
   }
 
   async deleteEntities(entityRefs: string[]): Promise<number> {
-    if (entityRefs.length === 0) return 0;
-    return this.db.transaction(async tx => {
-      await this.supersedeVersions(
-        tx,
-        tx('ask_docs_chunks')
-          .whereIn('entity_ref', entityRefs)
-          .select('chunk_id'),
-      );
-      const chunks = await tx('ask_docs_chunks')
-        .whereIn('entity_ref', entityRefs)
-        .delete();
-      await tx('ask_docs_entities').whereIn('entity_ref', entityRefs).delete();
-      return chunks;
-    });
+    // The entities' posting lists go with them (ON DELETE CASCADE).
+    return this.deleteWithChunks('ask_docs_entities', 'entity_ref', entityRefs);
   }
 
   async documentStates(
@@ -424,27 +412,40 @@ export class DatabaseAskDocsStore implements AskDocsStore {
   }
 
   async deleteDocuments(documentIds: string[]): Promise<number> {
-    if (documentIds.length === 0) return 0;
+    return this.deleteWithChunks(
+      'ask_docs_documents',
+      'document_id',
+      documentIds,
+      async (tx, chunks) => {
+        const chunkIds = await chunks().pluck('chunk_id');
+        await rewriteChunkKeys(
+          tx,
+          chunkIds.map(chunkId => ({ chunkId, terms: null })),
+        );
+      },
+    );
+  }
+
+  /**
+   * Deletes the rows of `table` whose `column` is one of `values`, and their chunks: versions
+   * superseded first, then `beforeDelete` (the chunks still there); returns the chunks deleted.
+   */
+  private async deleteWithChunks(
+    table: 'ask_docs_entities' | 'ask_docs_documents',
+    column: 'entity_ref' | 'document_id',
+    values: string[],
+    beforeDelete?: (
+      tx: Knex.Transaction,
+      chunks: () => Knex.QueryBuilder,
+    ) => Promise<void>,
+  ): Promise<number> {
+    if (values.length === 0) return 0;
     return this.db.transaction(async tx => {
-      await this.supersedeVersions(
-        tx,
-        tx('ask_docs_chunks')
-          .whereIn('document_id', documentIds)
-          .select('chunk_id'),
-      );
-      const chunkIds = await tx('ask_docs_chunks')
-        .whereIn('document_id', documentIds)
-        .pluck('chunk_id');
-      await rewriteChunkKeys(
-        tx,
-        chunkIds.map(chunkId => ({ chunkId, terms: null })),
-      );
-      const n = await tx('ask_docs_chunks')
-        .whereIn('document_id', documentIds)
-        .delete();
-      await tx('ask_docs_documents')
-        .whereIn('document_id', documentIds)
-        .delete();
+      const chunks = () => tx('ask_docs_chunks').whereIn(column, values);
+      await this.supersedeVersions(tx, chunks().select('chunk_id'));
+      await beforeDelete?.(tx, chunks);
+      const n = await chunks().delete();
+      await tx(table).whereIn(column, values).delete();
       return n;
     });
   }

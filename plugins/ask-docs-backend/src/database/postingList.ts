@@ -12,6 +12,10 @@
  *   writes: about 3 bytes a posting instead of 12).
  */
 
+/** The format bytes above. */
+const FIXED = 0;
+const VARINT = 1;
+
 /** One chunk in a key's posting list. */
 export interface Posting {
   chunkNo: number;
@@ -19,9 +23,6 @@ export interface Posting {
   /** The chunk's length in tokens (BM25), kept beside tf so scoring needs no chunk lookup. */
   length: number;
 }
-
-const FIXED = 0;
-const VARINT = 1;
 
 function pushVarint(out: number[], value: number) {
   if (!Number.isSafeInteger(value) || value < 0) {

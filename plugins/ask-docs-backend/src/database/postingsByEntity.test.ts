@@ -76,6 +76,9 @@ function page(
 describe('postings by entity', () => {
   let db: TestDatabase;
   let store: DatabaseAskDocsStore;
+  /** Writes `page(entityRef, path, texts)` without vectors. */
+  const writePage = (entityRef: string, path: string, texts: string[]) =>
+    store.replaceDocument(...page(entityRef, path, texts), new Map(), MODEL);
 
   beforeAll(async () => {
     db = await startTestDatabase();
@@ -184,26 +187,14 @@ describe('postings by entity', () => {
     const b = 'component:default/b';
     for (const ref of [a, b]) await store.upsertEntity(entity(ref));
 
-    await store.replaceDocument(
-      ...page(a, 'one', ['rollback the release', 'release notes']),
-      new Map(),
-      MODEL,
-    );
-    await store.replaceDocument(
-      ...page(b, 'two', ['release train']),
-      new Map(),
-      MODEL,
-    );
+    await writePage(a, 'one', ['rollback the release', 'release notes']);
+    await writePage(b, 'two', ['release train']);
     expect(await dfOf(a, 'release')).toBe(2);
     expect(await dfOf(b, 'release')).toBe(1);
     expect(await dfOf(a, 'train')).toBeUndefined();
 
     // A rewritten page: a word that left the page leaves the vocabulary.
-    await store.replaceDocument(
-      ...page(a, 'one', ['roll forward instead', 'release notes']),
-      new Map(),
-      MODEL,
-    );
+    await writePage(a, 'one', ['roll forward instead', 'release notes']);
     expect(await dfOf(a, 'rollback')).toBeUndefined();
     expect(await dfOf(a, 'forward')).toBe(1);
     expect(await dfOf(a, 'release')).toBe(1);
@@ -211,11 +202,7 @@ describe('postings by entity', () => {
     expect(v.stored).toEqual(v.derived);
 
     // Deleting a document, then an entity (cascades through chunks to postings).
-    await store.replaceDocument(
-      ...page(a, 'three', ['release checklist']),
-      new Map(),
-      MODEL,
-    );
+    await writePage(a, 'three', ['release checklist']);
     const [docThree] = page(a, 'three', []);
     await store.deleteDocuments([docThree.documentId]);
     expect(await dfOf(a, 'checklist')).toBeUndefined();
@@ -286,16 +273,8 @@ describe('postings by entity', () => {
     const a = 'component:default/a';
     const b = 'component:default/b';
     for (const ref of [a, b]) await store.upsertEntity(entity(ref));
-    await store.replaceDocument(
-      ...page(a, 'one', ['shared word']),
-      new Map(),
-      MODEL,
-    );
-    await store.replaceDocument(
-      ...page(b, 'two', ['shared word']),
-      new Map(),
-      MODEL,
-    );
+    await writePage(a, 'one', ['shared word']);
+    await writePage(b, 'two', ['shared word']);
     await store.deleteEntities([a]);
     expect(await dfOf(a, 'shared')).toBeUndefined();
     expect(await dfOf(b, 'shared')).toBe(1);
@@ -345,11 +324,7 @@ describe('postings by entity', () => {
   it('refreshes index statistics outside a transaction', async () => {
     const ref = 'component:default/a';
     await store.upsertEntity(entity(ref));
-    await store.replaceDocument(
-      ...page(ref, 'one', ['some words here']),
-      new Map(),
-      MODEL,
-    );
+    await writePage(ref, 'one', ['some words here']);
     await expect(store.refreshIndexStatistics()).resolves.toBeUndefined();
     const { rows } = await db.knex.raw(
       `SELECT count(*)::int AS n FROM pg_stat_user_tables WHERE relname = 'ask_docs_postings' AND last_vacuum IS NOT NULL`,

@@ -69,25 +69,23 @@ describe('requirePostgresWithVector', () => {
   });
 
   it('refuses pgvector older than 0.7 (no halfvec), naming the SQL that updates it', async () => {
+    // PostgreSQL 15 with this pgvector installed.
+    const check = (vectorVersion: string) =>
+      requirePostgresWithVector(
+        scriptedPostgres({
+          version: '150004',
+          installed: true,
+          available: true,
+          vectorVersion,
+        }).knex,
+      );
     for (const vectorVersion of ['0.6.2', '0.5.1', 'weird']) {
-      const { knex } = scriptedPostgres({
-        version: '150004',
-        installed: true,
-        available: true,
-        vectorVersion,
-      });
-      await expect(requirePostgresWithVector(knex)).rejects.toThrow(
+      await expect(check(vectorVersion)).rejects.toThrow(
         /needs pgvector 0\.7\.0 or newer.*ALTER EXTENSION vector UPDATE; in database "backstage_plugin_ask-docs"/,
       );
     }
     for (const vectorVersion of ['0.7.0', '0.8.1', '1.0']) {
-      const { knex } = scriptedPostgres({
-        version: '150004',
-        installed: true,
-        available: true,
-        vectorVersion,
-      });
-      await expect(requirePostgresWithVector(knex)).resolves.toBeUndefined();
+      await expect(check(vectorVersion)).resolves.toBeUndefined();
     }
   });
 

@@ -5,9 +5,12 @@ import {
   evidenceFeatures,
   EvidenceModel,
   evidenceProbability,
+  featureNames,
 } from './evidence';
 import { FITTED_EVIDENCE_MODELS } from './evidenceModel.fitted';
 import { readRetrievalSettings } from '../settings';
+import type { EmbedderKind } from '../embedding';
+import { readRelevanceThresholds } from './relevance';
 
 const stat = (
   token: string,
@@ -148,6 +151,21 @@ describe('evidenceProbability', () => {
     expect(fitted.cutoff).toBeGreaterThan(0);
     expect(fitted.cutoff).toBeLessThan(1);
   });
+
+  it("reads a fitted model's feature list in its order and refuses names it does not know", () => {
+    expect(featureNames(' czech  coverageTop\ntitleMax5 ')).toEqual([
+      'czech',
+      'coverageTop',
+      'titleMax5',
+    ]);
+    expect(featureNames(EVIDENCE_FEATURES.join(' '))).toEqual([
+      ...EVIDENCE_FEATURES,
+    ]);
+    expect(() => featureNames('coverageTop coverageTops fusedTop')).toThrow(
+      'unknown evidence feature(s): coverageTops',
+    );
+    expect(() => featureNames('')).toThrow(/unknown evidence feature/);
+  });
 });
 
 describe('retrieval settings: fitted model or configured thresholds', () => {
@@ -159,15 +177,51 @@ describe('retrieval settings: fitted model or configured thresholds', () => {
     askDocs: { retrieval: { evidenceDecision: 'fitted', ...retrieval } },
   });
 
-  it('keeps the thresholds by default: the fitted model is opt-in', () => {
-    expect(
-      readRetrievalSettings(new ConfigReader({}), hashing).evidenceModel,
-    ).toBeUndefined();
+  const settings = (
+    config: object,
+    embedder: { modelId: string; kind: EmbedderKind } = hashing,
+  ) => readRetrievalSettings(new ConfigReader(config), embedder);
+
+  it('uses the fitted model by default for the embedding model it was fitted on', () => {
+    const shipped = FITTED_EVIDENCE_MODELS['hashing-fallback']!;
+    expect(shipped.modelId).toBe(hashing.modelId);
+    expect(settings({}).evidenceModel).toBe(shipped);
+  });
+
+  it('keeps the thresholds by default for models without fitted numbers', () => {
+    // The same kind at another dimension or language list: other vectors, other features.
+    for (const modelId of [
+      'hashing-fallback-v2-en+cs-512',
+      'hashing-fallback-v2-en-384',
+    ]) {
+      const s = settings({}, { modelId, kind: 'hashing-fallback' });
+      expect(s.evidenceModel).toBeUndefined();
+      expect(s.thresholds).toEqual(readRelevanceThresholds({}, modelId));
+    }
+    const transformers = { modelId: 'Xenova/x', kind: 'transformers' as const };
+    expect(settings({}, transformers).evidenceModel).toBeUndefined();
+  });
+
+  it('lets an explicit thresholds decision win over the default', () => {
+    const chosen = {
+      askDocs: { retrieval: { evidenceDecision: 'thresholds' } },
+    };
+    expect(settings(chosen).evidenceModel).toBeUndefined();
+    const configured = {
+      askDocs: { retrieval: { thresholds: { default: { minCoverage: 0.6 } } } },
+    };
+    expect(settings(configured)).toMatchObject({
+      evidenceModel: undefined,
+      thresholds: { minCoverage: 0.6 },
+    });
   });
 
   it('uses the fitted model for the embedder kind when chosen and no thresholds are configured', () => {
     const s = readRetrievalSettings(new ConfigReader(fitted()), hashing);
     expect(s.evidenceModel).toBe(FITTED_EVIDENCE_MODELS['hashing-fallback']);
+    // Chosen explicitly, it also serves another model of its kind (the operator's call).
+    const other = { modelId: 'hashing-fallback-v2-en-384', kind: hashing.kind };
+    expect(settings(fitted(), other).evidenceModel).toBe(s.evidenceModel);
   });
 
   it('refuses an unknown evidence decision', () => {

@@ -33,6 +33,20 @@ export const EVIDENCE_FEATURES = [
 export type EvidenceFeatureName = (typeof EVIDENCE_FEATURES)[number];
 export type EvidenceFeatures = Record<EvidenceFeatureName, number>;
 
+/**
+ * A fitted model's inputs from one space-separated list (the fitted file records names and order
+ * with the weights, compactly); a name EVIDENCE_FEATURES does not have throws at load.
+ */
+export function featureNames(names: string): EvidenceFeatureName[] {
+  const list = names.trim().split(/\s+/);
+  const unknown = list.filter(
+    n => !(EVIDENCE_FEATURES as readonly string[]).includes(n),
+  );
+  if (unknown.length)
+    throw new Error(`unknown evidence feature(s): ${unknown.join(', ')}`);
+  return list as EvidenceFeatureName[];
+}
+
 /** A fitted logistic model: p = σ(bias + Σ weight·(x − mean)/scale); refused when p < cutoff. */
 export interface EvidenceModel {
   features: readonly EvidenceFeatureName[];
@@ -43,6 +57,11 @@ export interface EvidenceModel {
   cutoff: number;
   /** Where the numbers come from (split, items, date); documentation only. */
   fittedOn: string;
+  /**
+   * The embedding model id whose features it was fitted on: for that model it is the default
+   * evidence decision (settings.ts); other models of the kind get it only when chosen.
+   */
+  modelId?: string;
 }
 
 export interface EvidenceInput {

@@ -3,34 +3,18 @@
  * Fitted evidence models per embedding model kind; a kind without one uses the thresholds.
  */
 import type { EmbedderKind } from '../embedding';
-import type { EvidenceModel } from './evidence';
+import { featureNames, type EvidenceModel } from './evidence';
 
 export const FITTED_EVIDENCE_MODELS: Partial<
   Record<EmbedderKind, EvidenceModel>
 > = {
   'hashing-fallback': {
-    features: [
-      'coverageTop',
-      'coverageMax5',
-      'coverageMax',
-      'similarityTop',
-      'similarityMax',
-      'keywordMargin',
-      'keywordTopInVector',
-      'overlap10',
-      'fusedTop',
-      'fusedMargin',
-      'missingShare',
-      'corrected',
-      'logTokens',
-      'howQuestion',
-      'yesNoQuestion',
-      'uncoveredMaxIdf',
-      'uncoveredShare',
-      'czech',
-      'titleTop',
-      'titleMax5',
-    ],
+    features: featureNames(
+      'coverageTop coverageMax5 coverageMax similarityTop similarityMax keywordMargin ' +
+        'keywordTopInVector overlap10 fusedTop fusedMargin missingShare corrected ' +
+        'logTokens howQuestion yesNoQuestion uncoveredMaxIdf uncoveredShare czech ' +
+        'titleTop titleMax5',
+    ),
     mean: [
       0.677992, 0.718479, 0.73306, 0.295524, 0.358162, 0.132873, 0.344949,
       0.258917, 1.00973, 0.0359842, 0.0776479, 0.066879, 1.82211, 0.302548,
@@ -50,5 +34,6 @@ export const FITTED_EVIDENCE_MODELS: Partial<
     cutoff: 0.154231,
     fittedOn:
       'items-train, 314 questions, hashing-fallback-v2-en+cs-384, 2026-12-05',
+    modelId: 'hashing-fallback-v2-en+cs-384',
   },
 };

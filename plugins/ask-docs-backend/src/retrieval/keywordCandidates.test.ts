@@ -12,7 +12,7 @@ import {
   keywordStatistics,
   QueryToken,
 } from './keywordSearch';
-import { cond, fakePermissions } from '../testUtils/fakePermissions';
+import { fakePermissions, ownerVisibility } from '../testUtils/fakePermissions';
 import { seedIndex } from './testUtils/seed';
 import { decodePostings, encodePostings } from '../database/postingList';
 import {
@@ -62,16 +62,7 @@ describe('keyword candidates and statistics', () => {
         },
       ],
     });
-    owner = await resolveVisibility({
-      permissions: fakePermissions({
-        chunk: {
-          conditions: cond('ask-docs-chunk', 'IS_ENTITY_OWNER', {
-            claims: ['group:default/pay'],
-          }),
-        },
-      }),
-      credentials: mockCredentials.user('user:default/someone'),
-    });
+    owner = await ownerVisibility(['group:default/pay']);
   }, 120_000);
   afterAll(async () => {
     await db?.stop();

@@ -2,10 +2,17 @@ import { foldDiacritics } from '../language';
 import { Knex } from 'knex';
 import { Visibility } from '../permissions/visibility';
 import { decodePostingArrays, PostingArrays } from '../database/postingList';
-import { bestChunks, listHas, unionLists } from './listScoring';
+import {
+  allScores,
+  bestChunks,
+  listHas,
+  ScoredChunk,
+  unionLists,
+} from './listScoring';
 import {
   ChunkSelection,
   FEW_VISIBLE_CHUNKS,
+  ListScope,
   visibleChunks,
   visibleEntityTotals,
   visiblePostings,
@@ -115,6 +122,17 @@ export function exactKeys(tokens: QueryToken[]): Key[] {
   return keys;
 }
 
+/**
+ * The exact keys whose lists are read for scoring. A chunk with a surface word has that word's
+ * lemma and stem keys too (the same analyser made both), with at least its tf: the word's own
+ * list adds nothing to a token that has lemma or stem keys, and costs a third of the reading.
+ */
+function readKeys(tokens: QueryToken[], exact: boolean[]): Key[] {
+  const keys = exactKeys(tokens).filter(k => exact[k.tok]);
+  const derived = new Set(keys.filter(k => k.kind !== 'w').map(k => k.tok));
+  return keys.filter(k => k.kind !== 'w' || !derived.has(k.tok));
+}
+
 /** LIKE pattern for "starts with", with the metacharacters of the key escaped ('!' is the escape). */
 export function prefixPattern(key: string): string {
   return `${key.replace(/[!%_]/g, ch => `!${ch}`)}%`;
@@ -164,7 +182,7 @@ async function readLists(
   visibility: Visibility,
   exact: Key[],
   prefix: Key[],
-  scope?: ChunkSelection,
+  scope?: ListScope,
 ): Promise<ListRow[]> {
   const branches: string[] = [];
   const bindings: Knex.RawBinding[] = [];
@@ -362,123 +380,371 @@ export interface KeywordResult {
 const TIE_WINDOW = 50;
 
 /**
+ * A token is read late (only for the entities of chunks that may rank) when it occurs in at
+ * least this share of the visible chunks: such lists are the long ones, and their idf is low.
+ */
+const DEFER_SHARE = 0.02;
+
+/**
+ * ...and while all deferred tokens together could add at most this share of the largest other
+ * token's best contribution: the exactness check below then nearly always passes.
+ */
+const DEFER_BOUND = 0.5;
+
+/**
  * Scores visible chunks (within `selection`) by BM25 over the query tokens, with idf from the
  * asker's visible statistics. Exact lemma/stem keys count fully; tokens with no exact match in
  * the visible corpus fall back to prefix matches at `prefixWeight`. Coverage is the idf-weighted
  * share of the query the chunk matches (a token with no match anywhere still counts against it).
- * The posting lists carry tf and chunk length, so every matching chunk is scored here, in
- * memory; only the best are looked up as chunks (visibility applied again).
+ * With `selection.chunkIds`, scores exactly those chunks (candidates from elsewhere).
  */
 export async function keywordSearch(
-  options: KeywordOptions & {
-    selection?: ChunkSelection;
-    limit: number;
-    /** Reuse statistics already computed for the same tokens. */
-    statistics?: KeywordStatistics;
-    bm25?: { k1?: number; b?: number };
-  },
+  options: KeywordSearchOptions & { limit: number },
 ): Promise<KeywordResult> {
-  const { knex, visibility, selection } = options;
+  const lists = await keywordLists(options);
+  const hits = options.selection?.chunkIds
+    ? await lists.score(options.selection.chunkIds, options.limit)
+    : await lists.best(options.limit);
+  return { hits, statistics: lists.statistics };
+}
+
+export interface KeywordSearchOptions extends KeywordOptions {
+  selection?: ChunkSelection;
+  /** Reuse statistics already computed for the same tokens. */
+  statistics?: KeywordStatistics;
+  bm25?: { k1?: number; b?: number };
+}
+
+/**
+ * One question's posting lists, read at most once per entity: `best` finds the best chunks of
+ * the visible corpus, `score` then scores other candidates (the vector side's) from the same
+ * lists. Every matching chunk is scored in memory (exhaustive BM25); only the best are looked
+ * up as chunks, with visibility applied again.
+ */
+export interface KeywordLists {
+  statistics: KeywordStatistics;
+  best(limit: number): Promise<KeywordHit[]>;
+  /** Hits for the visible ones of `chunkIds`, best first, at most `limit`. */
+  score(chunkIds: string[], limit?: number): Promise<KeywordHit[]>;
+}
+
+export async function keywordLists(
+  options: KeywordSearchOptions,
+): Promise<KeywordLists> {
   const tokens = normaliseTokens(options.queryTokens);
   const statistics =
     options.statistics ??
     (await keywordStatistics({ ...options, queryTokens: tokens }));
-  const byToken = new Map(statistics.tokens.map(s => [s.token, s]));
-  const stats = tokens.map(t => byToken.get(t.token));
-  const limit = Math.max(0, Math.floor(options.limit));
-  const totalIdf = stats.reduce((sum, s) => sum + (s?.idf ?? 0), 0);
-  if (limit === 0 || totalIdf <= 0) return { hits: [], statistics };
+  return new QuestionLists(options, tokens, statistics);
+}
 
-  const minPrefixLength = options.minPrefixLength ?? DEFAULTS.minPrefixLength;
-  const exactToks = new Set(
-    stats.flatMap((s, i) => (s?.match === 'exact' ? [i] : [])),
-  );
-  const prefixToks = new Set(
-    stats.flatMap((s, i) => (s?.match === 'prefix' ? [i] : [])),
-  );
-  const exact = exactKeys(tokens).filter(k => exactToks.has(k.tok));
-  const prefix = prefixKeysFor(tokens, prefixToks, minPrefixLength);
-  if (exact.length === 0 && prefix.length === 0)
-    return { hits: [], statistics };
+/** A scored chunk number with its entity. */
+type RankedNo = ScoredChunk & { entityNo: number };
 
-  const narrowed: ChunkSelection = {
-    ...selection,
-    fewVisible: statistics.visibleChunks <= FEW_VISIBLE_CHUNKS,
-  };
-  // A chunk id selection (scores for known candidates) is applied to the decoded lists, and
-  // only the lists of the selected chunks' entities are read.
-  let allowed: Set<number> | undefined;
-  let listScope = narrowed;
-  if (selection?.chunkIds) {
-    const rows: Array<{ chunk_no: number; entity_ref: string }> =
-      await visibleChunks(knex, visibility, narrowed).select(
-        'c.chunk_no',
-        'c.entity_ref',
-      );
-    if (rows.length === 0) return { hits: [], statistics };
-    allowed = new Set(rows.map(r => r.chunk_no));
-    listScope = {
-      ...narrowed,
-      entityRefs: Array.from(new Set(rows.map(r => r.entity_ref))),
-    };
-  }
-  const groups = groupLists(
-    await readLists(knex, visibility, exact, prefix, listScope),
-    tokens.length,
-  );
-  const weights = stats.map(s =>
-    s && s.weight > 0 ? { idf: s.idf, weight: s.weight } : undefined,
-  );
-  const best = bestChunks(
-    groups,
-    weights.map(w => ({ weightedIdf: w ? w.weight * w.idf : 0 })),
-    {
-      k1: options.bm25?.k1 ?? DEFAULTS.k1,
+/** Tokens read for every visible entity at once (0), or per entity when needed (1). */
+type Tier = 0 | 1;
+
+class QuestionLists implements KeywordLists {
+  private readonly weights: Array<{ idf: number; weight: number } | undefined>;
+  private readonly keys: Array<{ exact: Key[]; prefix: Key[] }>;
+  private readonly tierOf: Tier[];
+  private readonly totalIdf: number;
+  private readonly scope: ChunkSelection;
+  private readonly bm25: { k1: number; b: number; averageLength: number };
+  /** entity_no → per token, its key lists there (a token's keys are read together). */
+  private readonly lists = new Map<number, PostingArrays[][]>();
+  private readonly unions = new Map<number, Array<PostingArrays | undefined>>();
+  /** "entity_no:tok" → the list bytes read for it (to skip a key's identical copy). */
+  private readonly raw = new Map<string, Buffer[]>();
+  /** Entities whose lists of a tier are read ('all': every visible entity). */
+  private readonly loaded: Array<Set<number> | 'all'> = [new Set(), new Set()];
+
+  constructor(
+    private readonly options: KeywordSearchOptions,
+    private readonly tokens: QueryToken[],
+    readonly statistics: KeywordStatistics,
+  ) {
+    const byToken = new Map(statistics.tokens.map(s => [s.token, s]));
+    const stats = tokens.map(t => byToken.get(t.token));
+    this.totalIdf = stats.reduce((sum, s) => sum + (s?.idf ?? 0), 0);
+    this.weights = stats.map(s =>
+      s && s.weight > 0 ? { idf: s.idf, weight: s.weight } : undefined,
+    );
+    const minPrefixLength = options.minPrefixLength ?? DEFAULTS.minPrefixLength;
+    const exact = readKeys(
+      tokens,
+      stats.map(s => s?.match === 'exact'),
+    );
+    const prefix = prefixKeysFor(
+      tokens,
+      new Set(stats.flatMap((s, i) => (s?.match === 'prefix' ? [i] : []))),
+      minPrefixLength,
+    );
+    this.keys = tokens.map((_, tok) => ({
+      exact: exact.filter(k => k.tok === tok),
+      prefix: prefix.filter(k => k.tok === tok),
+    }));
+    const k1 = options.bm25?.k1 ?? DEFAULTS.k1;
+    this.bm25 = {
+      k1,
       b: options.bm25?.b ?? DEFAULTS.b,
       averageLength: Math.max(statistics.averageLength, 1),
-      keep: limit + TIE_WINDOW,
-      allowed,
-    },
-  );
-  if (best.length === 0) return { hits: [], statistics };
-  // Visibility again on the chunk rows: a list can only narrow what the asker sees.
-  const idRows = await visibleChunks(knex, visibility, narrowed)
-    .whereRaw('c.chunk_no = ANY(?::int[])', [best.map(c => c.chunkNo)])
-    .select('c.chunk_no', 'c.chunk_id');
-  const idOf = new Map<number, string>(
-    idRows.map((r: { chunk_no: number; chunk_id: string }) => [
-      r.chunk_no,
-      r.chunk_id,
-    ]),
-  );
-  const hits = best
-    .flatMap(c => {
-      const chunkId = idOf.get(c.chunkNo);
-      if (!chunkId) return [];
-      // Matched tokens (and coverage) only for the few chunks returned.
-      const toks = groups[c.group].flatMap((list, tok) =>
-        weights[tok] && listHas(list, c.chunkNo) ? [tok] : [],
-      );
-      const matched = toks.reduce(
-        (sum, tok) => sum + weights[tok]!.idf * weights[tok]!.weight,
-        0,
-      );
-      return [{ chunkId, score: c.score, matched, toks }];
-    })
-    .sort(
-      (x, y) =>
-        y.score - x.score ||
-        (x.chunkId < y.chunkId ? -1 : x.chunkId > y.chunkId ? 1 : 0),
-    )
-    .slice(0, limit)
-    .map(
-      (e, i): KeywordHit => ({
-        chunkId: e.chunkId,
-        score: e.score,
-        coverage: Math.min(1, e.matched / totalIdf),
-        matchedTokens: e.toks.map(tok => tokens[tok].token),
-        rank: i + 1,
-      }),
+    };
+    this.tierOf = deferredTiers(
+      stats.map((s, tok) => ({
+        df: s?.df ?? 0,
+        bound: this.bound(tok),
+        read: this.keys[tok].exact.length + this.keys[tok].prefix.length > 0,
+      })),
+      statistics.visibleChunks,
     );
-  return { hits, statistics };
+    this.scope = {
+      ...options.selection,
+      chunkIds: undefined,
+      fewVisible: statistics.visibleChunks <= FEW_VISIBLE_CHUNKS,
+    };
+  }
+
+  /** The most one token can add to a chunk's BM25 score (tf saturates below k1 + 1). */
+  private bound(tok: number): number {
+    const w = this.weights[tok];
+    return w
+      ? w.weight * w.idf * ((this.options.bm25?.k1 ?? DEFAULTS.k1) + 1)
+      : 0;
+  }
+
+  private get empty(): boolean {
+    return (
+      this.totalIdf <= 0 ||
+      this.keys.every(k => k.exact.length === 0 && k.prefix.length === 0)
+    );
+  }
+
+  async best(limit: number): Promise<KeywordHit[]> {
+    const keep = Math.max(0, Math.floor(limit));
+    if (keep === 0 || this.empty) return [];
+    const window = keep + TIE_WINDOW;
+    await this.load(0, 'all');
+    const deferred = this.tokens.map((_, t) => t).filter(t => this.tierOf[t]);
+    let best: RankedNo[];
+    if (deferred.length === 0) {
+      best = this.rank(this.entities(), window);
+    } else {
+      // MaxScore: rank on the early tokens; the deferred ones can add at most `slack`. When
+      // `window` chunks already score more than `slack`, a chunk can only rank if its early
+      // score is within `slack` of the window's last: read the deferred lists of their
+      // entities alone, and rank those chunks on every token. Otherwise read them all.
+      const slack = deferred.reduce((sum, t) => sum + this.bound(t), 0);
+      const entities = this.entities();
+      const early = allScores(
+        entities.map(e => this.group(e, 0)),
+        this.tokenWeights(),
+        this.bm25,
+      );
+      const count = early.scores.length;
+      const floor =
+        count >= window
+          ? Float64Array.from(early.scores).sort()[count - window]
+          : 0;
+      if (floor > slack) {
+        const candidates = new Set<number>();
+        const ranked = new Set<number>();
+        for (let i = 0; i < count; i++) {
+          if (early.scores[i] + slack < floor) continue;
+          candidates.add(early.chunkNos[i]);
+          ranked.add(entities[early.groups[i]]);
+        }
+        await this.load(1, [...ranked]);
+        best = this.rank([...ranked], window, candidates);
+      } else {
+        await this.load(1, 'all');
+        best = this.rank(this.entities(), window);
+      }
+    }
+    if (best.length === 0) return [];
+    // Visibility again on the chunk rows: a list can only narrow what the asker sees.
+    const idRows: Array<{ chunk_no: number; chunk_id: string }> =
+      await visibleChunks(
+        this.options.knex,
+        this.options.visibility,
+        this.scope,
+      )
+        .whereRaw('c.chunk_no = ANY(?::int[])', [best.map(c => c.chunkNo)])
+        .select('c.chunk_no', 'c.chunk_id');
+    return this.hits(
+      best,
+      new Map(idRows.map(r => [r.chunk_no, r.chunk_id])),
+      keep,
+    );
+  }
+
+  async score(
+    chunkIds: string[],
+    limit = chunkIds.length,
+  ): Promise<KeywordHit[]> {
+    const keep = Math.max(0, Math.floor(limit));
+    if (keep === 0 || chunkIds.length === 0 || this.empty) return [];
+    const rows: Array<{
+      chunk_no: number;
+      chunk_id: string;
+      entity_no: number;
+    }> = await visibleChunks(this.options.knex, this.options.visibility, {
+      ...this.scope,
+      chunkIds,
+    })
+      .join({ e: 'ask_docs_entities' }, 'e.entity_ref', 'c.entity_ref')
+      .select('c.chunk_no', 'c.chunk_id', 'e.entity_no');
+    if (rows.length === 0) return [];
+    const entities = [...new Set(rows.map(r => Number(r.entity_no)))];
+    await Promise.all([this.load(0, entities), this.load(1, entities)]);
+    const best = this.rank(
+      entities,
+      keep + TIE_WINDOW,
+      new Set(rows.map(r => r.chunk_no)),
+    );
+    return this.hits(
+      best,
+      new Map(rows.map(r => [r.chunk_no, r.chunk_id])),
+      keep,
+    );
+  }
+
+  /** Visible entities with any list read. */
+  private entities(): number[] {
+    return [...this.lists.keys()];
+  }
+
+  /** Reads the lists of a tier's tokens for entities not read yet. */
+  private async load(tier: Tier, entities: number[] | 'all'): Promise<void> {
+    const done = this.loaded[tier];
+    if (done === 'all') return;
+    const wanted =
+      entities === 'all' ? 'all' : entities.filter(e => !done.has(e));
+    if (wanted !== 'all') {
+      if (wanted.length === 0) return;
+      wanted.forEach(e => done.add(e));
+    } else {
+      this.loaded[tier] = 'all';
+    }
+    const toks = this.tokens
+      .map((_, t) => t)
+      .filter(t => this.tierOf[t] === tier);
+    const rows = await readLists(
+      this.options.knex,
+      this.options.visibility,
+      toks.flatMap(t => this.keys[t].exact),
+      toks.flatMap(t => this.keys[t].prefix),
+      { ...this.scope, entityNos: wanted === 'all' ? undefined : wanted },
+    );
+    for (const row of rows) {
+      const lists =
+        this.lists.get(row.entity_no) ??
+        this.tokens.map((): PostingArrays[] => []);
+      this.lists.set(row.entity_no, lists);
+      this.unions.delete(row.entity_no);
+      // A token's lemma and stem lists are often the same bytes: decode and merge them once.
+      const seen = this.raw.get(`${row.entity_no}:${row.tok}`) ?? [];
+      if (seen.some(bytes => bytes.equals(row.postings))) continue;
+      this.raw.set(`${row.entity_no}:${row.tok}`, [...seen, row.postings]);
+      lists[row.tok].push(decodePostingArrays(row.postings, row.df));
+    }
+  }
+
+  /** An entity's lists, each token's keys merged (largest tf); `only` masks other tiers. */
+  private group(
+    entityNo: number,
+    only?: Tier,
+  ): Array<PostingArrays | undefined> {
+    let merged = this.unions.get(entityNo);
+    if (!merged) {
+      merged = (this.lists.get(entityNo) ?? []).map(keyLists =>
+        keyLists.length ? unionLists(keyLists) : undefined,
+      );
+      this.unions.set(entityNo, merged);
+    }
+    return only === undefined
+      ? merged
+      : merged.map((l, t) => (this.tierOf[t] === only ? l : undefined));
+  }
+
+  private tokenWeights() {
+    return this.weights.map(w => ({ weightedIdf: w ? w.weight * w.idf : 0 }));
+  }
+
+  /** The `keep` best chunks of these entities on every token (of `allowed` only, if given). */
+  private rank(
+    entities: number[],
+    keep: number,
+    allowed?: Set<number>,
+  ): RankedNo[] {
+    return bestChunks(
+      entities.map(e => this.group(e)),
+      this.tokenWeights(),
+      { ...this.bm25, keep, allowed },
+    ).map(c => ({ ...c, entityNo: entities[c.group] }));
+  }
+
+  private hits(
+    best: RankedNo[],
+    idOf: Map<number, string>,
+    limit: number,
+  ): KeywordHit[] {
+    return best
+      .flatMap(c => {
+        const chunkId = idOf.get(c.chunkNo);
+        if (!chunkId) return [];
+        // Matched tokens (and coverage) only for the few chunks returned.
+        const group = this.group(c.entityNo);
+        const toks = group.flatMap((list, tok) =>
+          this.weights[tok] && listHas(list, c.chunkNo) ? [tok] : [],
+        );
+        const matched = toks.reduce(
+          (sum, tok) =>
+            sum + this.weights[tok]!.idf * this.weights[tok]!.weight,
+          0,
+        );
+        return [{ chunkId, score: c.score, matched, toks }];
+      })
+      .sort(
+        (x, y) =>
+          y.score - x.score ||
+          (x.chunkId < y.chunkId ? -1 : x.chunkId > y.chunkId ? 1 : 0),
+      )
+      .slice(0, limit)
+      .map(
+        (e, i): KeywordHit => ({
+          chunkId: e.chunkId,
+          score: e.score,
+          coverage: Math.min(1, e.matched / this.totalIdf),
+          matchedTokens: e.toks.map(tok => this.tokens[tok].token),
+          rank: i + 1,
+        }),
+      );
+  }
+}
+
+/**
+ * Which tokens to defer: the most frequent first, while each occurs in DEFER_SHARE of the
+ * visible chunks, their bounds stay under DEFER_BOUND of the largest remaining one, and one
+ * token is left to rank on.
+ */
+export function deferredTiers(
+  tokens: Array<{ df: number; bound: number; read: boolean }>,
+  visibleChunks: number,
+): Tier[] {
+  const tiers: Tier[] = tokens.map(() => 0);
+  const order = tokens
+    .map((_, i) => i)
+    .filter(i => tokens[i].read && tokens[i].bound > 0)
+    .sort((x, y) => tokens[y].df - tokens[x].df);
+  let slack = 0;
+  for (let n = 0; n < order.length - 1; n++) {
+    const t = tokens[order[n]];
+    const rest = Math.max(...order.slice(n + 1).map(i => tokens[i].bound));
+    if (t.df < DEFER_SHARE * visibleChunks) break;
+    if (slack + t.bound > DEFER_BOUND * rest) break;
+    slack += t.bound;
+    tiers[order[n]] = 1;
+  }
+  return tiers;
 }

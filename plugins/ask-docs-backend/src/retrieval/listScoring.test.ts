@@ -1,6 +1,6 @@
 import { PostingArrays } from '../database/postingList';
 import { seededRandom } from '../testUtils/seededRandom';
-import { bestChunks, listHas, unionLists } from './listScoring';
+import { allScores, bestChunks, listHas, unionLists } from './listScoring';
 
 const list = (entries: Array<[number, number, number]>): PostingArrays => ({
   chunkNos: Int32Array.from(entries, e => e[0]),
@@ -32,51 +32,67 @@ describe('bestChunks', () => {
   const bm25 = (w: number, tf: number, len: number) =>
     (w * tf * 2.2) / (tf + 1.2 * (0.25 + (0.75 * len) / 40));
 
-  it('keeps the same best chunks as scoring every chunk and sorting', () => {
-    const random = seededRandom(7);
-    const weights = [
-      { weightedIdf: 2.5 },
-      { weightedIdf: 0.4 },
-      { weightedIdf: 1 },
-    ];
-    const groups = Array.from({ length: 4 }, (_, g) =>
-      weights.map(() => {
-        const nos = Array.from(
-          new Set(
-            Array.from(
-              { length: 60 },
-              () => g * 1000 + Math.floor(random() * 300),
+  // Dense chunk numbers are scored term at a time, sparse ones document at a time.
+  it.each([
+    ['dense', 1],
+    ['sparse', 100],
+  ])(
+    'keeps the same best chunks as scoring every chunk and sorting (%s)',
+    (_, spread) => {
+      const random = seededRandom(7);
+      const weights = [
+        { weightedIdf: 2.5 },
+        { weightedIdf: 0.4 },
+        { weightedIdf: 1 },
+      ];
+      const groups = Array.from({ length: 4 }, (_, g) =>
+        weights.map(() => {
+          const nos = Array.from(
+            new Set(
+              Array.from(
+                { length: 60 },
+                () => g * 100_000 + spread * Math.floor(random() * 300),
+              ),
+            ),
+          ).sort((a, b) => a - b);
+          return list(
+            nos.map(no => [no, 1 + Math.floor(random() * 5), 5 + (no % 70)]),
+          );
+        }),
+      );
+      const brute = new Map<number, number>();
+      groups.forEach(lists =>
+        lists.forEach((l, t) =>
+          l.chunkNos.forEach((no, i) =>
+            brute.set(
+              no,
+              (brute.get(no) ?? 0) +
+                bm25(weights[t].weightedIdf, l.tfs[i], l.lengths[i]),
             ),
           ),
-        ).sort((a, b) => a - b);
-        return list(
-          nos.map(no => [no, 1 + Math.floor(random() * 5), 5 + (no % 70)]),
-        );
-      }),
-    );
-    const brute = new Map<number, number>();
-    groups.forEach(lists =>
-      lists.forEach((l, t) =>
-        l.chunkNos.forEach((no, i) =>
-          brute.set(
-            no,
-            (brute.get(no) ?? 0) +
-              bm25(weights[t].weightedIdf, l.tfs[i], l.lengths[i]),
-          ),
         ),
-      ),
-    );
-    const expected = [...brute]
-      .sort((x, y) => y[1] - x[1] || x[0] - y[0])
-      .slice(0, 25);
-    const best = bestChunks(groups, weights, { ...options, keep: 25 });
-    expect(best.map(c => c.chunkNo)).toEqual(expected.map(([no]) => no));
-    best.forEach((c, i) => expect(c.score).toBeCloseTo(expected[i][1], 9));
-    // The group says where the chunk's lists are.
-    for (const c of best) {
-      expect(groups[c.group].some(l => listHas(l, c.chunkNo))).toBe(true);
-    }
-  });
+      );
+      const expected = [...brute]
+        .sort((x, y) => y[1] - x[1] || x[0] - y[0])
+        .slice(0, 25);
+      const best = bestChunks(groups, weights, { ...options, keep: 25 });
+      expect(best.map(c => c.chunkNo)).toEqual(expected.map(([no]) => no));
+      best.forEach((c, i) => expect(c.score).toBeCloseTo(expected[i][1], 9));
+      // The group says where the chunk's lists are.
+      for (const c of best) {
+        expect(groups[c.group].some(l => listHas(l, c.chunkNo))).toBe(true);
+      }
+      // Every matching chunk, with the same score as the best list and the brute force.
+      const all = allScores(groups, weights, options);
+      expect(all.chunkNos.length).toBe(brute.size);
+      all.chunkNos.forEach((no, i) => {
+        expect(all.scores[i]).toBeCloseTo(brute.get(no)!, 9);
+        expect(groups[all.groups[i]].some(l => listHas(l, no))).toBe(true);
+      });
+      for (const c of best)
+        expect(all.scores[all.chunkNos.indexOf(c.chunkNo)]).toBe(c.score);
+    },
+  );
 
   it('scores only allowed chunks, and nothing for keep 0 or no lists', () => {
     const groups = [

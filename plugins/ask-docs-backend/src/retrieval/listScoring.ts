@@ -55,67 +55,166 @@ export interface ScoredChunk {
   group: number;
 }
 
+interface ScoringOptions {
+  k1: number;
+  b: number;
+  averageLength: number;
+  allowed?: Set<number>;
+}
+
 /**
- * The `keep` best chunks by BM25 over groups of token lists (one group per entity; `lists[tok]`
- * undefined when the token has no list there). Ties keep the lower chunk number; the caller
- * orders ties by chunk id afterwards.
+ * Walks groups of token lists (one group per entity; `lists[tok]` undefined when the token has
+ * no list there) and calls `visit` with each chunk's BM25 score, in chunk order per group.
+ * Term at a time into an array over the group's chunk numbers where they are dense enough (the
+ * usual case: an entity's chunks are numbered together), else document at a time. Both add
+ * the tokens' contributions in token order, so the scores are the same to the last bit.
+ */
+function walkScores(
+  groups: Array<Array<PostingArrays | undefined>>,
+  tokens: TokenWeight[],
+  options: ScoringOptions,
+  visit: (chunkNo: number, score: number, group: number) => void,
+) {
+  let scores = new Float64Array(0);
+  let seen = new Uint8Array(0);
+  groups.forEach((lists, group) => {
+    let low = Infinity;
+    let high = -Infinity;
+    let postings = 0;
+    for (const l of lists) {
+      if (!l || l.chunkNos.length === 0) continue;
+      low = Math.min(low, l.chunkNos[0]);
+      high = Math.max(high, l.chunkNos[l.chunkNos.length - 1]);
+      postings += l.chunkNos.length;
+    }
+    if (postings === 0) return;
+    const range = high - low + 1;
+    if (range > 8 * postings + 4096) {
+      walkDocuments(lists, tokens, options, (chunkNo, score) =>
+        visit(chunkNo, score, group),
+      );
+      return;
+    }
+    if (scores.length < range) {
+      scores = new Float64Array(range);
+      seen = new Uint8Array(range);
+    } else {
+      scores.fill(0, 0, range);
+      seen.fill(0, 0, range);
+    }
+    const { k1, b, averageLength, allowed } = options;
+    for (let t = 0; t < lists.length; t++) {
+      const l = lists[t];
+      if (!l) continue;
+      const w = tokens[t].weightedIdf * (k1 + 1);
+      for (let i = 0; i < l.chunkNos.length; i++) {
+        const tf = l.tfs[i];
+        const norm = k1 * (1 - b + (b * l.lengths[i]) / averageLength);
+        const at = l.chunkNos[i] - low;
+        scores[at] += (w * tf) / (tf + norm);
+        seen[at] = 1;
+      }
+    }
+    for (let at = 0; at < range; at++) {
+      if (seen[at] && (!allowed || allowed.has(low + at)))
+        visit(low + at, scores[at], group);
+    }
+  });
+}
+
+/** One group's lists merged document at a time (sparse chunk numbers). */
+function walkDocuments(
+  lists: Array<PostingArrays | undefined>,
+  tokens: TokenWeight[],
+  options: ScoringOptions,
+  visit: (chunkNo: number, score: number) => void,
+) {
+  const { k1, b, averageLength, allowed } = options;
+  const at = new Array<number>(lists.length).fill(0);
+  for (;;) {
+    let next = Infinity;
+    for (let t = 0; t < lists.length; t++) {
+      const l = lists[t];
+      if (l && at[t] < l.chunkNos.length)
+        next = Math.min(next, l.chunkNos[at[t]]);
+    }
+    if (next === Infinity) break;
+    let score = 0;
+    for (let t = 0; t < lists.length; t++) {
+      const l = lists[t];
+      if (!l || at[t] >= l.chunkNos.length || l.chunkNos[at[t]] !== next)
+        continue;
+      const tf = l.tfs[at[t]];
+      const norm = k1 * (1 - b + (b * l.lengths[at[t]]) / averageLength);
+      score += (tokens[t].weightedIdf * (k1 + 1) * tf) / (tf + norm);
+      at[t]++;
+    }
+    if (!allowed || allowed.has(next)) visit(next, score);
+  }
+}
+
+/**
+ * The `keep` best chunks by BM25 over groups of token lists. Ties keep the lower chunk number;
+ * the caller orders ties by chunk id afterwards.
  */
 export function bestChunks(
   groups: Array<Array<PostingArrays | undefined>>,
   tokens: TokenWeight[],
-  options: {
-    k1: number;
-    b: number;
-    averageLength: number;
-    keep: number;
-    allowed?: Set<number>;
-  },
+  options: ScoringOptions & { keep: number },
 ): ScoredChunk[] {
-  const { k1, b, averageLength, keep, allowed } = options;
+  const { keep } = options;
   const heap: ScoredChunk[] = []; // min-heap by (score, -chunkNo): the weakest on top
   const weaker = (x: ScoredChunk, y: ScoredChunk) =>
     x.score < y.score || (x.score === y.score && x.chunkNo > y.chunkNo);
-  const push = (c: ScoredChunk) => {
-    if (heap.length === keep) {
-      if (!weaker(heap[0], c)) return;
-      heap[0] = c;
-      siftDown(heap, 0, weaker);
-    } else {
-      heap.push(c);
-      let i = heap.length - 1;
-      while (i > 0) {
-        const parent = (i - 1) >> 1;
-        if (!weaker(heap[i], heap[parent])) break;
-        [heap[i], heap[parent]] = [heap[parent], heap[i]];
-        i = parent;
-      }
-    }
-  };
   if (keep <= 0) return [];
-  groups.forEach((lists, group) => {
-    const at = new Array<number>(lists.length).fill(0);
-    for (;;) {
-      let next = Infinity;
-      for (let t = 0; t < lists.length; t++) {
-        const l = lists[t];
-        if (l && at[t] < l.chunkNos.length)
-          next = Math.min(next, l.chunkNos[at[t]]);
-      }
-      if (next === Infinity) break;
-      let score = 0;
-      for (let t = 0; t < lists.length; t++) {
-        const l = lists[t];
-        if (!l || at[t] >= l.chunkNos.length || l.chunkNos[at[t]] !== next)
-          continue;
-        const tf = l.tfs[at[t]];
-        const norm = k1 * (1 - b + (b * l.lengths[at[t]]) / averageLength);
-        score += (tokens[t].weightedIdf * (tf * (k1 + 1))) / (tf + norm);
-        at[t]++;
-      }
-      if (!allowed || allowed.has(next)) push({ chunkNo: next, score, group });
+  walkScores(groups, tokens, options, (chunkNo, score, group) => {
+    if (heap.length === keep) {
+      const top = heap[0];
+      // Most chunks lose to the weakest kept one: decided before anything is allocated.
+      if (score < top.score || (score === top.score && chunkNo > top.chunkNo))
+        return;
+      heap[0] = { chunkNo, score, group };
+      siftDown(heap, 0, weaker);
+      return;
+    }
+    heap.push({ chunkNo, score, group });
+    let i = heap.length - 1;
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if (!weaker(heap[i], heap[parent])) break;
+      [heap[i], heap[parent]] = [heap[parent], heap[i]];
+      i = parent;
     }
   });
   return heap.sort((x, y) => y.score - x.score || x.chunkNo - y.chunkNo);
+}
+
+/** Every matching chunk's BM25 score, as parallel arrays (no object per chunk). */
+export function allScores(
+  groups: Array<Array<PostingArrays | undefined>>,
+  tokens: TokenWeight[],
+  options: ScoringOptions,
+): { chunkNos: Int32Array; scores: Float64Array; groups: Int32Array } {
+  // A chunk matches at most once per posting: the postings bound the result's size.
+  let capacity = 0;
+  for (const lists of groups)
+    for (const l of lists) capacity += l?.chunkNos.length ?? 0;
+  const result = {
+    chunkNos: new Int32Array(capacity),
+    scores: new Float64Array(capacity),
+    groups: new Int32Array(capacity),
+  };
+  let n = 0;
+  walkScores(groups, tokens, options, (chunkNo, score, group) => {
+    result.chunkNos[n] = chunkNo;
+    result.scores[n] = score;
+    result.groups[n++] = group;
+  });
+  return {
+    chunkNos: result.chunkNos.subarray(0, n),
+    scores: result.scores.subarray(0, n),
+    groups: result.groups.subarray(0, n),
+  };
 }
 
 function siftDown(

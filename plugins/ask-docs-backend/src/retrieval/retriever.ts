@@ -10,7 +10,7 @@ import {
 } from './fusion';
 import { phraseShare, queryWordMatcher } from './proximity';
 import {
-  keywordSearch,
+  keywordLists,
   keywordStatistics,
   KeywordHit,
   KeywordStatistics,
@@ -32,11 +32,7 @@ import {
 } from './evidence';
 import { vectorSearch, VectorHit } from './vectorSearch';
 import { fetchVisibleChunks } from './fetchChunks';
-import {
-  FEW_VISIBLE_CHUNKS,
-  RetrievalScope,
-  visibleChunkDetails,
-} from './visibleChunks';
+import { FEW_VISIBLE_CHUNKS, RetrievalScope } from './visibleChunks';
 
 export type RetrievalMode = 'hybrid' | 'vector' | 'keyword';
 
@@ -138,7 +134,7 @@ export interface RetrievalResult {
 /**
  * Permission-scoped hybrid retrieval: kNN over the model's vectors and BM25 over keyword
  * postings, both restricted to the asker's visibility, fused with RRF, then filtered for
- * evidence. Every read (including the final chunk fetch) goes through the visible-chunk base
+ * evidence. Every read (including the candidates' passages) goes through the visible-chunk base
  * queries. Missing evidence is filled in for each fused candidate (the similarity of a
  * keyword-only hit, the coverage of a vector-only one) so the filter judges every chunk on both.
  */
@@ -226,31 +222,36 @@ export async function retrieve(
     }
   }
 
-  const vectorHits: VectorHit[] = useVector
-    ? await vectorSearch({
-        knex,
-        visibility,
-        selection: scope,
-        modelId,
-        queryVector: queryVector!,
-        k: candidates,
-        efSearch: options.efSearch,
-        // Few visible chunks: exact search is faster than HNSW there, and loses nothing.
-        visibleChunks: statistics?.visibleChunks,
-      })
-    : [];
-  const keywordHits: KeywordHit[] = useKeyword
-    ? (
-        await keywordSearch({
+  // One read of the question's posting lists serves the keyword ranking and the coverage of
+  // the vector side's candidates.
+  const postings =
+    tokens.length > 0
+      ? await keywordLists({
           knex,
           visibility,
           selection: scope,
           queryTokens: tokens,
           statistics,
-          limit: candidates,
         })
-      ).hits
-    : [];
+      : undefined;
+  // The two retrievers are independent: run them at once (two connections), so a question
+  // costs the slower of the two rather than their sum.
+  const [vectorHits, keywordHits] = await Promise.all([
+    useVector
+      ? vectorSearch({
+          knex,
+          visibility,
+          selection: scope,
+          modelId,
+          queryVector: queryVector!,
+          k: candidates,
+          efSearch: options.efSearch,
+          // Few visible chunks: exact search is faster than HNSW there, and loses nothing.
+          visibleChunks: statistics?.visibleChunks,
+        })
+      : Promise.resolve<VectorHit[]>([]),
+    useKeyword ? postings!.best(candidates) : Promise.resolve<KeywordHit[]>([]),
+  ]);
 
   const lists: Array<{ ids: string[]; weight: number }> = [];
   if (useVector)
@@ -279,38 +280,37 @@ export async function retrieve(
   const keyword = new Map(keywordHits.map(h => [h.chunkId, h]));
   const ids = fused.map(f => f.id);
   const noSimilarity = ids.filter(id => !similarity.has(id));
-  if (queryVector && noSimilarity.length > 0) {
-    const more = await vectorSearch({
-      knex,
-      visibility,
-      selection: { ...scope, chunkIds: noSimilarity },
-      modelId,
-      queryVector,
-      k: noSimilarity.length,
-      strategy: 'exact',
-    });
-    for (const h of more) similarity.set(h.chunkId, h.similarity);
-  }
   const noCoverage = ids.filter(id => !keyword.has(id));
-  if (tokens.length > 0 && noCoverage.length > 0) {
-    const more = await keywordSearch({
-      knex,
-      visibility,
-      selection: { ...scope, chunkIds: noCoverage },
-      queryTokens: tokens,
-      statistics,
-      limit: noCoverage.length,
-    });
-    for (const h of more.hits) keyword.set(h.chunkId, h);
-  }
+  // Independent reads, at once: the missing similarities, the missing coverages, and the
+  // candidates' passages (read through visibility on chunk and document), which give the
+  // section and phrase evidence here and the returned chunks below.
+  const [moreSimilar, moreCovered, passages] = await Promise.all([
+    queryVector && noSimilarity.length > 0
+      ? vectorSearch({
+          knex,
+          visibility,
+          selection: { ...scope, chunkIds: noSimilarity },
+          modelId,
+          queryVector,
+          k: noSimilarity.length,
+          strategy: 'exact',
+        })
+      : Promise.resolve<VectorHit[]>([]),
+    postings && noCoverage.length > 0
+      ? postings.score(noCoverage)
+      : Promise.resolve<KeywordHit[]>([]),
+    fetchVisibleChunks(knex, visibility, ids, scope),
+  ]);
+  for (const h of moreSimilar) similarity.set(h.chunkId, h.similarity);
+  for (const h of moreCovered) keyword.set(h.chunkId, h);
 
   const maxFused =
     lists.reduce((sum, l) => sum + l.weight, 0) /
     ((options.rrfK ?? DEFAULT_RRF_K) + 1);
-  // Read for the evidence features too, so also when the boosts' weights are 0.
+  // Computed for the evidence features too, so also when the boosts' weights are 0.
   const candidate =
     tokens.length > 0
-      ? await candidateEvidence(options, ids, tokens, statistics)
+      ? candidateEvidence(passages, tokens, statistics)
       : undefined;
   const scored = boostFused(
     fused.map(f => ({
@@ -374,18 +374,11 @@ export async function retrieve(
     };
   }
 
-  // The final fetch goes through visibility again, on the chunk and its document.
-  const fetched = await fetchVisibleChunks(
-    knex,
-    visibility,
-    selected.map(s => s.id),
-    scope,
-  );
-  const byId = new Map(fetched.map(c => [c.chunkId, c]));
+  const byId = new Map(passages.map(c => [c.chunkId, c]));
   const chunks: RankedChunk[] = [];
   for (const s of selected) {
     const chunk = byId.get(s.id);
-    if (!chunk) continue; // deleted (or re-permissioned) since ranking
+    if (!chunk) continue; // deleted (or re-permissioned) before the passages were read
     chunks.push({
       ...chunk,
       rrf: s.rrf,
@@ -413,31 +406,22 @@ interface CandidateEvidence {
   phrase: Map<string, number>;
 }
 
-/** Section-path and phrase evidence of each candidate, read through visibility. */
-async function candidateEvidence(
-  options: RetrieveOptions,
-  ids: string[],
+/** Section-path and phrase evidence of each candidate, from its visible passage. */
+function candidateEvidence(
+  passages: ChunkPassage[],
   tokens: QueryToken[],
   statistics: KeywordStatistics | undefined,
-): Promise<CandidateEvidence> {
-  const rows: Array<{
-    chunk_id: string;
-    section_path: string | null;
-    text: string | null;
-  }> = await visibleChunkDetails(options.knex, options.visibility, {
-    entityRefs: options.scope?.entityRefs,
-    chunkIds: ids,
-  }).select('c.chunk_id', 'c.section_path', 'c.text');
+): CandidateEvidence {
   // As in keyword coverage, a word the corpus lacks still counts against every title.
   const idf = new Map(statistics?.tokens.map(t => [t.token, t.idf]) ?? []);
   const idfOf = (token: string) => idf.get(token) ?? 0;
   const match = queryWordMatcher(tokens);
   const section = new Map<string, number>();
   const phrase = new Map<string, number>();
-  for (const r of rows) {
-    const path = r.section_path ?? '';
-    section.set(r.chunk_id, titleCoverage(tokens, idfOf, path, match));
-    phrase.set(r.chunk_id, phraseShare(tokens, idfOf, r.text ?? '', match));
+  for (const p of passages) {
+    const path = p.sectionPath ?? '';
+    section.set(p.chunkId, titleCoverage(tokens, idfOf, path, match));
+    phrase.set(p.chunkId, phraseShare(tokens, idfOf, p.text ?? '', match));
   }
   return { section, phrase };
 }

@@ -100,6 +100,13 @@ export function visibleChunkDetails(
   return knex.from(inner.as('c'));
 }
 
+/** Which posting lists to read: a scope, and optionally only some entities' (by number). */
+export interface ListScope
+  extends RetrievalScope,
+    Pick<ChunkSelection, 'fewVisible'> {
+  entityNos?: number[];
+}
+
 /**
  * Posting lists (migration 0006) of visible entities, as the derived table `p` (key_id,
  * entity_no, df, postings): the only keyword data retrieval reads. The predicate applies to the
@@ -109,11 +116,14 @@ export function visibleChunkDetails(
 export function visiblePostings(
   knex: Knex,
   visibility: Visibility,
-  scope?: RetrievalScope & Pick<ChunkSelection, 'fewVisible'>,
+  scope?: ListScope,
 ): Knex.QueryBuilder {
   assertVisibility(visibility);
   const inner = knex.select('vp.*').from({ vp: 'ask_docs_postings' });
   visibility.apply(inner, 'vp.entity_no', shapeOf(scope), 'entity_no');
+  if (scope?.entityNos) {
+    inner.whereRaw('vp.entity_no = ANY(?::int[])', [scope.entityNos]);
+  }
   const refs = scope?.entityRefs?.filter(r => typeof r === 'string') ?? [];
   if (refs.length > 0) {
     inner.whereIn(

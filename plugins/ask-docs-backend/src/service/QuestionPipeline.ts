@@ -33,8 +33,8 @@ export interface RetrievalSettings {
   rrfK?: number;
   thresholds: RelevanceThresholds;
   /**
-   * The fitted question-level evidence decision for the embedding model's kind (decision record
-   * 0009); undefined when thresholds are configured or no model is fitted for the kind.
+   * The fitted question-level evidence decision (decision record 0009; settings.ts picks it:
+   * by default for the model id it was fitted on); undefined means the thresholds decide.
    */
   evidenceModel?: EvidenceModel;
   /** RRF weights for the vector and keyword lists (per embedding model). */

@@ -17,6 +17,7 @@ import {
   PermissionCondition,
   PermissionCriteria,
 } from '@backstage/plugin-permission-common';
+import { resolveVisibility, Visibility } from '../permissions/visibility';
 
 /**
  * One answer to a conditional query: ALLOW, DENY, a conditional decision (`pluginId` and
@@ -167,6 +168,14 @@ export const cond = (
 /** Chunk read limited to entities owned by one of `claims` (ownership refs: group:default/x). */
 export function ownerOnlyDecision(claims: string[]): ChunkReadDecision {
   return { conditions: cond('ask-docs-chunk', 'IS_ENTITY_OWNER', { claims }) };
+}
+
+/** What a user who may read only entities owned by one of `claims` sees. */
+export function ownerVisibility(claims: string[]): Promise<Visibility> {
+  return resolveVisibility({
+    permissions: fakePermissions({ chunk: ownerOnlyDecision(claims) }),
+    credentials: userCredentials('user:default/someone'),
+  });
 }
 
 /**

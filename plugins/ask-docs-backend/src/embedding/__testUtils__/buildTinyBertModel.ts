@@ -11,54 +11,15 @@ const ATTR_INT = 2;
 const SPECIAL_TOKENS = ['[PAD]', '[UNK]', '[CLS]', '[SEP]', '[MASK]'];
 
 /** Words the tiny tokenizer knows; anything else becomes [UNK] or word pieces. */
-const DEFAULT_WORDS = [
-  'query',
-  'passage',
-  ':',
-  '.',
-  ',',
-  '?',
-  'how',
-  'do',
-  'i',
-  'deploy',
-  'the',
-  'service',
-  'to',
-  'production',
-  'database',
-  'backup',
-  'restore',
-  'configure',
-  'logging',
-  'cat',
-  'dog',
-  'weather',
-  'is',
-  'sunny',
-  'today',
-  'a',
-  'b',
-  'c',
-  'd',
-  'e',
-  'f',
-  'g',
-  'h',
-  'x',
-  'y',
-  'z',
-  'nasazeni',
-  'sluzby',
-  'do',
-  'produkce',
-  'jak',
-  'zalohovat',
-  'databazi',
-  '##s',
-  '##ing',
-  '##ed',
-];
+const DEFAULT_WORDS = `
+  query passage : . , ?
+  how do i deploy the service to production database backup restore configure logging
+  cat dog weather is sunny today
+  a b c d e f g h x y z
+  nasazeni sluzby do produkce jak zalohovat databazi
+  ##s ##ing ##ed`
+  .trim()
+  .split(/\s+/);
 
 export interface TinyBertModelOptions {
   /** Model id, also the sub-directory created under `dir`. */

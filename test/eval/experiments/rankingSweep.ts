@@ -1,0 +1,272 @@
+/*
+ * Offline ranking sweep over rankingDump.ts's output (train/dev only): re-scores each
+ * question's fused candidates with the product's boosts and candidate extra evidence, and
+ * prints R@1 / R@5 / MRR per set and language for each variant. Exploration only; a variant
+ * that helps is built into the retriever and re-measured on the product path (run.ts).
+ *
+ *   node -r @backstage/cli/config/nodeTransform.cjs test/eval/experiments/rankingSweep.ts \
+ *     [test-results/eval/ranking-dump.json]
+ */
+import fs from 'fs';
+import { tokenize } from '../../../plugins/ask-docs-backend/src/language/tokenize';
+import { BUILT_IN_PROFILES } from '../../../plugins/ask-docs-backend/src/language/createLanguageAnalyzers';
+import {
+  detectLanguage,
+  languageScores,
+} from '../../../plugins/ask-docs-backend/src/language/detectLanguage';
+import { titleCoverage } from '../../../plugins/ask-docs-backend/src/retrieval/fusion';
+import {
+  MatchQueryToken,
+  phraseShare,
+  queryWordMatcher,
+} from '../../../plugins/ask-docs-backend/src/retrieval/proximity';
+import { firstGoldRank, MRR_DEPTH, rankPages } from '../metrics';
+
+interface Candidate {
+  id: string;
+  page: string;
+  rrf: number;
+  coverage: number | null;
+  keywordScore: number | null;
+  similarity: number | null;
+  title: string;
+  sectionPath: string;
+  text: string;
+}
+interface Question {
+  id: string;
+  set: string;
+  lang: string;
+  answerable: boolean;
+  question: string;
+  gold: string[];
+  tokens: MatchQueryToken[];
+  idf: Record<string, number>;
+  candidates: Candidate[];
+}
+
+/** Per candidate evidence values in [0, 1], computed once. */
+export interface Features {
+  title: number;
+  phrase: number;
+  heading: number;
+  pageTitle: number;
+  /** Share of the page title's content words the question names (title → question). */
+  titlePrecision: number;
+  /** titlePrecision, halved for a title that names a single question word. */
+  titleTwo: number;
+  /** The same for the deepest heading of the section path. */
+  headingPrecision: number;
+  /** 1 when the chunk's detected language is the question's (and the question has evidence). */
+  sameLang: number;
+  coverage: number;
+  keyword: number;
+}
+
+const MAX_FUSED = 1.1 / 61;
+
+const STOPWORDS = new Set(BUILT_IN_PROFILES.flatMap(p => [...p.stopwords]));
+
+/** Share of a heading's content words (no stopwords, no numbers) that name a question word. */
+function precision(
+  heading: string,
+  match: (w: string) => readonly number[],
+  fullAt = 1,
+) {
+  const words = tokenize(heading).filter(
+    w => !STOPWORDS.has(w) && !/\d/.test(w),
+  );
+  if (words.length === 0) return 0;
+  const named = words.filter(w => match(w).length > 0).length;
+  return (named / words.length) * Math.min(1, named / fullAt);
+}
+
+function features(q: Question): Features[] {
+  const idfOf = (t: string) => q.idf[t] ?? 0;
+  const match = queryWordMatcher(q.tokens);
+  const scores = languageScores(q.question, ['en', 'cs']);
+  const qLang = scores[0].score > scores[1].score ? scores[0].lang : undefined;
+  const maxKeyword = Math.max(
+    1e-9,
+    ...q.candidates.map(c => c.keywordScore ?? 0),
+  );
+  return q.candidates.map(c => {
+    const parts = c.sectionPath.split(' › ');
+    return {
+      title: titleCoverage(q.tokens, idfOf, c.sectionPath, match),
+      phrase: phraseShare(q.tokens, idfOf, c.text, match),
+      heading: titleCoverage(
+        q.tokens,
+        idfOf,
+        parts[parts.length - 1] ?? '',
+        match,
+      ),
+      pageTitle: titleCoverage(q.tokens, idfOf, c.title, match),
+      titlePrecision: precision(c.title, match),
+      titleTwo: precision(c.title, match, 2),
+      headingPrecision: precision(parts[parts.length - 1] ?? '', match),
+      sameLang:
+        qLang &&
+        detectLanguage(`${c.sectionPath}\n${c.text}`, ['en', 'cs']) === qLang
+          ? 1
+          : 0,
+      coverage: c.coverage ?? 0,
+      keyword: (c.keywordScore ?? 0) / maxKeyword,
+    };
+  });
+}
+
+type Scorer = (c: Candidate, f: Features) => number;
+
+function measure(questions: Question[], feats: Features[][], score: Scorer) {
+  const groups = new Map<
+    string,
+    { n: number; r1: number; r5: number; mrr: number }
+  >();
+  questions.forEach((q, qi) => {
+    if (!q.answerable) return;
+    const order = q.candidates
+      .map((c, i) => ({ c, s: score(c, feats[qi][i]), i }))
+      .sort((a, b) => b.s - a.s || a.i - b.i);
+    const rank = firstGoldRank(
+      rankPages(order.map(o => o.c.page)),
+      new Set(q.gold),
+    );
+    for (const key of [q.set, `${q.set} ${q.lang}`, `all ${q.lang}`, 'all']) {
+      const g = groups.get(key) ?? { n: 0, r1: 0, r5: 0, mrr: 0 };
+      g.n += 1;
+      if (rank === 1) g.r1 += 1;
+      if (rank !== undefined && rank <= 5) g.r5 += 1;
+      if (rank !== undefined && rank <= MRR_DEPTH) g.mrr += 1 / rank;
+      groups.set(key, g);
+    }
+  });
+  return groups;
+}
+
+const product =
+  (t = 0.05, p = 0.1): Scorer =>
+  (c, f) =>
+    c.rrf + MAX_FUSED * (t * f.title + p * f.phrase);
+
+function main() {
+  const file = process.argv[2] ?? 'test-results/eval/ranking-dump.json';
+  const questions: Question[] = JSON.parse(fs.readFileSync(file, 'utf8'));
+  const feats = questions.map(features);
+  const variants: Array<[string, Scorer]> = [
+    ['rrf only', c => c.rrf],
+    ['product (title 0.05, phrase 0.1)', product()],
+  ];
+  const base = product();
+  for (const w of [0.02, 0.05, 0.1, 0.2])
+    variants.push([
+      `+ heading ${w}`,
+      (c, f) => base(c, f) + MAX_FUSED * w * f.heading,
+    ]);
+  for (const w of [0.02, 0.05, 0.1, 0.2])
+    variants.push([
+      `+ coverage ${w}`,
+      (c, f) => base(c, f) + MAX_FUSED * w * f.coverage,
+    ]);
+  for (const w of [0.02, 0.05, 0.1])
+    variants.push([
+      `+ coverage^2 ${w}`,
+      (c, f) => base(c, f) + MAX_FUSED * w * f.coverage ** 2,
+    ]);
+  for (const w of [0.02, 0.05, 0.1])
+    variants.push([
+      `+ keyword ${w}`,
+      (c, f) => base(c, f) + MAX_FUSED * w * f.keyword,
+    ]);
+  for (const w of [0.02, 0.05])
+    variants.push([
+      `+ pageTitle ${w}`,
+      (c, f) => base(c, f) + MAX_FUSED * w * f.pageTitle,
+    ]);
+  for (const w of [0.2, 0.3, 0.5])
+    variants.push([
+      `+ keyword ${w}`,
+      (c, f) => base(c, f) + MAX_FUSED * w * f.keyword,
+    ]);
+  for (const w of [0.01, 0.02, 0.05])
+    variants.push([
+      `+ sameLang ${w}`,
+      (c, f) => base(c, f) + MAX_FUSED * w * f.sameLang,
+    ]);
+  for (const [k, v] of [
+    [0.05, 0.05],
+    [0.1, 0.1],
+    [0.05, 0.1],
+  ])
+    variants.push([
+      `+ keyword ${k} coverage ${v}`,
+      (c, f) => base(c, f) + MAX_FUSED * (k * f.keyword + v * f.coverage),
+    ]);
+  for (const w of [0.01, 0.015, 0.02, 0.05, 0.1, 0.2])
+    variants.push([
+      `+ titlePrecision ${w}`,
+      (c, f) => base(c, f) + MAX_FUSED * w * f.titlePrecision,
+    ]);
+  for (const w of [0.02, 0.05, 0.1, 0.2])
+    variants.push([
+      `+ headingPrecision ${w}`,
+      (c, f) => base(c, f) + MAX_FUSED * w * f.headingPrecision,
+    ]);
+  for (const w of [0.02, 0.05, 0.1])
+    variants.push([
+      `+ title×heading precision ${w}`,
+      (c, f) =>
+        base(c, f) + MAX_FUSED * w * (f.titlePrecision + f.headingPrecision),
+    ]);
+  const f1 = (p: number, r: number) => (p + r > 0 ? (2 * p * r) / (p + r) : 0);
+  for (const w of [0.02, 0.03, 0.05, 0.1])
+    variants.push([
+      `+ titleF1 ${w}`,
+      (c, f) => base(c, f) + MAX_FUSED * w * f1(f.titlePrecision, f.pageTitle),
+    ]);
+  for (const w of [0.03, 0.05])
+    variants.push([
+      `+ titlePrecision×pageTitle ${w}`,
+      (c, f) => base(c, f) + MAX_FUSED * w * f.titlePrecision * f.pageTitle,
+    ]);
+  for (const w of [0.03])
+    variants.push([
+      `+ titlePrecision ${w}`,
+      (c, f) => base(c, f) + MAX_FUSED * w * f.titlePrecision,
+    ]);
+  for (const w of [0.02, 0.03, 0.05, 0.1])
+    variants.push([
+      `+ titleTwo ${w}`,
+      (c, f) => base(c, f) + MAX_FUSED * w * f.titleTwo,
+    ]);
+  const only = process.env.SWEEP_ONLY;
+  const keys = [
+    'items-train en',
+    'items-train cs',
+    'items-dev en',
+    'items-dev cs',
+    'all en',
+    'all cs',
+    'all',
+  ];
+  process.stdout.write(
+    `| variant | ${keys.join(' | ')} |\n| --- |${keys
+      .map(() => ' --- |')
+      .join('')}\n`,
+  );
+  for (const [name, scorer] of variants) {
+    if (only && !name.includes(only)) continue;
+    const g = measure(questions, feats, scorer);
+    const cell = (k: string) => {
+      const x = g.get(k);
+      return x
+        ? `${((100 * x.r1) / x.n).toFixed(1)} / ${((100 * x.r5) / x.n).toFixed(
+            1,
+          )} / ${(x.mrr / x.n).toFixed(3)}`
+        : '';
+    };
+    process.stdout.write(`| ${name} | ${keys.map(cell).join(' | ')} |\n`);
+  }
+}
+
+main();
