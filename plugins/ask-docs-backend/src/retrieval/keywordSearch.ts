@@ -5,8 +5,10 @@ import { decodePostingArrays, PostingArrays } from '../database/postingList';
 import {
   allScores,
   bestChunks,
+  kthLargest,
   listHas,
   ScoredChunk,
+  scoreChunks,
   unionLists,
 } from './listScoring';
 import {
@@ -251,16 +253,11 @@ function groupLists(rows: ListRow[], tokens: number) {
   );
 }
 
-async function prefixDf(
-  knex: Knex,
-  visibility: Visibility,
-  keys: Key[],
-  scope?: ChunkSelection,
-) {
+async function prefixDf(knex: Knex, visibility: Visibility, keys: Key[]) {
   const df = new Map<number, number>();
   const tokens = Math.max(-1, ...keys.map(k => k.tok)) + 1;
   for (const lists of groupLists(
-    await readLists(knex, visibility, [], keys, scope),
+    await readLists(knex, visibility, [], keys),
     tokens,
   )) {
     lists.forEach((l, tok) => {
@@ -307,12 +304,16 @@ export async function keywordStatistics(
   const prefixWeight = options.prefixWeight ?? DEFAULTS.prefixWeight;
   const tokens = normaliseTokens(options.queryTokens);
 
-  // N and the average length from per-entity totals (migration 0005), not a count of chunks.
-  const corpus = await knex.raw(
-    `SELECT coalesce(sum(et.chunks), 0)::int8 AS n, coalesce(sum(et.terms), 0)::float8 AS terms
-       FROM ? AS et`,
-    [visibleEntityTotals(knex, visibility)],
-  );
+  // N and the average length from per-entity totals (migration 0005), not a count of chunks;
+  // the exact keys' df at the same time (two connections).
+  const [corpus, exact] = await Promise.all([
+    knex.raw(
+      `SELECT coalesce(sum(et.chunks), 0)::int8 AS n, coalesce(sum(et.terms), 0)::float8 AS terms
+         FROM ? AS et`,
+      [visibleEntityTotals(knex, visibility)],
+    ),
+    exactDf(knex, visibility, exactKeys(tokens)),
+  ]);
   const n = Number(corpus.rows[0].n);
   const averageLength = n > 0 ? Number(corpus.rows[0].terms) / n : 0;
   if (n === 0 || tokens.length === 0) {
@@ -329,7 +330,6 @@ export async function keywordStatistics(
     };
   }
 
-  const exact = await exactDf(knex, visibility, exactKeys(tokens));
   const missing = new Set(tokens.map((_, i) => i).filter(i => !exact.get(i)));
   const prefix = await prefixDf(
     knex,
@@ -541,21 +541,16 @@ class QuestionLists implements KeywordLists {
         this.tokenWeights(),
         this.bm25,
       );
-      const count = early.scores.length;
-      const floor =
-        count >= window
-          ? Float64Array.from(early.scores).sort()[count - window]
-          : 0;
+      const floor = kthLargest(early.scores, window);
       if (floor > slack) {
-        const candidates = new Set<number>();
-        const ranked = new Set<number>();
-        for (let i = 0; i < count; i++) {
+        const candidates: Array<{ chunkNo: number; entityNo: number }> = [];
+        for (let i = 0; i < early.scores.length; i++) {
           if (early.scores[i] + slack < floor) continue;
-          candidates.add(early.chunkNos[i]);
-          ranked.add(entities[early.groups[i]]);
+          const entityNo = entities[early.groups[i]];
+          candidates.push({ chunkNo: early.chunkNos[i], entityNo });
         }
-        await this.load(1, [...ranked]);
-        best = this.rank([...ranked], window, candidates);
+        await this.load(1, [...new Set(candidates.map(c => c.entityNo))]);
+        best = this.scoreEach(candidates).slice(0, window);
       } else {
         await this.load(1, 'all');
         best = this.rank(this.entities(), window);
@@ -597,10 +592,8 @@ class QuestionLists implements KeywordLists {
     if (rows.length === 0) return [];
     const entities = [...new Set(rows.map(r => Number(r.entity_no)))];
     await Promise.all([this.load(0, entities), this.load(1, entities)]);
-    const best = this.rank(
-      entities,
-      keep + TIE_WINDOW,
-      new Set(rows.map(r => r.chunk_no)),
+    const best = this.scoreEach(
+      rows.map(r => ({ chunkNo: r.chunk_no, entityNo: Number(r.entity_no) })),
     );
     return this.hits(
       best,
@@ -671,17 +664,32 @@ class QuestionLists implements KeywordLists {
     return this.weights.map(w => ({ weightedIdf: w ? w.weight * w.idf : 0 }));
   }
 
-  /** The `keep` best chunks of these entities on every token (of `allowed` only, if given). */
-  private rank(
-    entities: number[],
-    keep: number,
-    allowed?: Set<number>,
-  ): RankedNo[] {
+  /** The `keep` best chunks of these entities on every token. */
+  private rank(entities: number[], keep: number): RankedNo[] {
     return bestChunks(
       entities.map(e => this.group(e)),
       this.tokenWeights(),
-      { ...this.bm25, keep, allowed },
+      { ...this.bm25, keep },
     ).map(c => ({ ...c, entityNo: entities[c.group] }));
+  }
+
+  /** Given chunks (their entities' lists read) on every token, best first; ties by number. */
+  private scoreEach(
+    chunks: Array<{ chunkNo: number; entityNo: number }>,
+  ): RankedNo[] {
+    const entities = [...new Set(chunks.map(c => c.entityNo))];
+    const groupOf = new Map(entities.map((e, g) => [e, g]));
+    return scoreChunks(
+      chunks.map(c => ({
+        chunkNo: c.chunkNo,
+        group: groupOf.get(c.entityNo)!,
+      })),
+      entities.map(e => this.group(e)),
+      this.tokenWeights(),
+      this.bm25,
+    )
+      .map(c => ({ ...c, entityNo: entities[c.group] }))
+      .sort((x, y) => y.score - x.score || x.chunkNo - y.chunkNo);
   }
 
   private hits(

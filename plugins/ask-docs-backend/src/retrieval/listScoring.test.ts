@@ -1,6 +1,13 @@
 import { PostingArrays } from '../database/postingList';
 import { seededRandom } from '../testUtils/seededRandom';
-import { allScores, bestChunks, listHas, unionLists } from './listScoring';
+import {
+  allScores,
+  bestChunks,
+  kthLargest,
+  listHas,
+  scoreChunks,
+  unionLists,
+} from './listScoring';
 
 const list = (entries: Array<[number, number, number]>): PostingArrays => ({
   chunkNos: Int32Array.from(entries, e => e[0]),
@@ -91,31 +98,39 @@ describe('bestChunks', () => {
       });
       for (const c of best)
         expect(all.scores[all.chunkNos.indexOf(c.chunkNo)]).toBe(c.score);
+      // Looked up one by one: the same scores to the last bit; a chunk in no list is left out.
+      const some = best
+        .slice(0, 10)
+        .map(c => ({ chunkNo: c.chunkNo, group: c.group }));
+      const absent = { chunkNo: 99_999_999, group: 0 };
+      expect(scoreChunks([...some, absent], groups, weights, options)).toEqual(
+        best.slice(0, 10),
+      );
     },
   );
 
-  it('scores only allowed chunks, and nothing for keep 0 or no lists', () => {
-    const groups = [
-      [
-        list([
-          [1, 1, 40],
-          [2, 5, 40],
-          [3, 2, 40],
-        ]),
-      ],
-    ];
+  it('returns nothing for keep 0 or no lists', () => {
     const weights = [{ weightedIdf: 1 }];
-    expect(
-      bestChunks(groups, weights, {
-        ...options,
-        keep: 5,
-        allowed: new Set([1, 3]),
-      }).map(c => c.chunkNo),
-    ).toEqual([3, 1]);
+    const groups = [[list([[1, 1, 40]])]];
     expect(bestChunks(groups, weights, { ...options, keep: 0 })).toEqual([]);
     expect(bestChunks([[undefined]], weights, { ...options, keep: 5 })).toEqual(
       [],
     );
+  });
+});
+
+describe('kthLargest', () => {
+  it('finds the k-th largest value, duplicates counted, as sorting would', () => {
+    const random = seededRandom(11);
+    const values = Float64Array.from({ length: 500 }, () =>
+      Math.floor(random() * 50),
+    );
+    const sorted = [...values].sort((x, y) => y - x);
+    for (const k of [1, 2, 90, 250, 499, 500]) {
+      expect(kthLargest(values, k)).toBe(sorted[k - 1]);
+    }
+    expect(kthLargest(values, 501)).toBe(-Infinity);
+    expect(kthLargest(values, 0)).toBe(-Infinity);
   });
 });
 

@@ -59,7 +59,6 @@ interface ScoringOptions {
   k1: number;
   b: number;
   averageLength: number;
-  allowed?: Set<number>;
 }
 
 /**
@@ -102,7 +101,7 @@ function walkScores(
       scores.fill(0, 0, range);
       seen.fill(0, 0, range);
     }
-    const { k1, b, averageLength, allowed } = options;
+    const { k1, b, averageLength } = options;
     for (let t = 0; t < lists.length; t++) {
       const l = lists[t];
       if (!l) continue;
@@ -116,8 +115,7 @@ function walkScores(
       }
     }
     for (let at = 0; at < range; at++) {
-      if (seen[at] && (!allowed || allowed.has(low + at)))
-        visit(low + at, scores[at], group);
+      if (seen[at]) visit(low + at, scores[at], group);
     }
   });
 }
@@ -129,7 +127,7 @@ function walkDocuments(
   options: ScoringOptions,
   visit: (chunkNo: number, score: number) => void,
 ) {
-  const { k1, b, averageLength, allowed } = options;
+  const { k1, b, averageLength } = options;
   const at = new Array<number>(lists.length).fill(0);
   for (;;) {
     let next = Infinity;
@@ -149,7 +147,7 @@ function walkDocuments(
       score += (tokens[t].weightedIdf * (k1 + 1) * tf) / (tf + norm);
       at[t]++;
     }
-    if (!allowed || allowed.has(next)) visit(next, score);
+    visit(next, score);
   }
 }
 
@@ -217,6 +215,60 @@ export function allScores(
   };
 }
 
+/**
+ * The BM25 scores of given chunks (those in no list left out), each looked up in its own group's lists (binary search): for
+ * a few candidates, much less work than walking the lists. Contributions are added in token
+ * order with the walk's expression, so a chunk scores the same to the last bit either way.
+ */
+export function scoreChunks(
+  chunks: Array<{ chunkNo: number; group: number }>,
+  groups: Array<Array<PostingArrays | undefined>>,
+  tokens: TokenWeight[],
+  options: ScoringOptions,
+): ScoredChunk[] {
+  const { k1, b, averageLength } = options;
+  return chunks.flatMap(({ chunkNo, group }) => {
+    let score = 0;
+    let matched = false;
+    groups[group].forEach((l, t) => {
+      const i = listIndex(l, chunkNo);
+      if (i < 0) return;
+      const tf = l!.tfs[i];
+      const norm = k1 * (1 - b + (b * l!.lengths[i]) / averageLength);
+      score += (tokens[t].weightedIdf * (k1 + 1) * tf) / (tf + norm);
+      matched = true;
+    });
+    return matched ? [{ chunkNo, score, group }] : [];
+  });
+}
+
+/** The k-th largest value (1-based) by quickselect on a copy; -Infinity when there are fewer. */
+export function kthLargest(values: Float64Array, k: number): number {
+  if (k < 1 || k > values.length) return -Infinity;
+  const a = Float64Array.from(values);
+  const target = a.length - k; // its index in ascending order
+  let lo = 0;
+  let hi = a.length - 1;
+  while (lo < hi) {
+    const pivot = a[(lo + hi) >> 1];
+    let i = lo;
+    let j = hi;
+    while (i <= j) {
+      while (a[i] < pivot) i++;
+      while (a[j] > pivot) j--;
+      if (i <= j) {
+        const swap = a[i];
+        a[i++] = a[j];
+        a[j--] = swap;
+      }
+    }
+    if (target <= j) hi = j;
+    else if (target >= i) lo = i;
+    else break;
+  }
+  return a[target];
+}
+
 function siftDown(
   heap: ScoredChunk[],
   start: number,
@@ -235,17 +287,21 @@ function siftDown(
   }
 }
 
-/** Whether `chunkNo` is in a sorted list (binary search). */
-export function listHas(list: PostingArrays | undefined, chunkNo: number) {
-  if (!list) return false;
+/** Position of `chunkNo` in a sorted list (binary search), or -1. */
+function listIndex(list: PostingArrays | undefined, chunkNo: number): number {
+  if (!list) return -1;
   let lo = 0;
   let hi = list.chunkNos.length - 1;
   while (lo <= hi) {
     const mid = (lo + hi) >> 1;
     const v = list.chunkNos[mid];
-    if (v === chunkNo) return true;
+    if (v === chunkNo) return mid;
     if (v < chunkNo) lo = mid + 1;
     else hi = mid - 1;
   }
-  return false;
+  return -1;
 }
+
+/** Whether `chunkNo` is in a sorted list. */
+export const listHas = (list: PostingArrays | undefined, chunkNo: number) =>
+  listIndex(list, chunkNo) >= 0;

@@ -933,6 +933,30 @@ describe('iterative HNSW scans under a 1%-selective filter', () => {
     }
   });
 
+  it('probes for iterative scans once, then sets the locals in one statement', async () => {
+    const statements: string[] = [];
+    const onQuery = (q: { sql: string }) => statements.push(q.sql);
+    db.knex.on('query', onQuery);
+    try {
+      const args = {
+        knex: db.knex,
+        visibility: visible,
+        modelId: RECALL_MODEL,
+        queryVector: randomUnitVector(seededRandom(3), DIM),
+        k: 5,
+      };
+      await vectorSearch(args);
+      statements.length = 0;
+      await vectorSearch(args);
+      expect(statements.filter(s => /savepoint/i.test(s))).toEqual([]);
+      const locals = statements.filter(s => s.includes('set_config'));
+      expect(locals).toHaveLength(1);
+      expect(statements.filter(s => /^\s*set /i.test(s))).toEqual([]);
+    } finally {
+      db.knex.removeListener('query', onQuery);
+    }
+  });
+
   it('keeps recall close to exact search, where a plain index scan would starve', async () => {
     const random = seededRandom(7);
     let found = 0;
