@@ -158,41 +158,32 @@ function main() {
     ['product (title 0.05, phrase 0.1)', product()],
   ];
   const base = product();
-  for (const w of [0.02, 0.05, 0.1, 0.2])
-    variants.push([
-      `+ heading ${w}`,
-      (c, f) => base(c, f) + MAX_FUSED * w * f.heading,
-    ]);
-  for (const w of [0.02, 0.05, 0.1, 0.2])
-    variants.push([
-      `+ coverage ${w}`,
-      (c, f) => base(c, f) + MAX_FUSED * w * f.coverage,
-    ]);
-  for (const w of [0.02, 0.05, 0.1])
-    variants.push([
-      `+ coverage^2 ${w}`,
-      (c, f) => base(c, f) + MAX_FUSED * w * f.coverage ** 2,
-    ]);
-  for (const w of [0.02, 0.05, 0.1])
-    variants.push([
-      `+ keyword ${w}`,
-      (c, f) => base(c, f) + MAX_FUSED * w * f.keyword,
-    ]);
-  for (const w of [0.02, 0.05])
-    variants.push([
-      `+ pageTitle ${w}`,
-      (c, f) => base(c, f) + MAX_FUSED * w * f.pageTitle,
-    ]);
-  for (const w of [0.2, 0.3, 0.5])
-    variants.push([
-      `+ keyword ${w}`,
-      (c, f) => base(c, f) + MAX_FUSED * w * f.keyword,
-    ]);
-  for (const w of [0.01, 0.02, 0.05])
-    variants.push([
-      `+ sameLang ${w}`,
-      (c, f) => base(c, f) + MAX_FUSED * w * f.sameLang,
-    ]);
+  // One boost a row: its name, the weights tried, and the candidate's value it scales.
+  const boosts: Array<[string, number[], (f: Features) => number]> = [
+    ['heading', [0.02, 0.05, 0.1, 0.2], f => f.heading],
+    ['coverage', [0.02, 0.05, 0.1, 0.2], f => f.coverage],
+    ['coverage^2', [0.02, 0.05, 0.1], f => f.coverage ** 2],
+    ['keyword', [0.02, 0.05, 0.1, 0.2, 0.3, 0.5], f => f.keyword],
+    ['pageTitle', [0.02, 0.05], f => f.pageTitle],
+    ['sameLang', [0.01, 0.02, 0.05], f => f.sameLang],
+    [
+      'titlePrecision',
+      [0.01, 0.015, 0.02, 0.05, 0.1, 0.2],
+      f => f.titlePrecision,
+    ],
+    ['headingPrecision', [0.02, 0.05, 0.1, 0.2], f => f.headingPrecision],
+    [
+      'title×heading precision',
+      [0.02, 0.05, 0.1],
+      f => f.titlePrecision + f.headingPrecision,
+    ],
+  ];
+  for (const [name, weights, value] of boosts)
+    for (const w of weights)
+      variants.push([
+        `+ ${name} ${w}`,
+        (c, f) => base(c, f) + MAX_FUSED * w * value(f),
+      ]);
   for (const [k, v] of [
     [0.05, 0.05],
     [0.1, 0.1],
@@ -201,22 +192,6 @@ function main() {
     variants.push([
       `+ keyword ${k} coverage ${v}`,
       (c, f) => base(c, f) + MAX_FUSED * (k * f.keyword + v * f.coverage),
-    ]);
-  for (const w of [0.01, 0.015, 0.02, 0.05, 0.1, 0.2])
-    variants.push([
-      `+ titlePrecision ${w}`,
-      (c, f) => base(c, f) + MAX_FUSED * w * f.titlePrecision,
-    ]);
-  for (const w of [0.02, 0.05, 0.1, 0.2])
-    variants.push([
-      `+ headingPrecision ${w}`,
-      (c, f) => base(c, f) + MAX_FUSED * w * f.headingPrecision,
-    ]);
-  for (const w of [0.02, 0.05, 0.1])
-    variants.push([
-      `+ title×heading precision ${w}`,
-      (c, f) =>
-        base(c, f) + MAX_FUSED * w * (f.titlePrecision + f.headingPrecision),
     ]);
   const f1 = (p: number, r: number) => (p + r > 0 ? (2 * p * r) / (p + r) : 0);
   for (const w of [0.02, 0.03, 0.05, 0.1])

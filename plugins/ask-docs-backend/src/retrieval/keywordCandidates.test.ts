@@ -6,14 +6,9 @@
 import { mockCredentials } from '@backstage/backend-test-utils';
 import { resolveVisibility, Visibility } from '../permissions';
 import { startTestDatabase, TestDatabase } from '../testUtils/testDatabase';
-import {
-  idf,
-  keywordSearch,
-  keywordStatistics,
-  QueryToken,
-} from './keywordSearch';
+import { idf, keywordSearch, keywordStatistics } from './keywordSearch';
 import { fakePermissions, ownerVisibility } from '../testUtils/fakePermissions';
-import { seedIndex } from './testUtils/seed';
+import { queryTokens, seedIndex } from './testUtils/seed';
 import { decodePostings, encodePostings } from '../database/postingList';
 import {
   ChunkSelection,
@@ -21,8 +16,7 @@ import {
   visiblePostings,
 } from './visibleChunks';
 
-const q = (...ws: string[]): QueryToken[] =>
-  ws.map(w => ({ token: w, lemmas: [w], stems: [w] }));
+const q = queryTokens;
 
 describe('keyword candidates and statistics', () => {
   let db: TestDatabase;

@@ -11,12 +11,10 @@ import {
   idf,
   keywordLists,
   keywordSearch,
-  QueryToken,
 } from './keywordSearch';
-import { seedIndex, words } from './testUtils/seed';
+import { queryTokens, seedIndex, words } from './testUtils/seed';
 
-const q = (...ws: string[]): QueryToken[] =>
-  ws.map(w => ({ token: w, lemmas: [w], stems: [w] }));
+const q = queryTokens;
 
 /** Deterministic texts: "alpha" everywhere, "beta" in about half, "gamma" in a few. */
 function corpus(n: number, seed: number): string[] {

@@ -4,10 +4,11 @@ import { Visibility } from '../permissions/visibility';
 import { cond, FakeDecision } from '../testUtils/fakePermissions';
 import { fakeVisibility } from '../testUtils/fakeVisibility';
 import {
-  randomUnitVector,
-  seededRandom,
   SeedDocument,
+  queryTokens,
+  randomUnitVector,
   seedIndex,
+  seededRandom,
   words,
 } from './testUtils/seed';
 import {
@@ -39,8 +40,7 @@ let nobody: Visibility;
 const chunkOf: Record<string, string> = {};
 
 /** Query tokens as the language module would give them for plain English words in these tests. */
-const q = (...ws: string[]): QueryToken[] =>
-  ws.map(w => ({ token: w, lemmas: [w], stems: [w] }));
+const q = queryTokens;
 
 const visibilityFor = (chunk: FakeDecision, catalog?: FakeDecision) =>
   fakeVisibility({ chunk, catalog });
@@ -900,17 +900,20 @@ describe('iterative HNSW scans under a 1%-selective filter', () => {
     expect(plan).not.toContain(vectorIndexName(RECALL_MODEL, DIM));
   });
 
+  /** A search of the recall model's vectors with a fixed query vector. */
+  const searchArgs = (k: number) => ({
+    knex: db.knex,
+    visibility: visible,
+    modelId: RECALL_MODEL,
+    queryVector: randomUnitVector(seededRandom(3), DIM),
+    k,
+  });
+
   it("'auto' searches exactly when few chunks are visible, with the index otherwise", async () => {
     const statements: string[] = [];
     const onQuery = (q: { sql: string }) => statements.push(q.sql);
     db.knex.on('query', onQuery);
-    const args = {
-      knex: db.knex,
-      visibility: visible,
-      modelId: RECALL_MODEL,
-      queryVector: randomUnitVector(seededRandom(3), DIM),
-      k: 10,
-    };
+    const args = searchArgs(10);
     try {
       const few = await vectorSearch({ ...args, visibleChunks: PER_ENTITY });
       const kNN = statements.filter(s => s.includes('<=>'));
@@ -938,13 +941,7 @@ describe('iterative HNSW scans under a 1%-selective filter', () => {
     const onQuery = (q: { sql: string }) => statements.push(q.sql);
     db.knex.on('query', onQuery);
     try {
-      const args = {
-        knex: db.knex,
-        visibility: visible,
-        modelId: RECALL_MODEL,
-        queryVector: randomUnitVector(seededRandom(3), DIM),
-        k: 5,
-      };
+      const args = searchArgs(5);
       await vectorSearch(args);
       statements.length = 0;
       await vectorSearch(args);

@@ -1,9 +1,8 @@
 import { mockCredentials } from '@backstage/backend-test-utils';
 import { resolveVisibility, Visibility } from '../permissions/visibility';
 import { startTestDatabase, TestDatabase } from '../testUtils/testDatabase';
-import { QueryToken } from './keywordSearch';
 import { fakePermissions } from '../testUtils/fakePermissions';
-import { seedIndex } from './testUtils/seed';
+import { queryTokens, seedIndex } from './testUtils/seed';
 import { suggestCorrections } from './typo';
 
 /** The typo path does bounded work however many misspelled words a question has. */
@@ -24,8 +23,7 @@ const WORDS = [
 ];
 // One substitution in the middle of each word.
 const typo = (w: string) => `${w.slice(0, 3)}x${w.slice(4)}`;
-const q = (...ws: string[]): QueryToken[] =>
-  ws.map(w => ({ token: w, lemmas: [w], stems: [w] }));
+const q = queryTokens;
 
 let db: TestDatabase;
 let everyone: Visibility;

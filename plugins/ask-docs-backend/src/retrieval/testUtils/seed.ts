@@ -4,6 +4,7 @@ import { IndexedChunk } from '@askdocs/plugin-ask-docs-common';
 import { chunkColumns } from '../../database/chunkColumns';
 import { entityColumns } from '../../database/entityColumns';
 import { ChunkKeysChange, rewriteChunkKeys } from '../../database/keywordIndex';
+import type { QueryToken } from '../keywordSearch';
 
 /** Test fixtures: a small knowledge index written straight into the tables. */
 
@@ -34,6 +35,10 @@ export interface SeedDocument {
   url?: string;
   chunks: SeedChunk[];
 }
+
+/** Query tokens whose lemma and stem are the word itself, like the seed's default keys. */
+export const queryTokens = (...ws: string[]): QueryToken[] =>
+  ws.map(w => ({ token: w, lemmas: [w], stems: [w] }));
 
 export const words = (text: string) =>
   text.toLowerCase().match(/\p{L}[\p{L}\p{N}]*/gu) ?? [];
