@@ -1,6 +1,6 @@
 import type { EmbedderKind } from '../embedding';
 import { tokenize } from '../language/tokenize';
-import { MatchQueryToken, queryWordMatcher } from './proximity';
+import { queryWordMatcher, TextEvidence } from './proximity';
 import type { PerModel } from '../settings';
 
 export interface FusedItem {
@@ -100,9 +100,6 @@ export function readFusionWeights(
   return weights;
 }
 
-/** The keys of a query word that titleCoverage compares with a section path's words. */
-export type TitleQueryToken = MatchQueryToken;
-
 /**
  * idf-weighted share of the question's words that a chunk's section path ("Title › Section")
  * names. The path has no keys of its own in the index (its words are counted with the text),
@@ -110,13 +107,14 @@ export type TitleQueryToken = MatchQueryToken;
  * equal to a lemma, stem or surface word, or starting with a stem of at least four letters,
  * "pokladn" → "Pokladna").
  */
-export function titleCoverage(
-  tokens: readonly TitleQueryToken[],
-  idfOf: (token: string) => number,
-  sectionPath: string,
-  match: (word: string) => readonly number[] = queryWordMatcher(tokens),
-): number {
-  const named = new Set(tokenize(sectionPath).flatMap(w => match(w)));
+export const titleCoverage: TextEvidence = (
+  tokens,
+  idfOf,
+  sectionPath,
+  match,
+) => {
+  const matcher = match ?? queryWordMatcher(tokens);
+  const named = new Set(tokenize(sectionPath).flatMap(w => matcher(w)));
   let total = 0;
   let covered = 0;
   tokens.forEach((t, index) => {
@@ -126,7 +124,7 @@ export function titleCoverage(
     if (named.has(index)) covered += idf;
   });
   return total > 0 ? covered / total : 0;
-}
+};
 
 /** Evidence of a chunk in [0, 1] by id, and how much of the largest fused score it may add. */
 export interface FusedBoost {

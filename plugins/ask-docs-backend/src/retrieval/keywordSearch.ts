@@ -484,9 +484,8 @@ class QuestionLists implements KeywordLists {
       exact: exact.filter(k => k.tok === tok),
       prefix: prefix.filter(k => k.tok === tok),
     }));
-    const k1 = options.bm25?.k1 ?? DEFAULTS.k1;
     this.bm25 = {
-      k1,
+      k1: options.bm25?.k1 ?? DEFAULTS.k1,
       b: options.bm25?.b ?? DEFAULTS.b,
       averageLength: Math.max(statistics.averageLength, 1),
     };
@@ -508,9 +507,7 @@ class QuestionLists implements KeywordLists {
   /** The most one token can add to a chunk's BM25 score (tf saturates below k1 + 1). */
   private bound(tok: number): number {
     const w = this.weights[tok];
-    return w
-      ? w.weight * w.idf * ((this.options.bm25?.k1 ?? DEFAULTS.k1) + 1)
-      : 0;
+    return w ? w.weight * w.idf * (this.bm25.k1 + 1) : 0;
   }
 
   private get empty(): boolean {

@@ -15,6 +15,18 @@ export interface MatchQueryToken {
   words?: string[];
 }
 
+/**
+ * What a text says about the question's words, in [0, 1] (phrase share here, section-title
+ * coverage in fusion.ts): the query tokens, their idf, the text, and the word matcher, which a
+ * caller scoring many texts builds once.
+ */
+export type TextEvidence = (
+  tokens: readonly MatchQueryToken[],
+  idfOf: (token: string) => number,
+  text: string,
+  match?: (word: string) => readonly number[],
+) => number;
+
 /** A stem this long also matches the words it starts ("configur" → "configuration"). */
 export const PREFIX_STEM = 4;
 
@@ -64,12 +76,8 @@ export const PHRASE_GAP = 2;
  * the corpus lacks keeps its idf and so breaks its pairs); fewer than two content words with
  * idf have no phrase (0).
  */
-export function phraseShare(
-  tokens: readonly MatchQueryToken[],
-  idfOf: (token: string) => number,
-  text: string,
-  match: (word: string) => readonly number[] = queryWordMatcher(tokens),
-): number {
+export const phraseShare: TextEvidence = (tokens, idfOf, text, match) => {
+  const matcher = match ?? queryWordMatcher(tokens);
   // The tokens that count, in question order, and their idf.
   const counted = tokens
     .map((t, index) => ({ index, idf: idfOf(t.token) }))
@@ -79,7 +87,7 @@ export function phraseShare(
   // positions[i]: where the i-th counted token occurs in the text.
   const positions: Array<Set<number>> = counted.map(() => new Set());
   tokenize(text).forEach((w, p) => {
-    for (const index of match(w)) {
+    for (const index of matcher(w)) {
       const i = order.get(index);
       if (i !== undefined) positions[i].add(p);
     }
@@ -92,7 +100,7 @@ export function phraseShare(
     if (follows(positions[i - 1], positions[i])) joined += weight;
   }
   return joined / total;
-}
+};
 
 /** True when some occurrence of b comes 1 to PHRASE_GAP + 1 words after one of a. */
 function follows(a: ReadonlySet<number>, b: ReadonlySet<number>): boolean {
