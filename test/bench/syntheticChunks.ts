@@ -331,13 +331,15 @@ export async function withoutRowPostingIndexes<T>(
     (
       await knex.raw(
         `SELECT conname, contype, pg_get_constraintdef(oid) AS def FROM pg_constraint
-        WHERE conrelid = '${ROW_POSTINGS}'::regclass AND contype IN ('p', 'f') ORDER BY contype DESC`,
+        WHERE conrelid = '${ROW_POSTINGS}'::regclass AND contype IN ('p', 'f')
+        ORDER BY contype DESC`,
       )
     ).rows;
   const indexes: Array<{ indexname: string; indexdef: string }> = (
     await knex.raw(
       `SELECT indexname, indexdef FROM pg_indexes WHERE tablename = '${ROW_POSTINGS}'
-          AND indexname NOT IN (SELECT conname FROM pg_constraint WHERE conrelid = '${ROW_POSTINGS}'::regclass)`,
+          AND indexname NOT IN (
+            SELECT conname FROM pg_constraint WHERE conrelid = '${ROW_POSTINGS}'::regclass)`,
     )
   ).rows;
   const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;

@@ -48,7 +48,10 @@ function share(part: Set<string>, whole: Set<string>): number {
 }
 
 export type AnswerOutcome =
-  /** Answerable: answered, the answer carries the evidence, a gold page is a source, no unsupported citation. */
+  /**
+   * Answerable: answered, the answer carries the evidence, a gold page is a source, no unsupported
+   * citation.
+   */
   | 'correct'
   /** Answerable: the answer carries the evidence but no shown source is a gold page. */
   | 'good_answer_wrong_source'
@@ -185,7 +188,10 @@ export interface AnswerQualitySummary {
   outcomes: Record<AnswerOutcome, number>;
   /** Citation error type 1: answers carrying the evidence while citing no gold page. */
   goodAnswerWrongSource: number;
-  /** Citation error type 2: citations whose document does not contain the claim (and answers with any). */
+  /**
+   * Citation error type 2: citations whose document does not contain the claim (and answers with
+   * any).
+   */
   unsupportedCitations: number;
   answersWithUnsupportedCitation: number;
   judgedCitations: number;

@@ -11,7 +11,10 @@ import knexFactory, { Knex } from 'knex';
 import os from 'os';
 import path from 'path';
 import { applyDatabaseMigrations } from '../../plugins/ask-docs-backend/src/database/migrations';
-import { DatabaseAskDocsStore } from '../../plugins/ask-docs-backend/src/database/DatabaseAskDocsStore';
+// prettier-ignore
+import {
+  DatabaseAskDocsStore,
+} from '../../plugins/ask-docs-backend/src/database/DatabaseAskDocsStore';
 import { RunProgress } from '../../plugins/ask-docs-backend/src/database/AskDocsStore';
 import { Embedder } from '../../plugins/ask-docs-backend/src/embedding';
 import { Ingester } from '../../plugins/ask-docs-backend/src/ingestion/Ingester';

@@ -3,8 +3,8 @@
  * product built, picks the context sentence that shares most content words with the question and
  * answers with that sentence, citing its block exactly as the prompt says. It is not a language
  * model (no paraphrase, no synthesis); it measures what the pipeline around the model does with a
- * faithful answer: which blocks are sent, how labels map back to documents, which sources are shown.
- * With ASK_DOCS_LLM_* set, run.ts --answers uses a real OpenAI-compatible model instead.
+ * faithful answer: which blocks are sent, how labels map back to documents, which sources are
+ * shown. With ASK_DOCS_LLM_* set, run.ts --answers uses a real OpenAI-compatible model instead.
  */
 import type {
   ChatMessage,

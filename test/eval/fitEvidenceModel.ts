@@ -21,7 +21,10 @@ import {
   EvidenceModel,
   evidenceProbability,
 } from '../../plugins/ask-docs-backend/src/retrieval/evidence';
-import { FITTED_EVIDENCE_MODELS } from '../../plugins/ask-docs-backend/src/retrieval/evidenceModel.fitted';
+// prettier-ignore
+import {
+  FITTED_EVIDENCE_MODELS,
+} from '../../plugins/ask-docs-backend/src/retrieval/evidenceModel.fitted';
 import type { ItemResult } from './evaluate';
 
 const FITTED = path.resolve(

@@ -36,8 +36,10 @@ export async function createFullTextBaseline(knex: Knex): Promise<void> {
   await knex.raw(
     `CREATE TABLE ${TABLE} AS
        SELECT chunk_id, entity_ref,
-              setweight(to_tsvector('english', section_path), 'A') || setweight(to_tsvector('english', text), 'B') AS body_english,
-              setweight(to_tsvector('simple', section_path), 'A') || setweight(to_tsvector('simple', text), 'B') AS body_simple
+              setweight(to_tsvector('english', section_path), 'A') ||
+                setweight(to_tsvector('english', text), 'B') AS body_english,
+              setweight(to_tsvector('simple', section_path), 'A') ||
+                setweight(to_tsvector('simple', text), 'B') AS body_simple
          FROM ask_docs_chunks`,
   );
   await knex.raw(`ALTER TABLE ${TABLE} ADD PRIMARY KEY (chunk_id)`);

@@ -57,9 +57,14 @@ export interface EvalReport {
     string,
     { overall: RankingSummary; byLang: Record<string, RankingSummary> }
   >;
-  /** Items where the what-if at the product's vector weight differs from 'hybrid' (0 = the harness fuses what retrieve() fuses). */
+  /**
+   * Items where the what-if at the product's vector weight differs from 'hybrid' (0 = the harness
+   * fuses what retrieve() fuses).
+   */
   fusionReproductionMismatches: string[];
-  /** Approximate (over the top 40 fused candidates): refusal vs false refusal per threshold pair. */
+  /**
+   * Approximate (over the top 40 fused candidates): refusal vs false refusal per threshold pair.
+   */
   sweep: SweepPoint[];
   /** Answer quality, when a model answered (run.ts --answers). */
   answers?: AnswerQualitySummary & {
@@ -249,7 +254,8 @@ function renderAnswers(a: NonNullable<EvalReport['answers']>): string[] {
   const o = a.outcomes;
   const ofA = (n: number) => `${n}/${a.answerable}`;
   return [
-    `Answer quality (model: ${a.model}; product path; judged lexically against each item's evidence and the cited passages, see answerJudge.ts):`,
+    `Answer quality (model: ${a.model}; product path; judged lexically against each item's ` +
+      `evidence and the cited passages, see answerJudge.ts):`,
     '',
     table(
       ['measure', 'value'],
@@ -331,14 +337,16 @@ export function renderMarkdown(report: EvalReport): string {
   out.push(`### Retrieval evaluation (${report.corpora.join(', ')})`);
   out.push('');
   out.push(
-    `Embedder: \`${report.embedder.modelId}\` (${report.embedder.kind}, ${report.embedder.dimension} dimensions) — ${report.embedder.note}`,
+    `Embedder: \`${report.embedder.modelId}\` (${report.embedder.kind}, ` +
+      `${report.embedder.dimension} dimensions) — ${report.embedder.note}`,
   );
   out.push(
     `Questions: ${report.items.answerable} answerable, ${report.items.unanswerable} unanswerable.`,
   );
   out.push('');
   out.push(
-    'Page-level, relevance filter off; recall@k = share of questions with a gold page in the top k pages; MRR@10.',
+    'Page-level, relevance filter off; recall@k = share of questions with a gold page in the top ' +
+      'k pages; MRR@10.',
   );
   out.push('');
   out.push(
@@ -461,7 +469,8 @@ export function renderMarkdown(report: EvalReport): string {
   );
   out.push('');
   out.push(
-    'Threshold sweep (approximate, best evidence among the top 40 fused candidates): refusal accuracy / false-refusal rate, %.',
+    'Threshold sweep (approximate, best evidence among the top 40 fused candidates): refusal ' +
+      'accuracy / false-refusal rate, %.',
   );
   out.push('');
   const sims = [...new Set(report.sweep.map(s => s.minSimilarity))];
@@ -482,14 +491,12 @@ export function renderMarkdown(report: EvalReport): string {
   );
   out.push('');
   out.push(
-    `Fusion diagnostics: the same vector and keyword top-40 lists fused with weighted RRF (k=60, keyword weight ${
-      report.product.weights?.keyword ?? 1
-    }). ` +
+    'Fusion diagnostics: the same vector and keyword top-40 lists fused with weighted RRF ' +
+      `(k=60, keyword weight ${report.product.weights?.keyword ?? 1}). ` +
       `The product's weight, w_vector=${
         report.product.weights?.vector ?? 1
-      }, reproduces hybrid (${
-        report.fusionReproductionMismatches.length
-      } mismatching items).`,
+      }, ` +
+      `reproduces hybrid (${report.fusionReproductionMismatches.length} mismatching items).`,
   );
   out.push('');
   const langs = Object.keys(

@@ -50,7 +50,8 @@ function llmFromEnvironment() {
   );
   if (!model)
     throw new Error(
-      '--answers llm needs ASK_DOCS_LLM_MODEL and ASK_DOCS_LLM_API_KEY (and ASK_DOCS_LLM_BASE_URL for a non-OpenAI endpoint)',
+      '--answers llm needs ASK_DOCS_LLM_MODEL and ASK_DOCS_LLM_API_KEY (and ' +
+        'ASK_DOCS_LLM_BASE_URL for a non-OpenAI endpoint)',
     );
   return model;
 }
@@ -128,11 +129,14 @@ function parseArgs(argv: string[]) {
     else if (a === '--name') args.name = value();
     else if (a === '--help' || a === '-h') {
       process.stdout.write(
-        'usage: run.ts [--corpora a,b] [--sets shared-dev,items-train,items-dev,items-test] [--quick]\n' +
+        'usage: run.ts [--corpora a,b] ' +
+          '[--sets shared-dev,items-train,items-dev,items-test] [--quick]\n' +
           '  [--evidence thresholds|fitted] [--title-weight w] [--phrase-weight w]\n' +
-          '  [--no-cache] [--embedder hashing-v2|hashing-v1|sentence-encoder] [--answers extractive|llm]\n' +
+          '  [--no-cache] [--embedder hashing-v2|hashing-v1|sentence-encoder] ' +
+          '[--answers extractive|llm]\n' +
           '  [--out dir] [--name report-name]\n' +
-          '--quick: hybrid ranking and the product path only (no single retrievers, baselines, what-ifs)\n',
+          '--quick: hybrid ranking and the product path only ' +
+          '(no single retrievers, baselines, what-ifs)\n',
       );
       process.exit(0);
     } else throw new Error(`unknown argument ${a}`);

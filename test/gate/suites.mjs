@@ -55,6 +55,7 @@ export const suites = [
       'plugins/ask-docs-backend/src/ingestion/sitePagePath.test.ts',
       'plugins/ask-docs-backend/src/ingestion/siteConfinement.test.ts',
       'test/src/fileTechDocsReader.test.ts',
+      'test/src/lineLength.test.ts',
       // permission-scoped retrieval
       'plugins/ask-docs-backend/src/permissions/visibility.test.ts',
       'plugins/ask-docs-backend/src/permissions/caseFolding.test.ts',
@@ -102,7 +103,8 @@ export const suites = [
   {
     name: 'adopter',
     description:
-      'a stock create-app Backstage app installs the packed tarballs by the READMEs, on SQLite (refused) and embedded Postgres',
+      'a stock create-app Backstage app installs the packed tarballs by the READMEs, ' +
+      'on SQLite (refused) and embedded Postgres',
     command: [...transform, 'test/adopter/run.ts', '--result', '{out}'],
     minTests: 10,
     requiredFiles: ['test/adopter/run.ts'],

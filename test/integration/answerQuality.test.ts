@@ -23,9 +23,11 @@ import { evalAnalyzers } from '../eval/buildIndex';
 import { extractiveModel, parsePromptBlocks } from '../eval/extractiveModel';
 
 const ROLLBACK =
-  'To roll back a release, run the deploy pipeline with the previous image tag. The rollback keeps the database schema unchanged.';
+  'To roll back a release, run the deploy pipeline with the previous image tag. The rollback ' +
+  'keeps the database schema unchanged.';
 const CANARY =
-  'Canary releases send five percent of traffic to the new version for thirty minutes before promotion.';
+  'Canary releases send five percent of traffic to the new version for thirty minutes before ' +
+  'promotion.';
 const chunks: RetrievedChunk[] = [
   chunk({
     title: 'Release process',
@@ -79,7 +81,8 @@ describe('answer-quality judge', () => {
       },
     ],
     [
-      'the right answer citing another document is "good answer, wrong source", and that citation is unsupported',
+      'the right answer citing another document is "good answer, wrong source", and that ' +
+        'citation is unsupported',
       'Run the deploy pipeline with the previous image tag. [Canary deployments]',
       {
         outcome: 'good_answer_wrong_source',
@@ -90,13 +93,15 @@ describe('answer-quality judge', () => {
       },
     ],
     [
-      'a claim the cited gold document does not contain is an unsupported citation, not a correct answer',
+      'a claim the cited gold document does not contain is an unsupported citation, not a ' +
+        'correct answer',
       'Rollbacks require approval from two security officers on weekends. [Release process]',
       { outcome: 'right_source_incomplete_answer', unsupportedCitations: 1 },
     ],
     [
       'a correct answer plus one invented cited claim keeps the error visible',
-      'Run the deploy pipeline with the previous image tag [Release process]. Canary releases page the on-call engineer by telephone [Canary deployments].',
+      'Run the deploy pipeline with the previous image tag [Release process]. Canary releases ' +
+        'page the on-call engineer by telephone [Canary deployments].',
       {
         outcome: 'correct_with_unsupported_citation',
         citations: [{ supported: true }, { supported: false }],
@@ -104,7 +109,8 @@ describe('answer-quality judge', () => {
     ],
     [
       'short claims are not judged either way',
-      'Use the pipeline [Release process]. Run the deploy pipeline with the previous image tag [Release process].',
+      'Use the pipeline [Release process]. Run the deploy pipeline with the previous image tag ' +
+        '[Release process].',
       {
         citations: [{ supported: null }, { supported: true }],
         unsupportedCitations: 0,
@@ -198,7 +204,8 @@ describe('answer-quality judge', () => {
 });
 
 describe('extractive reference model', () => {
-  it('reads the blocks of the real prompt and answers with a quoted sentence citing its block', async () => {
+  it(`reads the blocks of the real prompt and answers with a quoted sentence citing its \
+block`, async () => {
     const prompt = buildPrompt('How do I roll back a release?', chunks);
     const parsed = parsePromptBlocks(prompt.messages);
     expect(parsed.question).toBe('How do I roll back a release?');
@@ -214,7 +221,10 @@ describe('extractive reference model', () => {
     });
     expect(result.status).toBe('answered');
     expect(result.answer).toMatch(
-      /^To roll back a release, run the deploy pipeline with the previous image tag\. \[Release process › Rollback\]$/,
+      new RegExp(
+        /^To roll back a release, run the deploy pipeline with the previous image tag\. /
+          .source + /\[Release process › Rollback\]$/.source,
+      ),
     );
     expect(result.sources.map(s => s.title)).toEqual(['Release process']);
   });

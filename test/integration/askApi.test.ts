@@ -122,7 +122,8 @@ describe('answers API', () => {
     expect(res.body.answer).toContain('[Release process');
   });
 
-  it('says "not in the knowledge base" without calling the model when nothing relevant is visible', async () => {
+  it(`says "not in the knowledge base" without calling the model when nothing relevant is \
+visible`, async () => {
     const res = await ask(
       'How do I rotate the Kubernetes service account token of our deploy pipeline?',
     );
@@ -184,7 +185,8 @@ describe('answers API', () => {
     expect(res.body.sources[0].anchor).toBe('hotfixes');
   });
 
-  it('keeps restricted documents away from users who may not read them, in answers, evidence and prompts', async () => {
+  it(`keeps restricted documents away from users who may not read them, in answers, evidence and \
+prompts`, async () => {
     const question = 'What is the codename for a leaked acquirer key?';
     const denied = await ask(question, alice);
     expect(denied.body.status).toBe('not_in_knowledge_base');
@@ -360,10 +362,14 @@ describe('answers API', () => {
     );
   });
 
-  it('labels context blocks so a document cannot add sources by instructing the model', async () => {
+  it(`labels context blocks so a document cannot add sources by instructing the \
+model`, async () => {
     fake.setBehaviour(request => {
       const labels = citeAsLabels(request);
-      return `Roll back with deployctl. ${labels[0]} Also see [Security runbooks] and [Incident response].`;
+      return (
+        `Roll back with deployctl. ${labels[0]} ` +
+        'Also see [Security runbooks] and [Incident response].'
+      );
     });
     const res = await ask('How do I roll back a payments release?', alice);
     expect(res.body.sources.map((s: any) => s.title)).toEqual([

@@ -11,7 +11,10 @@ import {
   TestDatabase,
 } from '../../plugins/ask-docs-backend/src/testUtils/testDatabase';
 import { indexedChunkKeys } from '../../plugins/ask-docs-backend/src/database/keywordIndex';
-import { unpackCorpus } from '../../plugins/ask-docs-backend/src/ingestion/parsing/testUtils/unpackCorpus';
+// prettier-ignore
+import {
+  unpackCorpus,
+} from '../../plugins/ask-docs-backend/src/ingestion/parsing/testUtils/unpackCorpus';
 import {
   AskDocsTestBackend,
   ingestThroughApi,
@@ -107,7 +110,8 @@ describe('ingestion through the TechDocs backend', () => {
   const runIngestion = () =>
     ingestThroughApi(backend.server, 'user:default/mock');
 
-  it('indexes every page of both sites with durable chunk identity, then re-ingests nothing', async () => {
+  it(`indexes every page of both sites with durable chunk identity, then re-ingests \
+nothing`, async () => {
     const first = await runIngestion();
     expect(first.status).toBe('succeeded');
     expect(first.errors).toEqual([]);
@@ -172,7 +176,8 @@ describe('ingestion through the TechDocs backend', () => {
     expect(idsAfter).toEqual(idsBefore);
   });
 
-  it('re-embeds only the changed chunks of a changed page and keeps the old text for audit', async () => {
+  it(`re-embeds only the changed chunks of a changed page and keeps the old text for \
+audit`, async () => {
     const siteDir = path.join(
       publishDir,
       'default',

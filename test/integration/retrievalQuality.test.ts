@@ -62,7 +62,8 @@ describe('retrieval quality (MkDocs guide + Pyvec docs, hashing embedder)', () =
     expect(index.progress?.errors).toEqual([]);
     expect(report.items.answerable).toBeGreaterThanOrEqual(20);
     expect(report.items.unanswerable).toBeGreaterThanOrEqual(10);
-    // The harness fuses the very lists retrieve() fuses: at the product's weights it reproduces hybrid.
+    // The harness fuses the very lists retrieve() fuses: at the product's weights it reproduces
+    // hybrid.
     expect(report.fusionReproductionMismatches).toEqual([]);
   });
 
@@ -85,12 +86,14 @@ describe('retrieval quality (MkDocs guide + Pyvec docs, hashing embedder)', () =
 
   it('hybrid ranks the gold page at least as high as keyword-only (MRR)', () => {
     // Measured on this subset with the product's fusion weights for the hashing fallback
-    // (vector 0.1, keyword 1): hybrid 0.917, keyword 0.907. Equal weights lose (docs/evaluation.md).
+    // (vector 0.1, keyword 1): hybrid 0.917, keyword 0.907. Equal weights lose
+    // (docs/evaluation.md).
     const { hybrid, keyword } = report.methods;
     expect(hybrid.overall.mrr).toBeGreaterThanOrEqual(keyword.overall.mrr);
   });
 
-  it('answers with the extractive reference model: no citation of a source that lacks the claim', () => {
+  it(`answers with the extractive reference model: no citation of a source that lacks the \
+claim`, () => {
     const a = report.answers!;
     expect(a.answerable + a.unanswerable).toBe(results.length);
     // A model that quotes the block it cites can only be "unsupported" if labels, citation

@@ -102,8 +102,10 @@ describe('SentenceEncoderEmbedder (the packaged weights, no download)', () => {
     const [multicolumn, compositeType] = await similarities(
       'does column order matter in a composite btree index',
       [
-        'A multicolumn B-tree index is most efficient when there are constraints on the leading (leftmost) columns.',
-        'A composite type represents the structure of a row or record; it is a list of field names and their data types.',
+        'A multicolumn B-tree index is most efficient when there are constraints on the leading ' +
+          '(leftmost) columns.',
+        'A composite type represents the structure of a row or record; it is a list of field ' +
+          'names and their data types.',
       ],
     );
     // The passage sharing the word "composite" is about something else.
@@ -112,7 +114,8 @@ describe('SentenceEncoderEmbedder (the packaged weights, no download)', () => {
     const [cancelBackend, unrelated] = await similarities(
       'stop a slow query of another user but keep them connected',
       [
-        'pg_cancel_backend cancels the current query of the session whose backend process has the specified process ID.',
+        'pg_cancel_backend cancels the current query of the session whose backend process has ' +
+          'the specified process ID.',
         'The money type stores a currency amount with a fixed fractional precision.',
       ],
     );

@@ -103,7 +103,8 @@ describe('concurrent asks on loopback', () => {
     await fake?.stop();
   });
 
-  it('answers 50 interleaved asks, 10 at a time, each well-formed and within its asker’s visibility', async () => {
+  it(`answers 50 interleaved asks, 10 at a time, each well-formed and within its asker’s \
+visibility`, async () => {
     // Alternating users; each asks about their own restricted docs, the other's, and shared docs.
     const plan = Array.from({ length: 50 }, (_, i) => {
       const user = i % 2 === 0 ? alice : bob;

@@ -11,7 +11,10 @@ import net from 'net';
 import os from 'os';
 import path from 'path';
 import { applyDatabaseMigrations } from '../../plugins/ask-docs-backend/src/database/migrations';
-import { DatabaseAskDocsStore } from '../../plugins/ask-docs-backend/src/database/DatabaseAskDocsStore';
+// prettier-ignore
+import {
+  DatabaseAskDocsStore,
+} from '../../plugins/ask-docs-backend/src/database/DatabaseAskDocsStore';
 import { DocumentRow } from '../../plugins/ask-docs-backend/src/database/AskDocsStore';
 import { HashingEmbedder } from '../../plugins/ask-docs-backend/src/embedding';
 import { Ingester } from '../../plugins/ask-docs-backend/src/ingestion/Ingester';
@@ -89,7 +92,8 @@ describe('ingestion across a database crash and restart', () => {
     });
     await applyDatabaseMigrations(knex);
 
-    // A subset of the PostgreSQL manual (large pages: each write is a long transaction) over two entities.
+    // A subset of the PostgreSQL manual (large pages: each write is a long transaction) over two
+    // entities.
     const site = await corpusSite('postgresql-docs');
     const pages = site.pages.filter((_, i) => i % 24 === 3);
     files = new FileTechDocsReader();
@@ -199,7 +203,8 @@ describe('ingestion across a database crash and restart', () => {
     return docs.map(d => d.document_id as string);
   }
 
-  it('records the interrupted run, leaves no half-written page and converges on the next run', async () => {
+  it(`records the interrupted run, leaves no half-written page and converges on the next \
+run`, async () => {
     const totalPages = [...pagesOf.values()].reduce((n, p) => n + p.length, 0);
     expect(totalPages).toBeGreaterThanOrEqual(40);
 

@@ -53,7 +53,8 @@ describe('oversized and malformed input', () => {
     },
   );
 
-  it('refuses a question just over the question limit but within the body limit with 400', async () => {
+  it(`refuses a question just over the question limit but within the body limit with \
+400`, async () => {
     const res = await post('/ask').send({ question: 'review '.repeat(2000) });
     expectClientError(res, [400]);
     expect(env.fake.calls).toBe(0);

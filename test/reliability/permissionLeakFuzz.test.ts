@@ -15,7 +15,10 @@ import {
 import { seededRandom } from '../../plugins/ask-docs-backend/src/testUtils/seededRandom';
 import { randomOperator } from '../src/leakFuzz/policies';
 import { osaDistance, typoOf } from '../src/leakFuzz/corpus';
-import { DatabaseAskDocsStore } from '../../plugins/ask-docs-backend/src/database/DatabaseAskDocsStore';
+// prettier-ignore
+import {
+  DatabaseAskDocsStore,
+} from '../../plugins/ask-docs-backend/src/database/DatabaseAskDocsStore';
 import { HashingEmbedder } from '../../plugins/ask-docs-backend/src/embedding';
 import { TechDocsReader } from '../../plugins/ask-docs-backend/src/ingestion/sources';
 import {
@@ -52,7 +55,8 @@ function prng(seed: number) {
 }
 const SEED = 20261203;
 
-// Names at least three edits apart, none a prefix of another, so typos and prefixes are unambiguous.
+// Names at least three edits apart, none a prefix of another, so typos and prefixes are
+// unambiguous.
 const NAMES = [
   'sierra',
   'bravo',
@@ -154,13 +158,14 @@ function pagesOf(f: Fixture): Record<string, string> {
       `<h1>${capital(f.name)} runbook</h1><p>The handbook explains how ${
         f.marker
       } restarts the worker pool after an outage.</p>` +
-        `<h2 id="escalation">Escalation</h2><p>The handbook lists who to page when the queue of ${f.marker} grows.</p>`,
+        `<h2 id="escalation">Escalation</h2><p>The handbook lists who to page when the queue of ` +
+        `${f.marker} grows.</p>`,
     ),
     'ops/index.html': body(
-      `<h1>${capital(
-        f.marker,
-      )} operations</h1><p>Daily checks from the handbook: disk usage, certificate expiry and backups.</p>` +
-        `<h2 id="deploy">Deploying</h2><p>Deploy ${f.marker} with the standard pipeline described in the handbook.</p>`,
+      `<h1>${capital(f.marker)} operations</h1>` +
+        '<p>Daily checks from the handbook: disk usage, certificate expiry and backups.</p>' +
+        `<h2 id="deploy">Deploying</h2><p>Deploy ${f.marker} with the standard pipeline ` +
+        `described in the handbook.</p>`,
     ),
   };
 }
@@ -325,7 +330,10 @@ describe('permission leak fuzzing (real ingestion, random conditional policies, 
       k: 50,
       thresholds: { minSimilarity: -1, minCoverage: 0 },
     });
-  /** Chunks (by the stored text the terms are built from) that contain a word starting with `prefix`. */
+  /**
+   * Chunks (by the stored text the terms are built from) that contain a word starting with
+   * `prefix`.
+   */
   const chunksWith = (prefix: string, refs: Set<string>) =>
     chunks.filter(
       c =>
@@ -386,7 +394,8 @@ describe('permission leak fuzzing (real ingestion, random conditional policies, 
 
   const prefixOf = (marker: string) => marker.slice(0, -3);
 
-  it(`returns nothing of hidden entities for ${POLICIES} random policies (seed ${SEED})`, async () => {
+  it(`returns nothing of hidden entities for ${POLICIES} random policies (seed \
+${SEED})`, async () => {
     const r = prng(SEED + 1);
     const visibleCounts: number[] = [];
     for (let i = 0; i < POLICIES; i++) {
@@ -559,7 +568,8 @@ describe('permission leak fuzzing (real ingestion, random conditional policies, 
           );
           expect({ where, hiddenStats }).toEqual({ where, hiddenStats: [] });
           if (mode === 'keyword') {
-            // Keyword retrieval finds every chunk with the (corrected) marker, and only when visible.
+            // Keyword retrieval finds every chunk with the (corrected) marker, and only when
+            // visible.
             const expected = shown
               ? chunksWith(f.marker, visibleRefs)
                   .map(c => c.chunk_id)
@@ -700,7 +710,8 @@ describe('permission leak fuzzing (real ingestion, random conditional policies, 
     },
   );
 
-  it('the same tree with only valid rules does see something (the malformed cases are not vacuous)', async () => {
+  it(`the same tree with only valid rules does see something (the malformed cases are not \
+vacuous)`, async () => {
     const visibility = await visibilityOf(
       policyService({ not: leaf('HAS_TAG', { tag: 'nothing-has-this' }) }),
     );

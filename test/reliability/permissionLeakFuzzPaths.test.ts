@@ -15,7 +15,10 @@ import { ConfigReader } from '@backstage/config';
 import { AddressInfo } from 'net';
 import request from 'supertest';
 import { DefaultAskDocsService } from '../../plugins/ask-docs-node/src';
-import { DatabaseAskDocsStore } from '../../plugins/ask-docs-backend/src/database/DatabaseAskDocsStore';
+// prettier-ignore
+import {
+  DatabaseAskDocsStore,
+} from '../../plugins/ask-docs-backend/src/database/DatabaseAskDocsStore';
 import { HashingEmbedder } from '../../plugins/ask-docs-backend/src/embedding';
 import { createLanguageAnalyzers } from '../../plugins/ask-docs-backend/src/language';
 import { resolveVisibility } from '../../plugins/ask-docs-backend/src/permissions';
@@ -301,7 +304,8 @@ describe('permission leak fuzz over every read path (seeded policies, oracle, ca
     expect(health.body.embedder.modelId).toBe(embedder.modelId);
   });
 
-  it(`leaks nothing on any path (seed ${SEED} x ${ROUNDS}, run seed ${RUN_SEED} x ${RUN_ROUNDS})`, async () => {
+  it(`leaks nothing on any path (seed ${SEED} x ${ROUNDS}, run seed ${RUN_SEED} x \
+${RUN_ROUNDS})`, async () => {
     const started = Date.now();
     lastCheck = started;
     let r = rng(SEED);

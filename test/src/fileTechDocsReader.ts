@@ -33,7 +33,9 @@ export interface FileSite {
   pages?: string[];
 }
 
-/** Documentation pages of a built site folder, as TechDocs would list them (no 404, assets, search). */
+/**
+ * Documentation pages of a built site folder, as TechDocs would list them (no 404, assets, search).
+ */
 export function sitePages(dir: string): string[] {
   return pageListFromMetadata({ files: listFiles(dir) }).sort();
 }

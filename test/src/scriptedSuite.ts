@@ -5,7 +5,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
-/** Thrown inside a waitFor callback to stop waiting at once (a process died) instead of retrying. */
+/**
+ * Thrown inside a waitFor callback to stop waiting at once (a process died) instead of retrying.
+ */
 export class StopWaiting extends Error {}
 
 /** Polls `fn` until it returns a value, retrying on errors, until `timeoutMs` has passed. */

@@ -253,7 +253,10 @@ export function htmlPage(
           .replace(/\W+/g, '-')}">${heading}</h2><p>${text}</p>`,
     )
     .join('');
-  return `<!doctype html><html><head><title>${title}</title></head><body><article><h1>${title}</h1>${body}</article></body></html>`;
+  return (
+    `<!doctype html><html><head><title>${title}</title></head>` +
+    `<body><article><h1>${title}</h1>${body}</article></body></html>`
+  );
 }
 
 /**

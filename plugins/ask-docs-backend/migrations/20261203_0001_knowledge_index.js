@@ -50,7 +50,8 @@ exports.up = async function up(knex) {
   });
 
   await knex.schema.createTable('ask_docs_chunks', t => {
-    t.text('chunk_id').primary(); // hash(document_id, anchor, ordinal in section): stable across runs
+    // hash(document_id, anchor, ordinal in section): stable across runs
+    t.text('chunk_id').primary();
     t.text('document_id')
       .notNullable()
       .references('document_id')

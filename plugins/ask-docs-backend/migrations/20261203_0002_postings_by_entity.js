@@ -113,7 +113,8 @@ exports.up = async function up(knex) {
       FROM ask_docs_chunks c
      WHERE c.chunk_id = t.chunk_id AND t.entity_ref <> c.entity_ref`);
   await knex.raw(
-    'ALTER TABLE ask_docs_chunks ADD CONSTRAINT ask_docs_chunks_chunk_entity UNIQUE (chunk_id, entity_ref)',
+    'ALTER TABLE ask_docs_chunks ADD CONSTRAINT ask_docs_chunks_chunk_entity' +
+      ' UNIQUE (chunk_id, entity_ref)',
   );
   await setChunkForeignKey(knex, 'ask_docs_terms', 'chunk_entity');
 
@@ -136,14 +137,16 @@ exports.up = async function up(knex) {
     'CREATE INDEX ask_docs_vocabulary_term ON ask_docs_vocabulary (term text_pattern_ops)',
   );
   await knex.raw(
-    'CREATE INDEX ask_docs_vocabulary_tail ON ask_docs_vocabulary ((substr(term, 2)) text_pattern_ops)',
+    'CREATE INDEX ask_docs_vocabulary_tail' +
+      ' ON ask_docs_vocabulary ((substr(term, 2)) text_pattern_ops)',
   );
 
   await createVocabularySync(knex);
 
   await knex.raw(`
     INSERT INTO ask_docs_vocabulary (entity_ref, term, df)
-      SELECT entity_ref, term, count(*) FROM ask_docs_terms WHERE kind = 'w' GROUP BY entity_ref, term`);
+      SELECT entity_ref, term, count(*) FROM ask_docs_terms
+       WHERE kind = 'w' GROUP BY entity_ref, term`);
 };
 
 /** @param {import('knex').Knex} knex */

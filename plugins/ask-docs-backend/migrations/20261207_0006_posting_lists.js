@@ -83,7 +83,8 @@ exports.up = async function up(knex) {
      GROUP BY k.key_id, e.entity_no`);
   await knex.raw(`UPDATE ask_docs_chunks c SET key_ids = x.ids
     FROM (SELECT t.chunk_id,
-                 '\\x00'::bytea || string_agg(int4send(k.key_id), ''::bytea ORDER BY k.key_id) AS ids
+                 '\\x00'::bytea
+                   || string_agg(int4send(k.key_id), ''::bytea ORDER BY k.key_id) AS ids
             FROM ask_docs_terms t JOIN ask_docs_keys k ON k.kind = t.kind AND k.term = t.term
            GROUP BY t.chunk_id) x
    WHERE x.chunk_id = c.chunk_id`);

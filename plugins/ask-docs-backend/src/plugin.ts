@@ -143,7 +143,8 @@ export const askDocsPlugin = createBackendPlugin({
             const n = await store.deleteAnswersBefore(cutoff);
             if (n)
               logger.info(
-                `ask-docs: deleted ${n} answer records older than ${settings.answer.retentionDays} days`,
+                `ask-docs: deleted ${n} answer records older than ` +
+                  `${settings.answer.retentionDays} days`,
               );
             // After the answers: versions only the deleted answers cited go too.
             const versionDays = settings.retention.chunkVersionsDays;

@@ -232,7 +232,8 @@ describe('readAskDocsConfig', () => {
     expect(c.answer.options).toEqual({ minClaimOverlap: 0 });
   });
 
-  it('passes configured title and phrase weights to retrieval, and leaves the defaults alone', () => {
+  it(`passes configured title and phrase weights to retrieval, and leaves the defaults \
+alone`, () => {
     const hashing = { modelId: 'h', kind: 'hashing-fallback' as const };
     for (const weight of [0, 0.2, 1]) {
       const c = read({

@@ -23,7 +23,8 @@ describe('parseCitationMarkers', () => {
 
   it('splits a section on ›, » and spaced >', () => {
     const markers = parseCitationMarkers(
-      '[Release process › Rollback] [Release process»Rollback › Manual] [Release process > Rollback]',
+      '[Release process › Rollback] [Release process»Rollback › Manual] [Release process > ' +
+        'Rollback]',
     );
     expect(markers.map(m => [m.title, m.section])).toEqual([
       ['Release process', 'Rollback'],

@@ -198,7 +198,8 @@ export const NOT_IN_KNOWLEDGE_BASE_ANSWER =
 
 /** The label shown instead of an answer when only evidence can be given. */
 export const EVIDENCE_ONLY_NOTICE =
-  'Not an answer: the language model is unavailable. These are the most relevant passages from the documentation.';
+  'Not an answer: the language model is unavailable. These are the most relevant passages from ' +
+  'the documentation.';
 
 /** Replaces the text of a stored answer that drew on documents the reader can no longer see. */
 export const REDACTED_ANSWER_TEXT =

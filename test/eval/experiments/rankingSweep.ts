@@ -9,7 +9,10 @@
  */
 import fs from 'fs';
 import { tokenize } from '../../../plugins/ask-docs-backend/src/language/tokenize';
-import { BUILT_IN_PROFILES } from '../../../plugins/ask-docs-backend/src/language/createLanguageAnalyzers';
+// prettier-ignore
+import {
+  BUILT_IN_PROFILES,
+} from '../../../plugins/ask-docs-backend/src/language/createLanguageAnalyzers';
 import {
   detectLanguage,
   languageScores,

@@ -17,13 +17,16 @@ import type { ChatModel, ConversationTurn, RetrievedChunk } from './types';
 
 /** Shown (as answer and notice) when the model answered without citing any sent document. */
 export const UNCITED_ANSWER_NOTICE =
-  "Not an answer: the model's answer cited no retrieved document, so it is not shown. These are the most relevant passages from the documentation.";
+  "Not an answer: the model's answer cited no retrieved document, so it is not shown. " +
+  'These are the most relevant passages from the documentation.';
 /** Shown when claim verification rejected every cited document. */
 export const UNSUPPORTED_ANSWER_NOTICE =
-  'Not an answer: the passages the model cited do not support its answer, so it is not shown. These are the most relevant passages from the documentation.';
+  'Not an answer: the passages the model cited do not support its answer, so it is not shown. ' +
+  'These are the most relevant passages from the documentation.';
 /** Shown when not even the best passage fits the context budget. */
 export const CONTEXT_TOO_LARGE_NOTICE =
-  'Not an answer: the relevant passages are too long to send to the language model. These are the most relevant passages from the documentation.';
+  'Not an answer: the relevant passages are too long to send to the language model. These are ' +
+  'the most relevant passages from the documentation.';
 /** Notice when the model itself reported that the passages do not contain the answer. */
 export const MODEL_FOUND_NO_ANSWER_NOTICE =
   'The passages retrieved for this question do not contain the answer.';

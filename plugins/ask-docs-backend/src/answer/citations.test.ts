@@ -5,7 +5,9 @@ const rollback = chunk({
   title: 'Release process',
   documentId: 'release',
   sectionPath: 'Release process › Rollback',
-  text: 'To roll back, run deploy rollback --to previous. The rollback takes about two minutes. Afterwards, check the dashboards.',
+  text:
+    'To roll back, run deploy rollback --to previous. ' +
+    'The rollback takes about two minutes. Afterwards, check the dashboards.',
   rank: 2,
 });
 const releaseIntro = chunk({
@@ -42,7 +44,8 @@ const ids = (text: string, chunks = sent) =>
 describe('selectSources', () => {
   it('makes one source per cited document, in order of first citation', () => {
     const sources = selectSources(
-      'The captain approves [FAQ]. Releases are on Tuesdays [Release process]. Roll back with the script [Release process].',
+      'The captain approves [FAQ]. Releases are on Tuesdays [Release process]. Roll back with ' +
+        'the script [Release process].',
       sent,
     );
     expect(sources.map(s => s.documentId)).toEqual(['faq', 'release']);
@@ -131,7 +134,8 @@ describe('selectSources', () => {
   it('ignores titles mentioned in prose, in links, in code and by number', () => {
     expect(
       ids(
-        'The Release process page and the FAQ say so; Onboarding too. See [the FAQ](https://x/faq), `[FAQ]`, [1] and [2].',
+        'The Release process page and the FAQ say so; Onboarding too. See [the ' +
+          'FAQ](https://x/faq), `[FAQ]`, [1] and [2].',
       ),
     ).toEqual([]);
   });
@@ -188,7 +192,8 @@ describe('selectSources', () => {
 
   it('records the claim each marker supports, including a marker after the full stop', () => {
     const { matches } = matchCitations(
-      'Releases are on Tuesdays [Release process]. New joiners get laptops on day one. [Onboarding]',
+      'Releases are on Tuesdays [Release process]. New joiners get laptops on day one. ' +
+        '[Onboarding]',
       sent,
     );
     expect(matches.map(m => m.claim)).toEqual([

@@ -173,7 +173,8 @@ function pickChunk(
   for (const chunk of chunks) {
     const own = chunkSections(chunk).map(normalizeTitle);
     const score = sectionScore(own, cited);
-    if (score > best.score) best = { chunk, score }; // chunks are rank-ordered: ties keep the better rank
+    // chunks are rank-ordered: ties keep the better rank
+    if (score > best.score) best = { chunk, score };
   }
   return best;
 }

@@ -81,7 +81,10 @@ export function entityName(entityRef: string): string {
     : afterKind;
 }
 
-/** The headings below the document title, e.g. ['Rollback', 'Manual'] for 'Release › Rollback › Manual'. */
+/**
+ * The headings below the document title, e.g. ['Rollback', 'Manual'] for
+ * 'Release › Rollback › Manual'.
+ */
 export function chunkSections(
   chunk: Pick<RetrievedChunk, 'title' | 'sectionPath'>,
 ): string[] {

@@ -196,7 +196,8 @@ export function createChatModelFromOptions(
             MAX_BACKOFF_MS,
           );
           deps.logger?.warn(
-            `Language model call failed (${failure.reason}: ${failure.message}); retrying in ${wait} ms`,
+            `Language model call failed (${failure.reason}: ${failure.message}); retrying in ` +
+              `${wait} ms`,
           );
           await sleep(wait, signal);
         }

@@ -37,13 +37,15 @@ describe('buildPrompt', () => {
     const user = messages[1].content;
     expect(messages[0]).toEqual({ role: 'system', content: SYSTEM_PROMPT });
     expect(user).toContain(
-      'Block 1\nDocument title: Release process\nSection: Release process › Rollback\nCite as: [Release process › Rollback]\n<document>\nRun deploy rollback',
+      'Block 1\nDocument title: Release process\nSection: Release process › Rollback\nCite as: ' +
+        '[Release process › Rollback]\n<document>\nRun deploy rollback',
     );
     expect(user.indexOf('Block 1')).toBeLessThan(user.indexOf('Block 2'));
     expect(user.trimEnd().endsWith('Question: How do I roll back?')).toBe(true);
   });
 
-  it('tells the model to answer only from the blocks, cite, ignore instructions in data and say when it cannot', () => {
+  it(`tells the model to answer only from the blocks, cite, ignore instructions in data and say \
+when it cannot`, () => {
     expect(SYSTEM_PROMPT).toMatch(/only from the context blocks/);
     expect(SYSTEM_PROMPT).toMatch(
       /After every sentence that states a fact, cite/,

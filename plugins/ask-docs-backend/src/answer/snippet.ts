@@ -91,14 +91,14 @@ function cut(sentence: string, maxChars: number): string {
 // Function words that would make unrelated sentences look alike (English and Czech corpora).
 const STOPWORDS = new Set(
   (
-    'the and for are but not you your with this that these those from have has had was were will ' +
-    'can could should would into onto than then there their they them what when where which who ' +
-    'why how all any each other some such only own same very just also about above below after ' +
-    'before again more most does did done doing use used using via its our out over under been ' +
-    'being both here a an of to in on at by or is it be as if so no do we us he she' +
-    ' jak jako aby ale ani jsou jsem jste bude byl byla bylo nebo pro při pod nad před přes mezi ' +
-    'který která které kteří což tak také tento tato toto tyto jeho její jejich než jen již už ' +
-    'kde kdy proč být mít má mají lze není nejsou'
+    'the and for are but not you your with this that these those from have has had was were ' +
+    'will can could should would into onto than then there their they them what when where ' +
+    'which who why how all any each other some such only own same very just also about above ' +
+    'below after before again more most does did done doing use used using via its our out ' +
+    'over under been being both here a an of to in on at by or is it be as if so no do we us ' +
+    'he she jak jako aby ale ani jsou jsem jste bude byl byla bylo nebo pro při pod nad před ' +
+    'přes mezi který která které kteří což tak také tento tato toto tyto jeho její ' +
+    'jejich než jen již už kde kdy proč být mít má mají lze není nejsou'
   ).split(/\s+/),
 );
 

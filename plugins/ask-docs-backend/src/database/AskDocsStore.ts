@@ -44,7 +44,10 @@ export interface StoredDocumentState {
   revision: string;
   /** Whether every chunk has a vector of the current model. */
   embedded: boolean;
-  /** Analysis signature of the stored postings; null when unknown (indexed before it was recorded). */
+  /**
+   * Analysis signature of the stored postings; null when unknown (indexed before it was
+   * recorded).
+   */
   analysisSignature: string | null;
 }
 

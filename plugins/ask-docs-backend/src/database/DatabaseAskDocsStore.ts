@@ -167,7 +167,8 @@ export class DatabaseAskDocsStore implements AskDocsStore {
         'd.analysis_signature',
         this.db.raw(
           `NOT EXISTS (SELECT 1 FROM ask_docs_chunks c
-             LEFT JOIN ask_docs_embeddings e ON e.chunk_id = c.chunk_id AND e.model_id = ? AND e.content_hash = c.content_hash
+             LEFT JOIN ask_docs_embeddings e
+               ON e.chunk_id = c.chunk_id AND e.model_id = ? AND e.content_hash = c.content_hash
              WHERE c.document_id = d.document_id AND e.chunk_id IS NULL) AS embedded`,
           [modelId],
         ),

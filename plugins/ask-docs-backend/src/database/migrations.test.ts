@@ -49,7 +49,7 @@ describe('migrations', () => {
     expect(type.rows[0].t).toBe('halfvec');
   });
 
-  it('upgrades an index written before 0005: statistics, posting lists and vector entities are backfilled', async () => {
+  it('backfills statistics, posting lists and vector entities of a pre-0005 index', async () => {
     await rollbackDatabaseMigrations(db.knex);
     // Up to 0004, then rows as the store wrote them then (vectors without an entity).
     while (

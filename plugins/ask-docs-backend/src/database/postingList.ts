@@ -159,13 +159,21 @@ export function decodePostingArrays(
   };
 }
 
+/** Zeroed arrays for `size` postings, in one allocation (a question decodes thousands). */
+export function postingArrays(size: number): PostingArrays {
+  const buffer = new ArrayBuffer(12 * size);
+  return {
+    chunkNos: new Int32Array(buffer, 0, size),
+    tfs: new Int32Array(buffer, 4 * size, size),
+    lengths: new Int32Array(buffer, 8 * size, size),
+  };
+}
+
 function decodeCounted(
   bytes: Uint8Array,
   count: number,
 ): PostingArrays | undefined {
-  const chunkNos = new Int32Array(count);
-  const tfs = new Int32Array(count);
-  const lengths = new Int32Array(count);
+  const { chunkNos, tfs, lengths } = postingArrays(count);
   let n = 0;
   let field = 0;
   let chunkNo = 0;

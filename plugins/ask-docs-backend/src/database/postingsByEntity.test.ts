@@ -182,7 +182,7 @@ describe('postings by entity', () => {
       )
     )[0]?.df;
 
-  it('keeps the statistics equal to the postings and chunks through writes, rewrites and deletions', async () => {
+  it('keeps statistics equal to postings and chunks through writes and deletions', async () => {
     const a = 'component:default/a';
     const b = 'component:default/b';
     for (const ref of [a, b]) await store.upsertEntity(entity(ref));
@@ -282,7 +282,7 @@ describe('postings by entity', () => {
     expect(v.stored).toEqual(v.derived);
   });
 
-  it("refuses a vector whose entity is not its chunk's, and deletes vectors with the entity", async () => {
+  it('refuses a vector of another entity; deletes vectors with the entity', async () => {
     const a = 'component:default/a';
     const b = 'component:default/b';
     for (const ref of [a, b]) await store.upsertEntity(entity(ref));
@@ -327,7 +327,8 @@ describe('postings by entity', () => {
     await writePage(ref, 'one', ['some words here']);
     await expect(store.refreshIndexStatistics()).resolves.toBeUndefined();
     const { rows } = await db.knex.raw(
-      `SELECT count(*)::int AS n FROM pg_stat_user_tables WHERE relname = 'ask_docs_postings' AND last_vacuum IS NOT NULL`,
+      `SELECT count(*)::int AS n FROM pg_stat_user_tables
+        WHERE relname = 'ask_docs_postings' AND last_vacuum IS NOT NULL`,
     );
     expect(rows[0].n).toBe(1);
   });

@@ -11,10 +11,11 @@ export const DEFAULT_HASHING_DIMENSION = 384;
  */
 const STOPWORDS = new Set(
   (
-    'a an and are as at be by for from has have how i if in into is it its of on or that the this to ' +
-    'was were what when where which who why will with do does can you your we our not no ' +
-    'a i k o s u v z aby ale ani az by byl byla bylo co do i jak jako je jeho jej jen jsem jsi jsme ' +
-    'jsou ke kde kdy ktera ktere ktery na nebo neni od po pod pro proc se si ta tak tam to tu ve za ze'
+    'a an and are as at be by for from has have how i if in into is it its of on or that the ' +
+    'this to was were what when where which who why will with do does can you your we our not ' +
+    'no a i k o s u v z aby ale ani az by byl byla bylo co do i jak jako je jeho jej jen jsem ' +
+    'jsi jsme jsou ke kde kdy ktera ktere ktery na nebo neni od po pod pro proc se si ta tak ' +
+    'tam to tu ve za ze'
   ).split(' '),
 );
 
@@ -179,8 +180,9 @@ export interface HashingEmbedderOptions {
 
 /**
  * Offline fallback embedder: signed feature hashing of words, bigrams, lemma and stem keys (or word
- * prefixes without analyzers) and character 3–5-grams with sublinear term frequency. It captures lexical overlap (including across Czech
- * inflections via shared fragments), not meaning, and is labelled as such everywhere it is reported.
+ * prefixes without analyzers) and character 3–5-grams with sublinear term frequency. It captures
+ * lexical overlap (including across Czech inflections via shared fragments), not meaning, and is
+ * labelled as such everywhere it is reported.
  */
 export class HashingEmbedder implements Embedder {
   readonly kind = 'hashing-fallback' as const;

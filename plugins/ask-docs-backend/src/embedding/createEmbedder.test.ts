@@ -56,7 +56,8 @@ describe('createEmbedder', () => {
     expect(info.note).not.toMatch(/instead of a semantic model/);
   });
 
-  it('passes the language analyzers to the hashing embedder, configured or as fallback (v2)', async () => {
+  it(`passes the language analyzers to the hashing embedder, configured or as fallback \
+(v2)`, async () => {
     const analyzers = await createLanguageAnalyzers({
       languages: ['en', 'cs'],
       onMissingDictionary: 'stem-only',

@@ -41,7 +41,8 @@ export async function createEmbedder(
       dtype: s.dtype,
     });
     logger.info(
-      `Ask docs embeddings: ${embedder.modelId} (dimension ${embedder.dimension}) from ${embedder.localModelPath}`,
+      `Ask docs embeddings: ${embedder.modelId} (dimension ${embedder.dimension}) from ` +
+        `${embedder.localModelPath}`,
     );
     return embedder;
   } catch (e) {
@@ -59,8 +60,8 @@ export async function createEmbedder(
       analyzers: deps.analyzers,
     });
     logger.warn(
-      `!!! Ask docs embeddings: FALLING BACK to the lexical hashing embedder ${fallback.modelId}; ` +
-        `retrieval quality will be much lower. Reason: ${reason}. ` +
+      `!!! Ask docs embeddings: FALLING BACK to the lexical hashing embedder ` +
+        `${fallback.modelId}; retrieval quality will be much lower. Reason: ${reason}. ` +
         'Set askDocs.embeddings.allowFallback: false to make this a startup error.',
     );
     return fallback;

@@ -15,11 +15,15 @@ describe('loadTransformers', () => {
     );
     await expect(load).rejects.toBeInstanceOf(TransformersNotInstalledError);
     await expect(load).rejects.toThrow(
-      /optional package @huggingface\/transformers is not installed.*yarn --cwd packages\/backend add/,
+      new RegExp(
+        /optional package @huggingface\/transformers is not installed.*/
+          .source + /yarn --cwd packages\/backend add/.source,
+      ),
     );
   });
 
-  it('passes other failures through unchanged (a missing transitive module is not "not installed")', async () => {
+  it(`passes other failures through unchanged (a missing transitive module is not "not \
+installed")`, async () => {
     const other = missing('onnxruntime-common');
     await expect(loadTransformers(() => Promise.reject(other))).rejects.toBe(
       other,

@@ -1,10 +1,12 @@
-/** Which family of embedder produced a vector; stored with the index so mixed spaces are detectable. */
+/**
+ * Which family of embedder produced a vector; stored with the index so mixed spaces are detectable.
+ */
 export type EmbedderKind = 'transformers' | 'hashing-fallback';
 
 /**
- * Turns text into fixed-size vectors. All vectors are L2-normalised, so cosine similarity equals the
- * dot product. Passages and queries are embedded separately because asymmetric models (e5) expect
- * different prefixes for each side.
+ * Turns text into fixed-size vectors. All vectors are L2-normalised, so cosine similarity equals
+ * the dot product. Passages and queries are embedded separately because asymmetric models (e5)
+ * expect different prefixes for each side.
  */
 export interface Embedder {
   readonly modelId: string;
@@ -32,10 +34,13 @@ export function embedderInfo(e: Embedder): EmbedderInfo {
     dimension: e.dimension,
   };
   if (e.fallbackReason) {
-    info.note = `Using the lexical hashing fallback instead of a semantic model: ${e.fallbackReason}`;
+    info.note =
+      'Using the lexical hashing fallback instead of a semantic model: ' +
+      `${e.fallbackReason}`;
   } else if (e.kind === 'hashing-fallback') {
     info.note =
-      'Lexical hashing embedder (configured); similarity is based on shared words and word fragments, not meaning.';
+      'Lexical hashing embedder (configured); similarity is based on shared words and word ' +
+      'fragments, not meaning.';
   }
   return info;
 }

@@ -78,7 +78,9 @@ export class Ingester {
   private running: Promise<RunProgress> | undefined;
   /** Titles seen in the current run, to warn about duplicates (decision record 0003). */
   private titles = new Map<string, string>();
-  /** The analysis the postings are made with now; documents stored under another are re-analysed. */
+  /**
+   * The analysis the postings are made with now; documents stored under another are re-analysed.
+   */
   private readonly signature: string;
 
   constructor(private readonly o: IngesterOptions) {
@@ -193,9 +195,10 @@ export class Ingester {
       }
       await store.finishRun(runId, 'succeeded', progress);
       logger.info(
-        `ask-docs: ingestion run ${runId} done: ${progress.entitiesDone} entities, ${progress.pagesDone} pages ` +
-          `(${progress.pagesSkipped} unchanged), ${progress.chunksWritten} chunks written, ` +
-          `${progress.chunksEmbedded} embedded, ${progress.chunksReanalysed} re-analysed, ${progress.chunksDeleted} deleted, ` +
+        `ask-docs: ingestion run ${runId} done: ${progress.entitiesDone} entities, ` +
+          `${progress.pagesDone} pages (${progress.pagesSkipped} unchanged), ` +
+          `${progress.chunksWritten} chunks written, ${progress.chunksEmbedded} embedded, ` +
+          `${progress.chunksReanalysed} re-analysed, ${progress.chunksDeleted} deleted, ` +
           `${progress.errors.length} errors`,
       );
     } catch (e) {

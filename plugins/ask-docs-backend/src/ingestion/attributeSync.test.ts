@@ -178,7 +178,8 @@ describe('entity-attribute sync', () => {
     expect(await sync.run()).toEqual({ listed: 2, updated: 0, hidden: 0 });
   });
 
-  it('a deleted entity is hidden after one tick, keeps its chunks, returns when re-added', async () => {
+  it(`a deleted entity is hidden after one tick, keeps its chunks, returns when \
+re-added`, async () => {
     const before = await indexState();
     catalog.entities = catalog.entities.filter(
       e => e.metadata.name !== 'search',

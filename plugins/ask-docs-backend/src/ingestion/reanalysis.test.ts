@@ -38,16 +38,19 @@ const entity: Entity = {
 };
 
 const page = (body: string) =>
-  `<html><body><div class="md-content"><article class="md-content__inner md-typeset">${body}</article></div></body></html>`;
+  `<html><body><div class="md-content"><article class="md-content__inner ` +
+  `md-typeset">${body}</article></div></body></html>`;
 
 const PAGES: Record<string, string> = {
   'pravidla/index.html': page(
-    '<h1 id="psi">Psi v kanceláři</h1><p>Do kanceláře smíte vzít svého psa, pokud je očkovaný a klidný. ' +
-      'Se psem choďte ven každé dvě hodiny a misku s vodou mějte u stolu, ne u stěn.</p>' +
-      '<h2 id="parkovani">Parkování</h2><p>Parkovací místa se rezervují den předem v recepci u vchodu.</p>',
+    '<h1 id="psi">Psi v kanceláři</h1><p>Do kanceláře smíte vzít svého psa, pokud je ' +
+      'očkovaný a klidný. Se psem choďte ven každé dvě hodiny a misku s vodou mějte u ' +
+      'stolu, ne u stěn.</p><h2 id="parkovani">Parkování</h2><p>Parkovací místa se ' +
+      'rezervují den předem v recepci u vchodu.</p>',
   ),
   'ostatni/index.html': page(
-    '<h1 id="kava">Káva</h1><p>Kávovar čistíme každý pátek odpoledne, odvápnění jednou za měsíc.</p>',
+    '<h1 id="kava">Káva</h1><p>Kávovar čistíme každý pátek odpoledne, odvápnění jednou ' +
+      'za měsíc.</p>',
   ),
 };
 
@@ -218,7 +221,8 @@ describe('re-analysis when the language analysis changes', () => {
         .select('key_id', 'entity_no', 'df', 'postings');
     const before = await lists();
     const third = await ingest(withDictionary);
-    expect(third.pagesSkipped).toBe(Object.keys(PAGES).length + 1); // pages and the catalog document
+    // pages and the catalog document
+    expect(third.pagesSkipped).toBe(Object.keys(PAGES).length + 1);
     expect(third.chunksReanalysed).toBe(0);
     expect(third.chunksWritten).toBe(0);
     expect(before.length).toBeGreaterThan(0);

@@ -33,7 +33,8 @@ describe('Czech analyzer with hunspell', () => {
     expect(cs.signature).toMatch(/^cs:\d+:hunspell-[0-9a-f]{12}$/);
   });
 
-  it('lemmatises irregular forms: psa → pes, dne → den, lidé → člověk, oči → oko', () => {
+  it(`lemmatises irregular forms: psa → pes, dne → den, lidé → člověk, oči → \
+oko`, () => {
     expect(cs.keysForWord('psa').lemmas).toContain('pes');
     expect(cs.keysForWord('psovi').lemmas).toContain('pes');
     expect(cs.keysForWord('dne').lemmas).toContain('den');

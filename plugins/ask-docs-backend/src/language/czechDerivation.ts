@@ -1,9 +1,9 @@
 /**
  * Czech derivation key: the verb a verbal noun or passive participle comes from ("nasazení",
- * "nasazený" → nasadit; "spuštění" → spustit; "použití" → použít), so a question with the
- * infinitive ("Jak nasadit …?") meets a page titled with the noun ("Nasazení"). Hunspell
- * lists these nouns and adjectives as lemmas of their own, and the consonant alternation
- * (d/z, t/c, s/š, z/ž, st/šť) hides them from the light stemmer.
+ * "nasazený" → nasadit; "spuštění" → spustit; "použití" → použít), so a question with
+ * the infinitive ("Jak nasadit …?") meets a page titled with the noun ("Nasazení"). Hunspell
+ * lists these nouns and adjectives as lemmas of their own, and the consonant alternation (d/z, t/c,
+ * s/š, z/ž, st/šť) hides them from the light stemmer.
  *
  * Candidates are built by undoing the suffix and, when needed, the alternation; only a
  * candidate the dictionary knows is kept, and the unchanged consonant is tried first, so

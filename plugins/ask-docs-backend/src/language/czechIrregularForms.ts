@@ -5,7 +5,7 @@
  * maps to all its lemmas (list the form itself when it is also a word in its own right).
  */
 
-// "lemmas: forms", one group a line.
+// "lemmas: forms", one group a line (a long group continues on a line of its own).
 const GROUPS = `
 pes: psa psovi psu psem psi psů psům psy psech pse
 den: dne dni dnem dní dnů dnům dnech dnové dny
@@ -24,7 +24,8 @@ kůň: koně koni koněm koní koním koňmi koních
 přítel: přítele příteli přítelem přátelé přátel přátelům přáteli přátelích
 rok: léta letech
 rok let: let
-být: jsem jsi jsme jste jsou byl byla bylo byli byly budu budeš bude budeme budete budou buď buďte není nejsou jest
+být: jsem jsi jsme jste jsou byl byla bylo byli byly
+být: budu budeš bude budeme budete budou buď buďte není nejsou jest
 být on: je
 jít: jdu jdeš jde jdeme jdete jdou šel šla šlo šli šly půjdu půjde půjdou
 chtít: chci chceš chce chceme chcete chtějí chtěl chtěla chtěli

@@ -23,7 +23,8 @@ const CASE_ENDINGS: Array<{ minLength: number; endings: string[] }> = [
   {
     minLength: 6,
     endings:
-      'ech ich ích ého ěmi emi ému ěte ete ěti eti ího iho ími ímu imu ách ata aty ých ama ami ové ovi ými',
+      'ech ich ích ého ěmi emi ému ěte ete ěti eti ího iho ími ímu imu ách ata aty ' +
+      'ých ama ami ové ovi ými',
   },
   { minLength: 5, endings: 'em es ém ím ům at ám os us ým mi ou' },
   { minLength: 4, endings: 'a e i o u ů y á é í ý ě' },
@@ -50,7 +51,10 @@ function removePossessive(word: string): string {
   return word;
 }
 
-/** Undo alternations the endings cause: lišc(e) → lišk, noz(e) → noh, dům → dom, pavel → pavl. */
+/**
+ * Undo alternations the endings cause: lišc(e) → lišk, noz(e) → noh, dům → dom,
+ * pavel → pavl.
+ */
 function normalize(word: string): string {
   const n = word.length;
   if (word.endsWith('čt')) return `${word.slice(0, -2)}ck`;

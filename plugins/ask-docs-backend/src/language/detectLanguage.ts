@@ -1,7 +1,7 @@
 /**
  * Picks the language of a text among candidates by counting evidence per language: its
- * stopwords, and words with its characteristic letters (Czech ě, š, č, ř, ž, ů, ...). No model:
- * documentation pages are long and questions still carry function words, which is enough to
+ * stopwords, and words with its characteristic letters (Czech ě, š, č, ř, ž, ů, ...). No
+ * model: documentation pages are long and questions still carry function words, which is enough to
  * tell the configured languages apart.
  */
 import {

@@ -62,7 +62,9 @@ export interface LanguageModule {
 export interface LanguageAnalyzersOptions {
   /** Languages to analyse, e.g. ['en', 'cs']; the first is the default for undetectable text. */
   languages: string[];
-  /** Hunspell dictionary files per language. Czech defaults to /usr/share/hunspell/cs_CZ.{aff,dic}. */
+  /**
+   * Hunspell dictionary files per language. Czech defaults to /usr/share/hunspell/cs_CZ.{aff,dic}.
+   */
   hunspell?: {
     [lang: string]: { affPath: string; dicPath: string } | undefined;
   };

@@ -162,7 +162,10 @@ export const catalogRuleTranslations: ReadonlyMap<
   EntityRuleDefinition<any>
 > = new Map(definitions.map(d => [d.name, d]));
 
-/** The catalog conditions of a `catalog.entity.read` decision as a filter; throws on anything unknown. */
+/**
+ * The catalog conditions of a `catalog.entity.read` decision as a filter; throws on anything
+ * unknown.
+ */
 export function translateCatalogConditions(criteria: unknown): EntityCriteria {
   return translateConditions(criteria, {
     resourceType: CATALOG_RESOURCE_TYPE,

@@ -54,7 +54,9 @@ function fieldIssue(
   return undefined;
 }
 
-/** An object schema with the given fields and no others (a misspelt key is an error, not ignored). */
+/**
+ * An object schema with the given fields and no others (a misspelt key is an error, not ignored).
+ */
 export function objectParams<TParams>(
   fields: Record<string, ParamField>,
 ): ParamsSchema<TParams> {

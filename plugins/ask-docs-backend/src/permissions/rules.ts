@@ -9,6 +9,7 @@ import { Knex } from 'knex';
 import {
   AskDocsEntityAttributes,
   EntityCriteria,
+  EntityFilter,
   matchesEntityCriteria,
 } from './entityFilter';
 import { FRESH_VISIBILITY_ATTRIBUTES_SQL, liveEntitySql } from './freshness';
@@ -44,49 +45,51 @@ type TagParams = { tag: string };
 type LabelParams = { label: string; value?: string };
 type AnnotationParams = { annotation: string; value?: string };
 
-const isEntityOwnerDef: EntityRuleDefinition<OwnerParams> = {
-  name: 'IS_ENTITY_OWNER',
-  description:
-    'Allow chunks whose source entity is owned by one of the given claims',
-  paramsSchema: objectParams({
-    claims: {
-      type: 'string[]',
-      description:
-        "Entity refs (e.g. the user's ownership claims), one of which must own the entity",
-    },
-  }),
-  toFilter: ({ claims }) => ({
-    type: 'overlaps',
-    field: 'owners',
-    values: claims,
-  }),
-};
+type ValuesFilter = Extract<EntityFilter, { values: string[] }>;
+/** Distributes over the union, so each `type` keeps its own `field`s. */
+type WithoutValues<F> = F extends unknown ? Omit<F, 'values'> : never;
 
-const isEntityKindDef: EntityRuleDefinition<KindParams> = {
-  name: 'IS_ENTITY_KIND',
-  description: 'Allow chunks whose source entity has one of the given kinds',
-  paramsSchema: objectParams({
-    kinds: { type: 'string[]', description: 'Kinds to match at least one of' },
-  }),
-  toFilter: ({ kinds }) => ({ type: 'oneOf', field: 'kind', values: kinds }),
-};
+/**
+ * IS_ENTITY_OWNER, IS_ENTITY_KIND and IS_IN_NAMESPACE: one string[] parameter `param`, and
+ * the entity's `match.field` has one of its values.
+ */
+function anyOfRule<P extends string>(
+  name: string,
+  description: string,
+  [param, paramDescription]: [P, string],
+  match: WithoutValues<ValuesFilter>,
+): EntityRuleDefinition<Record<P, string[]>> {
+  return {
+    name,
+    description,
+    paramsSchema: objectParams({
+      [param]: { type: 'string[]', description: paramDescription },
+    }),
+    toFilter: params => ({ ...match, values: params[param] }),
+  };
+}
 
-const isInNamespaceDef: EntityRuleDefinition<NamespaceParams> = {
-  name: 'IS_IN_NAMESPACE',
-  description:
-    'Allow chunks whose source entity is in one of the given namespaces',
-  paramsSchema: objectParams({
-    namespaces: {
-      type: 'string[]',
-      description: 'Namespaces to match at least one of',
-    },
-  }),
-  toFilter: ({ namespaces }) => ({
-    type: 'oneOf',
-    field: 'namespace',
-    values: namespaces,
-  }),
-};
+const isEntityOwnerDef = anyOfRule(
+  'IS_ENTITY_OWNER',
+  'Allow chunks whose source entity is owned by one of the given claims',
+  [
+    'claims',
+    "Entity refs (e.g. the user's ownership claims), one of which must own the entity",
+  ],
+  { type: 'overlaps', field: 'owners' },
+);
+const isEntityKindDef = anyOfRule(
+  'IS_ENTITY_KIND',
+  'Allow chunks whose source entity has one of the given kinds',
+  ['kinds', 'Kinds to match at least one of'],
+  { type: 'oneOf', field: 'kind' },
+);
+const isInNamespaceDef = anyOfRule(
+  'IS_IN_NAMESPACE',
+  'Allow chunks whose source entity is in one of the given namespaces',
+  ['namespaces', 'Namespaces to match at least one of'],
+  { type: 'oneOf', field: 'namespace' },
+);
 
 const hasTagDef: EntityRuleDefinition<TagParams> = {
   name: 'HAS_TAG',
@@ -186,7 +189,10 @@ export const askDocsChunkPermissionRules = {
 /** For `permissionsRegistry.addResourceType({ resourceRef, rules, getResources })`. */
 export const askDocsChunkRules = Object.values(askDocsChunkPermissionRules);
 
-/** Condition factories for permission policies, e.g. `askDocsChunkConditions.hasTag({ tag: 'public' })`. */
+/**
+ * Condition factories for permission policies, e.g.
+ * `askDocsChunkConditions.hasTag({ tag: 'public' })`.
+ */
 export const {
   conditions: askDocsChunkConditions,
   createConditionalDecision: createAskDocsChunkConditionalDecision,

@@ -129,7 +129,8 @@ describe('definitive decisions', () => {
     });
   });
 
-  it('does not grant service or anonymous principals anything, and does not ask on their behalf', async () => {
+  it(`does not grant service or anonymous principals anything, and does not ask on their \
+behalf`, async () => {
     for (const credentials of [
       mockCredentials.service('plugin:catalog'),
       mockCredentials.none(),
@@ -261,7 +262,8 @@ describe('ask-docs-chunk conditions', () => {
     }
   });
 
-  it('the resource loader resolves chunk ids to their entity and unknown refs to undefined', async () => {
+  it(`the resource loader resolves chunk ids to their entity and unknown refs to \
+undefined`, async () => {
     const [chunk] = await db
       .knex('ask_docs_chunks')
       .where('entity_ref', OPS)
@@ -448,7 +450,8 @@ describe('Visibility', () => {
     });
   });
 
-  it('ALLOW still goes through the entity table: chunks without an entity row are invisible', async () => {
+  it(`ALLOW still goes through the entity table: chunks without an entity row are \
+invisible`, async () => {
     await db.knex('ask_docs_chunks').insert({
       chunk_id: 'orphan',
       document_id: (

@@ -88,8 +88,9 @@ export class Visibility {
    * Restricts `queryBuilder` to rows whose `entityRefColumn` is a visible source entity:
    * `WHERE <col> IN (SELECT entity_ref FROM ask_docs_entities WHERE <predicate>)`, or
    * `WHERE false` when nothing is visible. Entities no longer in the catalog, and all of them
-   * while the attributes are staler than the plugin allows, match no predicate. Apply it to a fresh builder; a builder that already
-   * has OR-ed conditions is refused because `a OR b AND <visibility>` would not restrict `a`.
+   * while the attributes are staler than the plugin allows, match no predicate. Apply it to a
+   * fresh builder; a builder that already has OR-ed conditions is refused because
+   * `a OR b AND <visibility>` would not restrict `a`.
    */
   apply<TQueryBuilder extends Knex.QueryBuilder>(
     queryBuilder: TQueryBuilder,
@@ -170,7 +171,8 @@ function interpret(
         response.pluginId !== expected.pluginId
       ) {
         throw new Error(
-          `conditional decision for ${response.pluginId}/${response.resourceType}, expected ${expected.pluginId}/${expected.resourceType}`,
+          `conditional decision for ${response.pluginId}/${response.resourceType}, expected ` +
+            `${expected.pluginId}/${expected.resourceType}`,
         );
       }
       return {

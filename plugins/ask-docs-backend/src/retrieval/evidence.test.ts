@@ -216,7 +216,8 @@ describe('retrieval settings: fitted model or configured thresholds', () => {
     });
   });
 
-  it('uses the fitted model for the embedder kind when chosen and no thresholds are configured', () => {
+  it(`uses the fitted model for the embedder kind when chosen and no thresholds are \
+configured`, () => {
     const s = readRetrievalSettings(new ConfigReader(fitted()), hashing);
     expect(s.evidenceModel).toBe(FITTED_EVIDENCE_MODELS['hashing-fallback']);
     // Chosen explicitly, it also serves another model of its kind (the operator's call).

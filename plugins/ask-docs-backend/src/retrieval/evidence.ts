@@ -47,7 +47,7 @@ export function featureNames(names: string): EvidenceFeatureName[] {
   return list as EvidenceFeatureName[];
 }
 
-/** A fitted logistic model: p = σ(bias + Σ weight·(x − mean)/scale); refused when p < cutoff. */
+/** A fitted logistic model: p = σ(bias + Σ weight·(x − mean)/scale); refused below cutoff. */
 export interface EvidenceModel {
   features: readonly EvidenceFeatureName[];
   mean: number[];
@@ -93,8 +93,11 @@ const HOW = /^\s*(how|jak|kudy|čím|cim)\b/i;
 // Yes/no questions start with an auxiliary (en) or are Czech questions without a wh-word.
 const YES_NO_EN =
   /^\s*(is|are|does|do|did|can|could|will|should|has|have|was|were)\b/i;
-const WH_CS =
-  /^\s*(jak|co|kde|kdy|proč|proc|který|ktery|která|ktera|které|ktere|kolik|čím|cim|kdo|čeho|ceho)\b/i;
+const WH_CS = new RegExp(
+  '^\\s*(jak|co|kde|kdy|proč|proc|který|ktery|která|ktera|které|ktere|kolik|' +
+    'čím|cim|kdo|čeho|ceho)\\b',
+  'i',
+);
 const CS_YES_NO =
   /^\s*(je|jsou|lze|dá|da|má|ma|musí|musi|může|muze|umí|umi)\b/i;
 

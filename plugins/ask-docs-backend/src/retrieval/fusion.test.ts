@@ -51,7 +51,8 @@ describe('reciprocalRankFusion', () => {
 });
 
 describe('weighted reciprocal rank fusion', () => {
-  it('scales each list by its weight: a light list reorders near-ties but cannot overturn a clear lead', () => {
+  it(`scales each list by its weight: a light list reorders near-ties but cannot overturn a clear \
+lead`, () => {
     const keyword = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j'];
     const vector = ['j', 'b'];
     const equal = reciprocalRankFusion([vector, keyword]).map(f => f.id);
@@ -108,7 +109,8 @@ describe('readFusionWeights', () => {
       ),
     ).retrieval.fusionWeights;
 
-  it('defaults by embedder kind: equal for a semantic model, light vector weight for the hashing fallback', () => {
+  it(`defaults by embedder kind: equal for a semantic model, light vector weight for the hashing \
+fallback`, () => {
     expect(readFusionWeights(cfg(), e5)).toEqual(
       DEFAULT_FUSION_WEIGHTS.transformers,
     );
@@ -119,7 +121,8 @@ describe('readFusionWeights', () => {
     });
   });
 
-  it('takes the model entry over the default entry, field by field (model ids with dots and slashes as literal keys)', () => {
+  it(`takes the model entry over the default entry, field by field (model ids with dots and \
+slashes as literal keys)`, () => {
     const c = cfg({
       default: { vector: 0.5 },
       'Xenova/multilingual-e5-small': { keyword: 2 },

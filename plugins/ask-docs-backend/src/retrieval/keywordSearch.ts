@@ -3,9 +3,8 @@ import { Knex } from 'knex';
 import { Visibility } from '../permissions/visibility';
 import { decodePostingArrays, PostingArrays } from '../database/postingList';
 import {
-  allScores,
   bestChunks,
-  kthLargest,
+  groupBounds,
   listHas,
   ScoredChunk,
   scoreChunks,
@@ -38,12 +37,15 @@ export interface QueryToken {
 
 export interface TokenStatistics {
   token: string;
-  /** How the token matches the visible corpus: its own keys, key prefixes (fallback), or not at all. */
+  /** How it matches the visible corpus: its own keys, key prefixes (fallback), or not at all. */
   match: 'exact' | 'prefix' | 'none';
   /** Visible chunks containing the token (via the keys of `match`). */
   df: number;
   idf: number;
-  /** Score weight: the token's weight (1 as typed) for exact, times `prefixWeight` for prefix, 0 for none. */
+  /**
+   * Score weight: the token's weight (1 as typed) for exact, times `prefixWeight` for prefix,
+   * 0 for none.
+   */
   weight: number;
 }
 
@@ -135,7 +137,7 @@ function readKeys(tokens: QueryToken[], exact: boolean[]): Key[] {
   return keys.filter(k => k.kind !== 'w' || !derived.has(k.tok));
 }
 
-/** LIKE pattern for "starts with", with the metacharacters of the key escaped ('!' is the escape). */
+/** LIKE pattern for "starts with", the key's metacharacters escaped ('!' is the escape). */
 export function prefixPattern(key: string): string {
   return `${key.replace(/[!%_]/g, ch => `!${ch}`)}%`;
 }
@@ -533,21 +535,18 @@ class QuestionLists implements KeywordLists {
       // entities alone, and rank those chunks on every token. Otherwise read them all.
       const slack = deferred.reduce((sum, t) => sum + this.bound(t), 0);
       const entities = this.entities();
-      const early = allScores(
+      const { floor, best: early } = groupBounds(
         entities.map(e => this.group(e, 0)),
         this.tokenWeights(),
-        this.bm25,
+        { ...this.bm25, keep: window },
       );
-      const floor = kthLargest(early.scores, window);
       if (floor > slack) {
-        const candidates: Array<{ chunkNo: number; entityNo: number }> = [];
-        for (let i = 0; i < early.scores.length; i++) {
-          if (early.scores[i] + slack < floor) continue;
-          const entityNo = entities[early.groups[i]];
-          candidates.push({ chunkNo: early.chunkNos[i], entityNo });
-        }
-        await this.load(1, [...new Set(candidates.map(c => c.entityNo))]);
-        best = this.scoreEach(candidates).slice(0, window);
+        // Every chunk that can rank is in the entities whose best early score is within
+        // `slack` of the floor, and at least `window` of them score `floor` or more, which no
+        // other chunk reaches: ranking all their chunks on every token gives the best.
+        const ranked = entities.filter((_, g) => early[g] + slack >= floor);
+        await this.load(1, ranked);
+        best = this.rank(ranked, window);
       } else {
         await this.load(1, 'all');
         best = this.rank(this.entities(), window);

@@ -1,9 +1,8 @@
 import { PostingArrays } from '../database/postingList';
 import { seededRandom } from '../testUtils/seededRandom';
 import {
-  allScores,
   bestChunks,
-  kthLargest,
+  groupBounds,
   listHas,
   scoreChunks,
   unionLists,
@@ -31,6 +30,31 @@ describe('unionLists', () => {
     expect([...merged.chunkNos]).toEqual([1, 2, 5, 9]);
     expect([...merged.tfs]).toEqual([1, 3, 4, 1]);
     expect([...merged.lengths]).toEqual([10, 20, 50, 90]);
+  });
+
+  it('merges three lists as two merges in a row would (the general path)', () => {
+    const lists = [
+      list([
+        [1, 1, 10],
+        [7, 2, 70],
+      ]),
+      list([
+        [1, 5, 10],
+        [3, 1, 30],
+      ]),
+      list([
+        [3, 4, 30],
+        [7, 1, 70],
+        [8, 2, 80],
+      ]),
+    ];
+    const once = unionLists(lists);
+    const twice = unionLists([unionLists(lists.slice(0, 2)), lists[2]]);
+    expect([...once.chunkNos]).toEqual([1, 3, 7, 8]);
+    expect([...once.tfs]).toEqual([5, 4, 2, 2]);
+    expect([...once.chunkNos]).toEqual([...twice.chunkNos]);
+    expect([...once.tfs]).toEqual([...twice.tfs]);
+    expect([...once.lengths]).toEqual([...twice.lengths]);
   });
 });
 
@@ -89,15 +113,20 @@ describe('bestChunks', () => {
       for (const c of best) {
         expect(groups[c.group].some(l => listHas(l, c.chunkNo))).toBe(true);
       }
-      // Every matching chunk, with the same score as the best list and the brute force.
-      const all = allScores(groups, weights, options);
-      expect(all.chunkNos.length).toBe(brute.size);
-      all.chunkNos.forEach((no, i) => {
-        expect(all.scores[i]).toBeCloseTo(brute.get(no)!, 9);
-        expect(groups[all.groups[i]].some(l => listHas(l, no))).toBe(true);
+      // The floor is the 25th best score, each group's bound its best chunk's score.
+      const bounds = groupBounds(groups, weights, { ...options, keep: 25 });
+      expect(bounds.floor).toBe(best[24].score);
+      groups.forEach((lists, g) => {
+        const scores = [...brute]
+          .filter(([no]) => lists.some(l => listHas(l, no)))
+          .map(([, score]) => score);
+        if (scores.length === 0) expect(bounds.best[g]).toBe(-Infinity);
+        else expect(bounds.best[g]).toBeCloseTo(Math.max(...scores), 9);
       });
-      for (const c of best)
-        expect(all.scores[all.chunkNos.indexOf(c.chunkNo)]).toBe(c.score);
+      expect(
+        groupBounds(groups, weights, { ...options, keep: brute.size + 1 })
+          .floor,
+      ).toBe(-Infinity);
       // Looked up one by one: the same scores to the last bit; a chunk in no list is left out.
       const some = best
         .slice(0, 10)
@@ -116,33 +145,5 @@ describe('bestChunks', () => {
     expect(bestChunks([[undefined]], weights, { ...options, keep: 5 })).toEqual(
       [],
     );
-  });
-});
-
-describe('kthLargest', () => {
-  it('finds the k-th largest value, duplicates counted, as sorting would', () => {
-    const random = seededRandom(11);
-    const values = Float64Array.from({ length: 500 }, () =>
-      Math.floor(random() * 50),
-    );
-    const sorted = [...values].sort((x, y) => y - x);
-    for (const k of [1, 2, 90, 250, 499, 500]) {
-      expect(kthLargest(values, k)).toBe(sorted[k - 1]);
-    }
-    expect(kthLargest(values, 501)).toBe(-Infinity);
-    expect(kthLargest(values, 0)).toBe(-Infinity);
-  });
-});
-
-describe('listHas', () => {
-  it('finds chunk numbers of a sorted list and nothing else', () => {
-    const l = list([
-      [2, 1, 1],
-      [8, 1, 1],
-      [40, 1, 1],
-    ]);
-    expect([2, 8, 40].map(no => listHas(l, no))).toEqual([true, true, true]);
-    expect([0, 3, 41].map(no => listHas(l, no))).toEqual([false, false, false]);
-    expect(listHas(undefined, 2)).toBe(false);
   });
 });

@@ -1,4 +1,4 @@
-import { PostingArrays } from '../database/postingList';
+import { PostingArrays, postingArrays } from '../database/postingList';
 
 /*
  * BM25 over decoded posting lists, document at a time: one entity's lists are sorted by chunk
@@ -9,10 +9,9 @@ import { PostingArrays } from '../database/postingList';
 /** Union of one token's key lists (same entity): sorted chunk numbers with the largest tf. */
 export function unionLists(lists: PostingArrays[]): PostingArrays {
   if (lists.length === 1) return lists[0];
+  if (lists.length === 2) return unionTwo(lists[0], lists[1]);
   const total = lists.reduce((n, l) => n + l.chunkNos.length, 0);
-  const chunkNos = new Int32Array(total);
-  const tfs = new Int32Array(total);
-  const lengths = new Int32Array(total);
+  const { chunkNos, tfs, lengths } = postingArrays(total);
   const at = new Array<number>(lists.length).fill(0);
   let n = 0;
   for (;;) {
@@ -36,11 +35,42 @@ export function unionLists(lists: PostingArrays[]): PostingArrays {
     tfs[n] = tf;
     lengths[n++] = length;
   }
-  return {
-    chunkNos: chunkNos.subarray(0, n),
-    tfs: tfs.subarray(0, n),
-    lengths: lengths.subarray(0, n),
-  };
+  return trim({ chunkNos, tfs, lengths }, n);
+}
+
+/** The first `n` entries of `lists` (no copy). */
+const trim = (lists: PostingArrays, n: number): PostingArrays => ({
+  chunkNos: lists.chunkNos.subarray(0, n),
+  tfs: lists.tfs.subarray(0, n),
+  lengths: lists.lengths.subarray(0, n),
+});
+
+/** unionLists of two lists (a token's lemma and stem keys: the usual case), one merge pass. */
+function unionTwo(x: PostingArrays, y: PostingArrays): PostingArrays {
+  const total = x.chunkNos.length + y.chunkNos.length;
+  const { chunkNos, tfs, lengths } = postingArrays(total);
+  let i = 0;
+  let j = 0;
+  let n = 0;
+  while (i < x.chunkNos.length || j < y.chunkNos.length) {
+    const a = i < x.chunkNos.length ? x.chunkNos[i] : Infinity;
+    const b = j < y.chunkNos.length ? y.chunkNos[j] : Infinity;
+    if (a < b) {
+      chunkNos[n] = a;
+      tfs[n] = x.tfs[i];
+      lengths[n++] = x.lengths[i++];
+    } else if (b < a) {
+      chunkNos[n] = b;
+      tfs[n] = y.tfs[j];
+      lengths[n++] = y.lengths[j++];
+    } else {
+      chunkNos[n] = a;
+      tfs[n] = Math.max(x.tfs[i], y.tfs[j]);
+      lengths[n++] = y.lengths[j++];
+      i++;
+    }
+  }
+  return trim({ chunkNos, tfs, lengths }, n);
 }
 
 export interface TokenWeight {
@@ -187,36 +217,53 @@ export function bestChunks(
   return heap.sort((x, y) => y.score - x.score || x.chunkNo - y.chunkNo);
 }
 
-/** Every matching chunk's BM25 score, as parallel arrays (no object per chunk). */
-export function allScores(
+/**
+ * The `keep`-th best BM25 score over all groups (-Infinity with fewer matching chunks), and
+ * each group's best: one walk, no array per chunk (MaxScore's early ranking).
+ */
+export function groupBounds(
   groups: Array<Array<PostingArrays | undefined>>,
   tokens: TokenWeight[],
-  options: ScoringOptions,
-): { chunkNos: Int32Array; scores: Float64Array; groups: Int32Array } {
-  // A chunk matches at most once per posting: the postings bound the result's size.
-  let capacity = 0;
-  for (const lists of groups)
-    for (const l of lists) capacity += l?.chunkNos.length ?? 0;
-  const result = {
-    chunkNos: new Int32Array(capacity),
-    scores: new Float64Array(capacity),
-    groups: new Int32Array(capacity),
-  };
-  let n = 0;
-  walkScores(groups, tokens, options, (chunkNo, score, group) => {
-    result.chunkNos[n] = chunkNo;
-    result.scores[n] = score;
-    result.groups[n++] = group;
+  options: ScoringOptions & { keep: number },
+): { floor: number; best: Float64Array } {
+  const best = new Float64Array(groups.length).fill(-Infinity);
+  const heap: number[] = []; // min-heap of the `keep` best scores
+  const keep = Math.max(0, Math.floor(options.keep));
+  walkScores(groups, tokens, options, (_, score, group) => {
+    if (score > best[group]) best[group] = score;
+    if (keep === 0) return;
+    if (heap.length < keep) {
+      heap.push(score);
+      for (let i = heap.length - 1; i > 0; ) {
+        const parent = (i - 1) >> 1;
+        if (heap[parent] <= heap[i]) break;
+        [heap[i], heap[parent]] = [heap[parent], heap[i]];
+        i = parent;
+      }
+      return;
+    }
+    if (score <= heap[0]) return;
+    heap[0] = score;
+    for (let i = 0; ; ) {
+      const l = 2 * i + 1;
+      const r = l + 1;
+      let m = i;
+      if (l < heap.length && heap[l] < heap[m]) m = l;
+      if (r < heap.length && heap[r] < heap[m]) m = r;
+      if (m === i) break;
+      [heap[i], heap[m]] = [heap[m], heap[i]];
+      i = m;
+    }
   });
   return {
-    chunkNos: result.chunkNos.subarray(0, n),
-    scores: result.scores.subarray(0, n),
-    groups: result.groups.subarray(0, n),
+    floor: keep > 0 && heap.length === keep ? heap[0] : -Infinity,
+    best,
   };
 }
 
 /**
- * The BM25 scores of given chunks (those in no list left out), each looked up in its own group's lists (binary search): for
+ * The BM25 scores of given chunks (those in no list left out), each looked up in its own group's
+ * lists (binary search): for
  * a few candidates, much less work than walking the lists. Contributions are added in token
  * order with the walk's expression, so a chunk scores the same to the last bit either way.
  */
@@ -240,33 +287,6 @@ export function scoreChunks(
     });
     return matched ? [{ chunkNo, score, group }] : [];
   });
-}
-
-/** The k-th largest value (1-based) by quickselect on a copy; -Infinity when there are fewer. */
-export function kthLargest(values: Float64Array, k: number): number {
-  if (k < 1 || k > values.length) return -Infinity;
-  const a = Float64Array.from(values);
-  const target = a.length - k; // its index in ascending order
-  let lo = 0;
-  let hi = a.length - 1;
-  while (lo < hi) {
-    const pivot = a[(lo + hi) >> 1];
-    let i = lo;
-    let j = hi;
-    while (i <= j) {
-      while (a[i] < pivot) i++;
-      while (a[j] > pivot) j--;
-      if (i <= j) {
-        const swap = a[i];
-        a[i++] = a[j];
-        a[j--] = swap;
-      }
-    }
-    if (target <= j) hi = j;
-    else if (target >= i) lo = i;
-    else break;
-  }
-  return a[target];
 }
 
 function siftDown(

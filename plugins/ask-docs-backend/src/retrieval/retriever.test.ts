@@ -291,7 +291,8 @@ describe('ensureVectorIndex', () => {
     }
   });
 
-  it('rejects model ids with control characters and skips dimensions HNSW cannot index', async () => {
+  it(`rejects model ids with control characters and skips dimensions HNSW cannot \
+index`, async () => {
     await expect(ensureVectorIndex(db.knex, 'bad\u0000id', 4)).rejects.toThrow(
       /control/,
     );
@@ -304,7 +305,8 @@ describe('ensureVectorIndex', () => {
     );
   });
 
-  it('builds with its own maintenance_work_mem for that transaction only, and rejects odd values', async () => {
+  it(`builds with its own maintenance_work_mem for that transaction only, and rejects odd \
+values`, async () => {
     for (const bad of ['lots', "512MB'; DROP TABLE x; --", '0MB', '512 MB']) {
       await expect(
         ensureVectorIndex(db.knex, 'memory-model', 4, { buildMemory: bad }),
@@ -438,7 +440,8 @@ describe('keywordSearch', () => {
     expect(hits[0].coverage).toBeLessThan(0.5);
   });
 
-  it('falls back to prefix matches at half weight only for tokens without an exact match', async () => {
+  it(`falls back to prefix matches at half weight only for tokens without an exact \
+match`, async () => {
     const prefix = await search(alice, q('bookkeep'));
     expect(prefix.hits.map(h => h.chunkId)).toEqual(['l1']);
     expect(prefix.statistics.tokens[0]).toMatchObject({
@@ -520,7 +523,8 @@ describe('suggestCorrections', () => {
     expect(await suggest(bob, 'ledgerss')).toEqual([
       { from: 'ledgerss', to: 'ledgers', distance: 1, df: 1 },
     ]);
-    // A word visible to nobody but hidden docs is simply unknown: "zanzibar" has no visible neighbour.
+    // A word visible to nobody but hidden docs is simply unknown: "zanzibar" has no visible
+    // neighbour.
     expect(await suggest(alice, 'zanzibar')).toEqual([]);
   });
 
@@ -633,7 +637,8 @@ describe('retrieve', () => {
     expect(bobs).toMatchObject({ chunks: [], corrections: [] });
   });
 
-  it('re-embeds the corrected question for the vector side, and only when something was corrected', async () => {
+  it(`re-embeds the corrected question for the vector side, and only when something was \
+corrected`, async () => {
     const reembed = jest.fn(async () => [1, 0, 0, 0]);
     // Vector [0, 0, 0, 1] matches nothing well; the re-embedded one is p1's direction.
     const corrected = await retrieveAs(alice, {
@@ -708,7 +713,8 @@ describe('retrieve', () => {
     );
   });
 
-  it('lifts a chunk with the question as a phrase by the phrase weight, in order only', async () => {
+  it(`lifts a chunk with the question as a phrase by the phrase weight, in order \
+only`, async () => {
     const run = (words: string[], phraseWeight: number) =>
       retrieveAs(everyone, {
         ...unfiltered,
@@ -890,7 +896,8 @@ describe('iterative HNSW scans under a 1%-selective filter', () => {
     expect(plan).toContain(vectorIndexName(RECALL_MODEL, DIM));
   });
 
-  it('plans exact search without the HNSW index, even where index scans are preferred', async () => {
+  it(`plans exact search without the HNSW index, even where index scans are \
+preferred`, async () => {
     const plan = await explainVectorQuery(visible, {
       modelId: RECALL_MODEL,
       queryVector: randomUnitVector(seededRandom(1), DIM),

@@ -207,16 +207,14 @@ export async function retrieve(
                 : t,
             ),
           );
-          statistics = await keywordStatistics({
-            knex,
-            visibility,
-            queryTokens: tokens,
-          });
-          if (useVector && options.reembed) {
-            queryVector = await options.reembed(
-              corrections.map(({ from, to }) => ({ from, to })),
-            );
-          }
+          // The corrected words' statistics and the corrected question's vector, at once.
+          const reembed = options.reembed;
+          [statistics, queryVector] = await Promise.all([
+            keywordStatistics({ knex, visibility, queryTokens: tokens }),
+            useVector && reembed
+              ? reembed(corrections.map(({ from, to }) => ({ from, to })))
+              : Promise.resolve(queryVector),
+          ]);
         }
       }
     }

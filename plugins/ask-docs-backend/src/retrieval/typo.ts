@@ -20,7 +20,7 @@ export interface TypoOptions {
   minWordLength?: number;
   /** Words up to this length allow one edit; longer words two. */
   shortWordMaxLength?: number;
-  /** Cap on vocabulary candidates fetched and compared per word. */
+  /** Cap on vocabulary candidates fetched and compared per word (closest lengths first). */
   maxCandidates?: number;
   /** Cap on words tried per question (one vocabulary query each); later words stay as typed. */
   maxWords?: number;
@@ -101,7 +101,7 @@ export async function suggestCorrections(
 
   const keys = exactKeys(tokens);
   const values = keys.map(() => '(?::int, ?::text, ?::text)').join(', ');
-  const found = await knex.raw(
+  const matched = await knex.raw(
     `SELECT DISTINCT q.tok FROM (VALUES ${values}) AS q(tok, kind, term)
        JOIN ask_docs_keys AS k ON k.kind = q.kind AND k.term = q.term
        JOIN ? AS p ON p.key_id = k.key_id`,
@@ -111,11 +111,10 @@ export async function suggestCorrections(
     ],
   );
   const known = new Set<number>(
-    found.rows.map((r: { tok: number }) => Number(r.tok)),
+    matched.rows.map((r: { tok: number }) => Number(r.tok)),
   );
 
-  const corrections: Correction[] = [];
-  let tried = 0;
+  const words: Array<{ t: QueryToken; word: string; chars: string[] }> = [];
   for (const [tok, t] of tokens.entries()) {
     const word = t.token.toLowerCase();
     const chars = Array.from(word);
@@ -127,46 +126,80 @@ export async function suggestCorrections(
       /\d/.test(word)
     )
       continue;
-    if (tried++ >= maxWords) break;
-    const maxDistance = chars.length <= shortWordMaxLength ? 1 : 2;
-    // Prefilter: with one edit in the first two letters, the candidate still has one of the
-    // word's first two letters as its first or second letter. Letter and length are the keys of
-    // two indexes of the key dictionary (migration 0006); a word counts only with visible lists.
-    const heads = Array.from(new Set([chars[0], chars[1]]));
+    if (words.length >= maxWords) break;
+    words.push({ t, word, chars });
+  }
+  // The words are independent: look them up at once (a question costs the slowest lookup).
+  // Candidates first, by the key dictionary and an existence probe of a visible list (cheap:
+  // no list is summed); the visible df only of the few within reach.
+  const near = await Promise.all(
+    words.map(async ({ word, chars }) => {
+      const maxDistance = chars.length <= shortWordMaxLength ? 1 : 2;
+      // Prefilter: with one edit in the first two letters, the candidate still has one of the
+      // word's first two letters as its first or second letter. Letter and length are the keys
+      // of two indexes of the key dictionary (migration 0006); a word counts only with visible
+      // lists. Past the cap, the lengths closest to the word's are kept.
+      const heads = Array.from(new Set([chars[0], chars[1]]));
+      const result = await knex.raw(
+        `SELECT k.term FROM ask_docs_keys AS k
+          WHERE k.kind = 'w'
+            AND (substr(k.term, 1, 1) = ANY(?::text[]) OR substr(k.term, 2, 1) = ANY(?::text[]))
+            AND char_length(k.term) BETWEEN ? AND ?
+            AND EXISTS (SELECT 1 FROM ? AS p WHERE p.key_id = k.key_id)
+          ORDER BY abs(char_length(k.term) - ?), k.term LIMIT ?`,
+        [
+          heads,
+          heads,
+          chars.length - maxDistance,
+          chars.length + maxDistance,
+          visiblePostings(knex, visibility, selection),
+          chars.length,
+          maxCandidates,
+        ],
+      );
+      return (result.rows as Array<{ term: string }>).flatMap(({ term }) => {
+        const candidate = term.toLowerCase();
+        if (candidate === word) return [];
+        const distance = boundedDamerauLevenshtein(
+          word,
+          candidate,
+          maxDistance,
+        );
+        return distance > maxDistance ? [] : [{ term, distance }];
+      });
+    }),
+  );
+  const terms = Array.from(new Set(near.flat().map(n => n.term)));
+  const dfOf = new Map<string, number>();
+  if (terms.length > 0) {
     const result = await knex.raw(
       `SELECT k.term, sum(p.df)::int AS df FROM ask_docs_keys AS k
          JOIN ? AS p ON p.key_id = k.key_id
-        WHERE k.kind = 'w'
-          AND (substr(k.term, 1, 1) = ANY(?::text[]) OR substr(k.term, 2, 1) = ANY(?::text[]))
-          AND char_length(k.term) BETWEEN ? AND ?
-        GROUP BY k.term ORDER BY df DESC, k.term LIMIT ?`,
-      [
-        visiblePostings(knex, visibility, selection),
-        heads,
-        heads,
-        chars.length - maxDistance,
-        chars.length + maxDistance,
-        maxCandidates,
-      ],
+        WHERE k.kind = 'w' AND k.term = ANY(?::text[])
+        GROUP BY k.term`,
+      [visiblePostings(knex, visibility, selection), terms],
     );
-    let best: Correction | undefined;
     for (const row of result.rows as Array<{ term: string; df: number }>) {
-      const candidate = row.term.toLowerCase();
-      if (candidate === word) continue;
-      const distance = boundedDamerauLevenshtein(word, candidate, maxDistance);
-      if (distance > maxDistance) continue;
-      const df = Number(row.df);
+      dfOf.set(row.term, Number(row.df));
+    }
+  }
+  const corrections: Correction[] = [];
+  words.forEach(({ t }, i) => {
+    let best: Correction | undefined;
+    for (const { term, distance } of near[i]) {
+      const df = dfOf.get(term);
+      if (!df) continue; // gone (or hidden) since the candidates were read
       if (
         !best ||
         distance < best.distance ||
         (distance === best.distance &&
-          (df > best.df || (df === best.df && row.term < best.to)))
+          (df > best.df || (df === best.df && term < best.to)))
       ) {
-        best = { from: t.token, to: row.term, distance, df };
+        best = { from: t.token, to: term, distance, df };
       }
     }
     if (best) corrections.push(best);
-  }
+  });
   return corrections;
 }
 

@@ -86,7 +86,7 @@ export function vectorQuery(
     .limit(options.k);
 }
 
-/** SET LOCAL inside a savepoint, so an older pgvector without the setting does not abort the search. */
+/** SET LOCAL in a savepoint: an older pgvector without the setting does not abort the search. */
 async function trySetLocal(
   trx: Knex.Transaction,
   statement: string,

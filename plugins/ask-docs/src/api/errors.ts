@@ -1,6 +1,8 @@
 import { ResponseError } from '@backstage/errors';
 
-/** The message worth showing a user: the server's own error rather than "Request failed with 400". */
+/**
+ * The message worth showing a user: the server's own error rather than "Request failed with 400".
+ */
 export function describeError(error: unknown): string {
   if (ResponseError.is(error)) {
     return error.cause?.message || error.message;

@@ -217,7 +217,8 @@ describe('chunkSections', () => {
 });
 
 describe('identity hashes', () => {
-  it('documentIdFor is deterministic, case-insensitive in the ref, and separates its inputs', () => {
+  it(`documentIdFor is deterministic, case-insensitive in the ref, and separates its \
+inputs`, () => {
     const id = documentIdFor(
       'Component:default/Payments',
       'techdocs',

@@ -65,7 +65,10 @@ export function sectionPathOf(
   return parts.filter(Boolean).join(SECTION_PATH_SEPARATOR);
 }
 
-/** Groups of consecutive sentence spans, each group at most `maxChars` long from first start to last end. */
+/**
+ * Groups of consecutive sentence spans, each group at most `maxChars` long from first start to last
+ * end.
+ */
 function packSection(
   text: string,
   maxChars: number,

@@ -35,8 +35,8 @@ const SKIPPED_TAGS = new Set([
 ]);
 
 /**
- * Site chrome by class: MkDocs material / mkdocs / readthedocs / Sphinx navigation, DocBook navigation
- * and tables of contents, and permalink anchors next to headings.
+ * Site chrome by class: MkDocs material / mkdocs / readthedocs / Sphinx navigation, DocBook
+ * navigation and tables of contents, and permalink anchors next to headings.
  */
 const EXCLUDED_CLASSES = new Set([
   // MkDocs material
@@ -99,7 +99,9 @@ const EXCLUDED_ROLES = new Set([
   'complementary',
 ]);
 
-/** Containers whose headings are labels inside the text (admonitions, figures), not section starts. */
+/**
+ * Containers whose headings are labels inside the text (admonitions, figures), not section starts.
+ */
 const NON_SECTIONING_CLASSES = new Set([
   'note',
   'tip',

@@ -15,7 +15,10 @@ export function hasAnyClass(el: Element, names: ReadonlySet<string>): boolean {
   return classList(el).some(c => names.has(c));
 }
 
-/** First element (pre-order) below `roots` that passes `test`; subtrees for which `skip` holds are not entered. */
+/**
+ * First element (pre-order) below `roots` that passes `test`; subtrees for which `skip` holds are
+ * not entered.
+ */
 export function findFirst(
   roots: readonly AnyNode[],
   test: (el: Element) => boolean,
@@ -36,7 +39,10 @@ export function findFirst(
   return undefined;
 }
 
-/** All elements (pre-order) below `roots` that pass `test`, not descending into matches or skipped subtrees. */
+/**
+ * All elements (pre-order) below `roots` that pass `test`, not descending into matches or skipped
+ * subtrees.
+ */
 export function findAll(
   roots: readonly AnyNode[],
   test: (el: Element) => boolean,

@@ -9,18 +9,24 @@ const materialPage = `<!doctype html>
 <script>var secretScript = 1;</script><style>.x { color: red }</style></head>
 <body>
 <a href="#intro" class="md-skip">Skip to content</a>
-<header class="md-header"><nav class="md-header__inner"><div class="md-header__title">My Docs Header</div></nav></header>
+<header class="md-header"><nav class="md-header__inner">\
+<div class="md-header__title">My Docs Header</div></nav></header>
 <div class="md-container"><main class="md-main"><div class="md-main__inner">
-<div class="md-sidebar md-sidebar--primary"><nav class="md-nav md-nav--primary"><ul><li class="md-nav__item"><a class="md-nav__link" href="../">Sidebar Home Link</a></li></ul></nav></div>
+<div class="md-sidebar md-sidebar--primary"><nav class="md-nav md-nav--primary"><ul>\
+<li class="md-nav__item"><a class="md-nav__link" href="../">Sidebar Home Link</a></li></ul></nav>\
+</div>
 <div class="md-content"><article class="md-content__inner md-typeset">
 <a href="edit" class="md-content__button md-icon" title="Edit this page">Edit</a>
-<h1 id="configuration">Configuration<a class="headerlink" href="#configuration" title="Permanent link">&para;</a></h1>
+<h1 id="configuration">Configuration<a class="headerlink" href="#configuration" title="Permanent \
+link">&para;</a></h1>
 <p>Guide to   all
 available settings.</p>
-<h2 id="project-information">Project information<a class="headerlink" href="#project-information">¶</a></h2>
+<h2 id="project-information">Project information<a class="headerlink" \
+href="#project-information">¶</a></h2>
 <h3 id="site_name">site_name<a class="headerlink" href="#site_name">¶</a></h3>
 <p>This is a <strong>required setting</strong>. For example:</p>
-<div class="highlight"><pre><span></span><code><span class="nt">site_name</span><span class="p">:</span> Marshmallow Generator
+<div class="highlight"><pre><span></span><code><span class="nt">site_name</span>\
+<span class="p">:</span> Marshmallow Generator
 <span class="nt">nav</span><span class="p">:</span>
     <span class="p">-</span> Home: index.md
 </code></pre></div>
@@ -31,9 +37,11 @@ available settings.</p>
 <p>Run it.<br>Then look.</p>
 <script>document.write("injected")</script>
 </article></div>
-<div class="md-sidebar md-sidebar--secondary"><nav class="md-nav md-nav--secondary"><label class="md-nav__title">Table of contents</label></nav></div>
+<div class="md-sidebar md-sidebar--secondary"><nav class="md-nav md-nav--secondary">\
+<label class="md-nav__title">Table of contents</label></nav></div>
 </div></main>
-<footer class="md-footer"><nav class="md-footer__inner"><a class="md-footer__link"><span class="md-footer__direction">Previous</span> Footer Prev Page</a></nav>
+<footer class="md-footer"><nav class="md-footer__inner"><a class="md-footer__link">\
+<span class="md-footer__direction">Previous</span> Footer Prev Page</a></nav>
 <div class="md-copyright">Made with Material for MkDocs</div></footer></div>
 </body></html>`;
 
@@ -102,23 +110,32 @@ const docbookPage = `<?xml version="1.0" encoding="UTF-8" standalone="no"?>
 <html xmlns="http://www.w3.org/1999/xhtml"><head><title>5.4. Constraints</title></head>
 <body id="docContent">
 <div class="navheader"><table><tr><th colspan="3">5.4. Constraints</th></tr>
-<tr><td><a accesskey="p" href="a.html">Prev</a></td><th>Chapter 5. Data Definition</th><td><a href="b.html">Next</a></td></tr></table><hr/></div>
-<div class="sect1" id="DDL-CONSTRAINTS"><div class="titlepage"><div><div><h2 class="title" style="clear: both">5.4. Constraints</h2></div></div></div>
-<div class="toc"><dl class="toc"><dt><span class="sect2"><a href="#DDL-CHECK">5.4.1. Check Constraints (toc entry)</a></span></dt></dl></div>
+<tr><td><a accesskey="p" href="a.html">Prev</a></td><th>Chapter 5. Data Definition</th><td>\
+<a href="b.html">Next</a></td></tr></table><hr/></div>
+<div class="sect1" id="DDL-CONSTRAINTS"><div class="titlepage"><div><div>\
+<h2 class="title" style="clear: both">5.4. Constraints</h2></div></div></div>
+<div class="toc"><dl class="toc"><dt><span class="sect2">\
+<a href="#DDL-CHECK">5.4.1. Check Constraints (toc entry)</a></span></dt></dl></div>
 <p>Data types are a way to limit the kind of data.</p>
-<div class="sect2" id="DDL-CHECK"><div class="titlepage"><div><div><h3 class="title">5.4.1. Check Constraints</h3></div></div></div>
+<div class="sect2" id="DDL-CHECK"><div class="titlepage"><div><div>\
+<h3 class="title">5.4.1. Check Constraints</h3></div></div></div>
 <a id="id-1.5.4.6.5.2" class="indexterm"></a>
 <p>A check constraint is the most generic constraint type.</p>
-<div class="note"><h3 class="title">Note</h3><p>PostgreSQL does not support CHECK constraints that reference other tables.</p></div>
+<div class="note"><h3 class="title">Note</h3>\
+<p>PostgreSQL does not support CHECK constraints that reference other tables.</p></div>
 <p>After the note.</p>
 </div>
-<div class="sect2"><div class="titlepage"><div><div><h3 class="title"><a id="DDL-NOTNULL"></a>5.4.2. Not-Null Constraints</h3></div></div></div>
+<div class="sect2"><div class="titlepage"><div><div><h3 class="title"><a id="DDL-NOTNULL">\
+</a>5.4.2. Not-Null Constraints</h3></div></div></div>
 <p>A not-null constraint simply specifies that a column must not assume the null value.</p>
-<div class="sect3"><div class="titlepage"><div><div><h4 class="title"><a name="DDL-NOTNULL-EX"></a>5.4.2.1. Example</h4></div></div></div><p>An example.</p></div>
+<div class="sect3"><div class="titlepage"><div><div><h4 class="title"><a name="DDL-NOTNULL-EX">\
+</a>5.4.2.1. Example</h4></div></div></div><p>An example.</p></div>
 </div>
-<div class="sect2"><div class="titlepage"><div><div><h3 class="title">5.4.3. Unanchored</h3></div></div></div><p>Text of a section without any anchor.</p></div>
+<div class="sect2"><div class="titlepage"><div><div><h3 class="title">5.4.3. Unanchored</h3></div>\
+</div></div><p>Text of a section without any anchor.</p></div>
 </div>
-<div class="navfooter"><hr/><table><tr><td><a href="a.html">Prev</a></td><td><a href="index.html">Home</a></td></tr>
+<div class="navfooter"><hr/><table><tr><td><a href="a.html">Prev</a></td><td>\
+<a href="index.html">Home</a></td></tr>
 <tr><td>5.3. Identity Columns</td><td>5.5. System Columns</td></tr></table>
 <a href="https://gitlab.gnome.org" class="reportbug">Report a bug in GIMP</a></div>
 </body></html>`;
@@ -126,7 +143,8 @@ const docbookPage = `<?xml version="1.0" encoding="UTF-8" standalone="no"?>
 describe('parseHtmlPage: DocBook', () => {
   const page = parseHtmlPage(docbookPage);
 
-  it('uses the first heading as title when it repeats <title>, anchored by the enclosing div', () => {
+  it(`uses the first heading as title when it repeats <title>, anchored by the enclosing \
+div`, () => {
     expect(page.title).toBe('5.4. Constraints');
     expect(page.sections[0]).toMatchObject({
       anchor: 'DDL-CONSTRAINTS',
@@ -229,7 +247,8 @@ describe('parseHtmlPage: titles', () => {
 describe('parseHtmlPage: bad input', () => {
   it('survives unclosed and mismatched tags', () => {
     const p = parseHtmlPage(
-      '<h2 id="a">First<p>one <b>bold <i>both</b> after</i><div><h2 id="b">Second</h2><p>two<li>item</ul></table>',
+      '<h2 id="a">First<p>one <b>bold <i>both</b> after</i><div><h2 ' +
+        'id="b">Second</h2><p>two<li>item</ul></table>',
     );
     expect(p.sections.map(s => s.anchor)).toEqual(['a', 'b']);
     expect(p.text).toContain('one bold both after');

@@ -112,10 +112,18 @@ function chooseTitle(
 }
 
 const SEPARATORS = [' - ', ' — ', ' – ', ' | ', ' · ', ' :: '];
-const SITE_WORDS =
-  /\b(documentation|docs|manual|handbook|guide|wiki|mkdocs|techdocs|dokumentace|příručka|manuál|nápověda)\b/i;
+/** Title words that name a documentation site (English and Czech). */
+const SITE_WORD_LIST =
+  'documentation docs manual handbook guide wiki mkdocs techdocs ' +
+  'dokumentace příručka manuál nápověda';
+const SITE_WORDS = new RegExp(
+  `\\b(${SITE_WORD_LIST.replace(/ /g, '|')})\\b`,
+  'i',
+);
 
-/** Strips a site suffix ("Page - Site"): the given site name, else a trailing part that names docs. */
+/**
+ * Strips a site suffix ("Page - Site"): the given site name, else a trailing part that names docs.
+ */
 export function cleanTitle(raw: string, siteName?: string): string {
   const title = normalizeInline(raw);
   const site = siteName ? normalizeInline(siteName) : '';

@@ -29,7 +29,8 @@ type Step = AnyNode | (() => void);
 
 /**
  * Renders the content below `root` into sections of paragraphs. Walks with an explicit stack
- * (pages can nest deeper than the call stack allows) and stops once `budget` characters are written.
+ * (pages can nest deeper than the call stack allows) and stops once `budget` characters are
+ * written.
  */
 export function renderContent(root: AnyNode, budget: number): RenderResult {
   const writer = new TextWriter();
@@ -252,7 +253,9 @@ function renderTable(
   writer.requestBreak(level);
 }
 
-/** Lines of a code block: verbatim, right-trimmed, common indentation removed, blank runs collapsed. */
+/**
+ * Lines of a code block: verbatim, right-trimmed, common indentation removed, blank runs collapsed.
+ */
 function preformattedLines(pre: Element): string[] {
   const parts: string[] = [];
   const stack: AnyNode[] = [...pre.children].reverse();

@@ -1,6 +1,7 @@
 /*
- * Which files of a published TechDocs site are documentation pages, and how TechDocs addresses them.
- * Page paths are relative to the site root and name the HTML file ("user-guide/cli/index.html").
+ * Which files of a published TechDocs site are documentation pages, and how TechDocs addresses
+ * them. Page paths are relative to the site root and name the HTML file
+ * ("user-guide/cli/index.html").
  */
 
 // Top-level folders of a built site that hold generated files or theme assets, not pages.
@@ -49,7 +50,9 @@ function unique(paths: string[]): string[] {
   return [...new Set(paths)];
 }
 
-/** Pages listed in techdocs_metadata.json `files`: HTML only, without 404.html, search/ and assets. */
+/**
+ * Pages listed in techdocs_metadata.json `files`: HTML only, without 404.html, search/ and assets.
+ */
 export function pageListFromMetadata(metadataJson: unknown): string[] {
   const metadata = parseJson(metadataJson) as { files?: unknown } | undefined;
   const files = metadata && Array.isArray(metadata.files) ? metadata.files : [];
@@ -83,7 +86,10 @@ export function pageListFromSearchIndex(searchIndexJson: unknown): string[] {
   return unique(pages);
 }
 
-/** The path TechDocs shows for a page: directory URLs for index.html ('user-guide/x/'), '' for the home page. */
+/**
+ * The path TechDocs shows for a page: directory URLs for index.html ('user-guide/x/'), '' for the
+ * home page.
+ */
 export function pageUrlPath(pagePath: string): string {
   const path = normalizePath(pagePath);
   if (/^index\.html?$/i.test(path)) return '';

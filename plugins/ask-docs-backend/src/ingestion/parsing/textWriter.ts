@@ -7,7 +7,9 @@ export interface RawHeading {
   isTitle?: boolean;
 }
 
-/** Rendered paragraphs under one heading (or before the first heading), before offsets are assigned. */
+/**
+ * Rendered paragraphs under one heading (or before the first heading), before offsets are assigned.
+ */
 export interface RawSection {
   heading?: RawHeading;
   blocks: string[];
@@ -31,7 +33,10 @@ export function normalizeInline(s: string): string {
  */
 export class TextWriter {
   readonly sections: RawSection[] = [{ blocks: [] }];
-  /** Increments whenever visible text is written, so callers can tell whether anything came in between. */
+  /**
+   * Increments whenever visible text is written, so callers can tell whether anything came in
+   * between.
+   */
   serial = 0;
   /** Characters written so far (approximate, for the size budget). */
   length = 0;
@@ -67,7 +72,10 @@ export class TextWriter {
     if (level > this.pending) this.pending = level;
   }
 
-  /** Verbatim lines (code), as a paragraph of their own, or as lines of the current one inside a list. */
+  /**
+   * Verbatim lines (code), as a paragraph of their own, or as lines of the current one inside a
+   * list.
+   */
   preformatted(lines: string[], level: BreakLevel): void {
     if (lines.length === 0) return;
     this.requestBreak(level);

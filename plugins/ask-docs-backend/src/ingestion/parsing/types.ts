@@ -1,16 +1,26 @@
 /** A part of a page under one heading, located in the page text. */
 export interface Section {
-  /** URL fragment for the section: the heading's own anchor, or the nearest enclosing one ('' = top of page). */
+  /**
+   * URL fragment for the section: the heading's own anchor, or the nearest enclosing one
+   * ('' = top of page).
+   */
   anchor: string;
-  /** Headings from the page title (excluded) down to this section, e.g. ['Parameters', 'Storage Parameters']. */
+  /**
+   * Headings from the page title (excluded) down to this section, e.g.
+   * ['Parameters', 'Storage Parameters'].
+   */
   headingPath: string[];
   /** Heading level 1-6; 0 for the text before the first heading. */
   level: number;
-  /** The heading line as it appears at the start of `text` ('' for the text before the first heading). */
+  /**
+   * The heading line as it appears at the start of `text` ('' for the text before the first
+   * heading).
+   */
   heading: string;
   /**
    * Identity of the section within its page: the anchor when the heading has its own, otherwise
-   * derived from the enclosing anchor and the heading text. Unique within a page; chunk ids hang off it.
+   * derived from the enclosing anchor and the heading text. Unique within a page; chunk ids hang
+   * off it.
    */
   key: string;
   /** The section text: heading line, then the body paragraphs separated by blank lines. */

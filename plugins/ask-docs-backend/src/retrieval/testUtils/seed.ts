@@ -56,7 +56,9 @@ export async function clearIndex(knex: Knex): Promise<void> {
   await knex('ask_docs_chunks').delete();
 }
 
-/** Inserts entities, documents, chunks, postings and embeddings; returns the chunk ids per document. */
+/**
+ * Inserts entities, documents, chunks, postings and embeddings; returns the chunk ids per document.
+ */
 export async function seedIndex(
   knex: Knex,
   fixture: { entities: SeedEntity[]; documents: SeedDocument[] },

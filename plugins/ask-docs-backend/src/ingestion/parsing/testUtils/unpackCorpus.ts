@@ -11,7 +11,9 @@ import { promisify } from 'util';
 
 const run = promisify(execFile);
 
-/** Where the corpus archives are: $ASK_DOCS_CORPORA_DIR, else the nearest ancestor's shared/corpora. */
+/**
+ * Where the corpus archives are: $ASK_DOCS_CORPORA_DIR, else the nearest ancestor's shared/corpora.
+ */
 export function corporaDir(): string {
   const fromEnv = process.env.ASK_DOCS_CORPORA_DIR;
   if (fromEnv) return fromEnv;
@@ -35,9 +37,9 @@ export function corpusArchive(name: string): string {
 }
 
 /**
- * Unpacks corpus `name` (e.g. 'postgresql-docs') and resolves to its root folder, i.e. the archive's
- * single top-level folder ('site/', 'docs/' and 'mkdocs.yml' for MkDocs projects). Cached by
- * archive size and mtime; safe when several jest workers ask at once (each extracts into its own
+ * Unpacks corpus `name` (e.g. 'postgresql-docs') and resolves to its root folder, i.e. the
+ * archive's single top-level folder ('site/', 'docs/' and 'mkdocs.yml' for MkDocs projects). Cached
+ * by archive size and mtime; safe when several jest workers ask at once (each extracts into its own
  * staging folder and the first rename wins).
  */
 export async function unpackCorpus(name: string): Promise<string> {

@@ -45,14 +45,7 @@ export const spec = {
         operationId: 'Ask',
         summary: 'Ask a question',
         requestBody: {
-          required: true,
-          content: {
-            'application/json': {
-              schema: {
-                $ref: '#/components/schemas/AskRequest',
-              },
-            },
-          },
+          $ref: '#/components/requestBodies/AskRequest',
         },
         responses: {
           '200': {
@@ -67,15 +60,7 @@ export const spec = {
             },
           },
           '400': {
-            description:
-              'Empty, malformed or too long question (maxQuestionChars, default 2000), or more distinct content words than maxQueryTerms (default 64); the message states the limit.\n',
-            content: {
-              'application/json': {
-                schema: {
-                  $ref: '#/components/schemas/Error',
-                },
-              },
-            },
+            $ref: '#/components/responses/BadQuestion',
           },
           '401': {
             $ref: '#/components/responses/Error',
@@ -94,14 +79,7 @@ export const spec = {
         operationId: 'AskStream',
         summary: 'Ask a question, streaming the answer as server-sent events',
         requestBody: {
-          required: true,
-          content: {
-            'application/json': {
-              schema: {
-                $ref: '#/components/schemas/AskRequest',
-              },
-            },
-          },
+          $ref: '#/components/requestBodies/AskRequest',
         },
         responses: {
           '200': {
@@ -116,15 +94,7 @@ export const spec = {
             },
           },
           '400': {
-            description:
-              'As for /v1/ask; sent as JSON before any byte of the stream.',
-            content: {
-              'application/json': {
-                schema: {
-                  $ref: '#/components/schemas/Error',
-                },
-              },
-            },
+            $ref: '#/components/responses/BadQuestion',
           },
           '401': {
             $ref: '#/components/responses/Error',
@@ -164,7 +134,8 @@ export const spec = {
         ],
         responses: {
           '200': {
-            description: 'OK',
+            description:
+              "The caller's answers, each as the caller may see it now",
             content: {
               'application/json': {
                 schema: {
@@ -264,7 +235,8 @@ export const spec = {
           'Progress of the latest ingestion run (ask-docs.ingestion.run)',
         responses: {
           '200': {
-            description: 'OK',
+            description:
+              'The latest run, or status idle and runId null before the first one',
             content: {
               'application/json': {
                 schema: {
@@ -314,9 +286,32 @@ export const spec = {
         },
       },
     },
+    requestBodies: {
+      AskRequest: {
+        required: true,
+        content: {
+          'application/json': {
+            schema: {
+              $ref: '#/components/schemas/AskRequest',
+            },
+          },
+        },
+      },
+    },
     responses: {
       Error: {
         description: 'Backstage error body',
+        content: {
+          'application/json': {
+            schema: {
+              $ref: '#/components/schemas/Error',
+            },
+          },
+        },
+      },
+      BadQuestion: {
+        description:
+          'Empty, malformed or too long question (maxQuestionChars, default 2000), or more distinct content words than maxQueryTerms (default 64); the message states the limit. On /v1/ask/stream it is sent before any byte of the stream.\n',
         content: {
           'application/json': {
             schema: {
