@@ -4,6 +4,7 @@ import {
   decodePostings,
   encodeKeyIds,
   encodePostings,
+  PostingArena,
 } from './postingList';
 
 describe('posting list bytes', () => {
@@ -97,6 +98,36 @@ describe('posting list bytes', () => {
     expect(decodePostingArrays(bytes)).toEqual(expected);
     expect(() => decodePostingArrays(Buffer.from([1, 5, 1]), 1)).toThrow(
       /incomplete entry/,
+    );
+  });
+
+  it('decodes many lists into one arena without one list overwriting another', () => {
+    const arena = new PostingArena(8); // small blocks: lists also span new blocks
+    const lists = [3, 1, 12, 5, 7].map((n, k) =>
+      Array.from({ length: n }, (_, i) => ({
+        chunkNo: 100 * k + i + 1,
+        tf: k + 1,
+        length: i + 10,
+      })),
+    );
+    const decoded = lists.map(l =>
+      decodePostingArrays(encodePostings(l), l.length, arena),
+    );
+    decoded.forEach((d, k) => {
+      expect([...d.chunkNos]).toEqual(lists[k].map(p => p.chunkNo));
+      expect([...d.tfs]).toEqual(lists[k].map(p => p.tf));
+      expect([...d.lengths]).toEqual(lists[k].map(p => p.length));
+    });
+    // Fresh arrays are zeroed, and writing one leaves the others as they were.
+    const fresh = arena.take(4);
+    expect([...fresh.chunkNos, ...fresh.tfs, ...fresh.lengths]).toEqual(
+      new Array(12).fill(0),
+    );
+    fresh.chunkNos.fill(-1);
+    fresh.tfs.fill(-1);
+    fresh.lengths.fill(-1);
+    decoded.forEach((d, k) =>
+      expect([...d.lengths]).toEqual(lists[k].map(p => p.length)),
     );
   });
 });

@@ -1,7 +1,11 @@
 import { foldDiacritics } from '../language';
 import { Knex } from 'knex';
 import { Visibility } from '../permissions/visibility';
-import { decodePostingArrays, PostingArrays } from '../database/postingList';
+import {
+  decodePostingArrays,
+  PostingArena,
+  PostingArrays,
+} from '../database/postingList';
 import {
   bestChunks,
   groupBounds,
@@ -243,15 +247,18 @@ interface ListRow {
  */
 function groupLists(rows: ListRow[], tokens: number) {
   const byEntity = new Map<number, PostingArrays[][]>();
+  const arena = new PostingArena();
   for (const row of rows) {
     const lists =
       byEntity.get(row.entity_no) ??
       Array.from({ length: tokens }, (): PostingArrays[] => []);
     byEntity.set(row.entity_no, lists);
-    lists[row.tok].push(decodePostingArrays(row.postings, row.df));
+    lists[row.tok].push(decodePostingArrays(row.postings, row.df, arena));
   }
   return [...byEntity.values()].map(lists =>
-    lists.map(keyLists => (keyLists.length ? unionLists(keyLists) : undefined)),
+    lists.map(keyLists =>
+      keyLists.length ? unionLists(keyLists, arena) : undefined,
+    ),
   );
 }
 
@@ -458,6 +465,8 @@ class QuestionLists implements KeywordLists {
   private readonly unions = new Map<number, Array<PostingArrays | undefined>>();
   /** "entity_no:tok" → the list bytes read for it (to skip a key's identical copy). */
   private readonly raw = new Map<string, Buffer[]>();
+  /** Memory of this question's decoded and merged lists. */
+  private readonly arena = new PostingArena();
   /** Entities whose lists of a tier are read ('all': every visible entity). */
   private readonly loaded: Array<Set<number> | 'all'> = [new Set(), new Set()];
 
@@ -635,7 +644,9 @@ class QuestionLists implements KeywordLists {
       const seen = this.raw.get(`${row.entity_no}:${row.tok}`) ?? [];
       if (seen.some(bytes => bytes.equals(row.postings))) continue;
       this.raw.set(`${row.entity_no}:${row.tok}`, [...seen, row.postings]);
-      lists[row.tok].push(decodePostingArrays(row.postings, row.df));
+      lists[row.tok].push(
+        decodePostingArrays(row.postings, row.df, this.arena),
+      );
     }
   }
 
@@ -647,7 +658,7 @@ class QuestionLists implements KeywordLists {
     let merged = this.unions.get(entityNo);
     if (!merged) {
       merged = (this.lists.get(entityNo) ?? []).map(keyLists =>
-        keyLists.length ? unionLists(keyLists) : undefined,
+        keyLists.length ? unionLists(keyLists, this.arena) : undefined,
       );
       this.unions.set(entityNo, merged);
     }

@@ -1,4 +1,8 @@
-import { PostingArrays, postingArrays } from '../database/postingList';
+import {
+  PostingArena,
+  PostingArrays,
+  postingArrays,
+} from '../database/postingList';
 
 /*
  * BM25 over decoded posting lists, document at a time: one entity's lists are sorted by chunk
@@ -7,11 +11,14 @@ import { PostingArrays, postingArrays } from '../database/postingList';
  */
 
 /** Union of one token's key lists (same entity): sorted chunk numbers with the largest tf. */
-export function unionLists(lists: PostingArrays[]): PostingArrays {
+export function unionLists(
+  lists: PostingArrays[],
+  arena?: PostingArena,
+): PostingArrays {
   if (lists.length === 1) return lists[0];
-  if (lists.length === 2) return unionTwo(lists[0], lists[1]);
+  if (lists.length === 2) return unionTwo(lists[0], lists[1], arena);
   const total = lists.reduce((n, l) => n + l.chunkNos.length, 0);
-  const { chunkNos, tfs, lengths } = postingArrays(total);
+  const { chunkNos, tfs, lengths } = postingArrays(total, arena);
   const at = new Array<number>(lists.length).fill(0);
   let n = 0;
   for (;;) {
@@ -46,9 +53,13 @@ const trim = (lists: PostingArrays, n: number): PostingArrays => ({
 });
 
 /** unionLists of two lists (a token's lemma and stem keys: the usual case), one merge pass. */
-function unionTwo(x: PostingArrays, y: PostingArrays): PostingArrays {
+function unionTwo(
+  x: PostingArrays,
+  y: PostingArrays,
+  arena?: PostingArena,
+): PostingArrays {
   const total = x.chunkNos.length + y.chunkNos.length;
-  const { chunkNos, tfs, lengths } = postingArrays(total);
+  const { chunkNos, tfs, lengths } = postingArrays(total, arena);
   let i = 0;
   let j = 0;
   let n = 0;
@@ -92,21 +103,39 @@ interface ScoringOptions {
 }
 
 /**
- * Walks groups of token lists (one group per entity; `lists[tok]` undefined when the token has
- * no list there) and calls `visit` with each chunk's BM25 score, in chunk order per group.
- * Term at a time into an array over the group's chunk numbers where they are dense enough (the
- * usual case: an entity's chunks are numbered together), else document at a time. Both add
- * the tokens' contributions in token order, so the scores are the same to the last bit.
+ * BM25's length normalisation as `c1 + c2 · length`: every scoring path computes a posting's
+ * contribution as (w · tf) / (tf + norm) with w = weight × idf × (k1 + 1), the same operations
+ * in the same order, so a chunk scores the same to the last bit whichever path scored it.
  */
-function walkScores(
-  groups: Array<Array<PostingArrays | undefined>>,
-  tokens: TokenWeight[],
-  options: ScoringOptions,
-  visit: (chunkNo: number, score: number, group: number) => void,
-) {
-  let scores = new Float64Array(0);
-  let seen = new Uint8Array(0);
-  groups.forEach((lists, group) => {
+function lengthNorm({ k1, b, averageLength }: ScoringOptions) {
+  return { c1: k1 * (1 - b), c2: (k1 * b) / averageLength };
+}
+
+/**
+ * Scores one group of token lists (one entity; `lists[tok]` undefined when the token has no
+ * list there) at a time into reused arrays: after `score(lists)`, `chunkNos` and `scores` hold
+ * its matching chunks in chunk order, `count` of them. Term at a time into an array over the
+ * group's chunk numbers where they are dense enough (the usual case: an entity's chunks are
+ * numbered together), else document at a time; both add the tokens' contributions in token
+ * order. Callers loop over the arrays themselves: a callback per chunk, shared by callers, is
+ * slower than the scoring (at 100k chunks a question scores hundreds of thousands).
+ */
+class GroupScorer {
+  chunkNos = new Int32Array(0);
+  scores = new Float64Array(0);
+  count = 0;
+  private sums = new Float64Array(0);
+  private seen = new Uint8Array(0);
+  private readonly c1: number;
+  private readonly c2: number;
+  private readonly w: Float64Array;
+
+  constructor(tokens: TokenWeight[], options: ScoringOptions) {
+    ({ c1: this.c1, c2: this.c2 } = lengthNorm(options));
+    this.w = Float64Array.from(tokens, t => t.weightedIdf * (options.k1 + 1));
+  }
+
+  score(lists: Array<PostingArrays | undefined>): void {
     let low = Infinity;
     let high = -Infinity;
     let postings = 0;
@@ -116,68 +145,73 @@ function walkScores(
       high = Math.max(high, l.chunkNos[l.chunkNos.length - 1]);
       postings += l.chunkNos.length;
     }
+    this.count = 0;
     if (postings === 0) return;
+    if (this.chunkNos.length < postings) {
+      this.chunkNos = new Int32Array(2 * postings);
+      this.scores = new Float64Array(2 * postings);
+    }
     const range = high - low + 1;
     if (range > 8 * postings + 4096) {
-      walkDocuments(lists, tokens, options, (chunkNo, score) =>
-        visit(chunkNo, score, group),
-      );
+      this.scoreDocuments(lists);
       return;
     }
-    if (scores.length < range) {
-      scores = new Float64Array(range);
-      seen = new Uint8Array(range);
+    if (this.sums.length < range) {
+      this.sums = new Float64Array(2 * range);
+      this.seen = new Uint8Array(2 * range);
     } else {
-      scores.fill(0, 0, range);
-      seen.fill(0, 0, range);
+      this.sums.fill(0, 0, range);
+      this.seen.fill(0, 0, range);
     }
-    const { k1, b, averageLength } = options;
+    const { sums, seen, c1, c2 } = this;
     for (let t = 0; t < lists.length; t++) {
       const l = lists[t];
       if (!l) continue;
-      const w = tokens[t].weightedIdf * (k1 + 1);
-      for (let i = 0; i < l.chunkNos.length; i++) {
-        const tf = l.tfs[i];
-        const norm = k1 * (1 - b + (b * l.lengths[i]) / averageLength);
-        const at = l.chunkNos[i] - low;
-        scores[at] += (w * tf) / (tf + norm);
+      const w = this.w[t];
+      const { chunkNos, tfs, lengths } = l;
+      for (let i = 0; i < chunkNos.length; i++) {
+        const tf = tfs[i];
+        const at = chunkNos[i] - low;
+        sums[at] += (w * tf) / (tf + (c1 + c2 * lengths[i]));
         seen[at] = 1;
       }
     }
+    const { chunkNos, scores } = this;
+    let n = 0;
     for (let at = 0; at < range; at++) {
-      if (seen[at]) visit(low + at, scores[at], group);
+      if (!seen[at]) continue;
+      chunkNos[n] = low + at;
+      scores[n++] = sums[at];
     }
-  });
-}
+    this.count = n;
+  }
 
-/** One group's lists merged document at a time (sparse chunk numbers). */
-function walkDocuments(
-  lists: Array<PostingArrays | undefined>,
-  tokens: TokenWeight[],
-  options: ScoringOptions,
-  visit: (chunkNo: number, score: number) => void,
-) {
-  const { k1, b, averageLength } = options;
-  const at = new Array<number>(lists.length).fill(0);
-  for (;;) {
-    let next = Infinity;
-    for (let t = 0; t < lists.length; t++) {
-      const l = lists[t];
-      if (l && at[t] < l.chunkNos.length)
-        next = Math.min(next, l.chunkNos[at[t]]);
+  /** Sparse chunk numbers: the lists merged document at a time. */
+  private scoreDocuments(lists: Array<PostingArrays | undefined>) {
+    const { c1, c2 } = this;
+    const at = new Array<number>(lists.length).fill(0);
+    let n = 0;
+    for (;;) {
+      let next = Infinity;
+      for (let t = 0; t < lists.length; t++) {
+        const l = lists[t];
+        if (l && at[t] < l.chunkNos.length)
+          next = Math.min(next, l.chunkNos[at[t]]);
+      }
+      if (next === Infinity) break;
+      let score = 0;
+      for (let t = 0; t < lists.length; t++) {
+        const l = lists[t];
+        if (!l || at[t] >= l.chunkNos.length || l.chunkNos[at[t]] !== next)
+          continue;
+        const tf = l.tfs[at[t]];
+        score += (this.w[t] * tf) / (tf + (c1 + c2 * l.lengths[at[t]]));
+        at[t]++;
+      }
+      this.chunkNos[n] = next;
+      this.scores[n++] = score;
     }
-    if (next === Infinity) break;
-    let score = 0;
-    for (let t = 0; t < lists.length; t++) {
-      const l = lists[t];
-      if (!l || at[t] >= l.chunkNos.length || l.chunkNos[at[t]] !== next)
-        continue;
-      const tf = l.tfs[at[t]];
-      const norm = k1 * (1 - b + (b * l.lengths[at[t]]) / averageLength);
-      score += (tokens[t].weightedIdf * (k1 + 1) * tf) / (tf + norm);
-      at[t]++;
-    }
-    visit(next, score);
+    this.count = n;
   }
 }
 
@@ -195,23 +229,30 @@ export function bestChunks(
   const weaker = (x: ScoredChunk, y: ScoredChunk) =>
     x.score < y.score || (x.score === y.score && x.chunkNo > y.chunkNo);
   if (keep <= 0) return [];
-  walkScores(groups, tokens, options, (chunkNo, score, group) => {
-    if (heap.length === keep) {
-      const top = heap[0];
-      // Most chunks lose to the weakest kept one: decided before anything is allocated.
-      if (score < top.score || (score === top.score && chunkNo > top.chunkNo))
-        return;
-      heap[0] = { chunkNo, score, group };
-      siftDown(heap, 0, weaker);
-      return;
-    }
-    heap.push({ chunkNo, score, group });
-    let i = heap.length - 1;
-    while (i > 0) {
-      const parent = (i - 1) >> 1;
-      if (!weaker(heap[i], heap[parent])) break;
-      [heap[i], heap[parent]] = [heap[parent], heap[i]];
-      i = parent;
+  const scorer = new GroupScorer(tokens, options);
+  groups.forEach((lists, group) => {
+    scorer.score(lists);
+    const { chunkNos, scores, count } = scorer;
+    for (let c = 0; c < count; c++) {
+      const chunkNo = chunkNos[c];
+      const score = scores[c];
+      if (heap.length === keep) {
+        const top = heap[0];
+        // Most chunks lose to the weakest kept one: decided before anything is allocated.
+        if (score < top.score || (score === top.score && chunkNo > top.chunkNo))
+          continue;
+        heap[0] = { chunkNo, score, group };
+        siftDown(heap, 0, weaker);
+        continue;
+      }
+      heap.push({ chunkNo, score, group });
+      let i = heap.length - 1;
+      while (i > 0) {
+        const parent = (i - 1) >> 1;
+        if (!weaker(heap[i], heap[parent])) break;
+        [heap[i], heap[parent]] = [heap[parent], heap[i]];
+        i = parent;
+      }
     }
   });
   return heap.sort((x, y) => y.score - x.score || x.chunkNo - y.chunkNo);
@@ -229,30 +270,36 @@ export function groupBounds(
   const best = new Float64Array(groups.length).fill(-Infinity);
   const heap: number[] = []; // min-heap of the `keep` best scores
   const keep = Math.max(0, Math.floor(options.keep));
-  walkScores(groups, tokens, options, (_, score, group) => {
-    if (score > best[group]) best[group] = score;
-    if (keep === 0) return;
-    if (heap.length < keep) {
-      heap.push(score);
-      for (let i = heap.length - 1; i > 0; ) {
-        const parent = (i - 1) >> 1;
-        if (heap[parent] <= heap[i]) break;
-        [heap[i], heap[parent]] = [heap[parent], heap[i]];
-        i = parent;
+  const scorer = new GroupScorer(tokens, options);
+  groups.forEach((lists, group) => {
+    scorer.score(lists);
+    const { scores, count } = scorer;
+    for (let c = 0; c < count; c++) {
+      const score = scores[c];
+      if (score > best[group]) best[group] = score;
+      if (keep === 0) continue;
+      if (heap.length < keep) {
+        heap.push(score);
+        for (let i = heap.length - 1; i > 0; ) {
+          const parent = (i - 1) >> 1;
+          if (heap[parent] <= heap[i]) break;
+          [heap[i], heap[parent]] = [heap[parent], heap[i]];
+          i = parent;
+        }
+        continue;
       }
-      return;
-    }
-    if (score <= heap[0]) return;
-    heap[0] = score;
-    for (let i = 0; ; ) {
-      const l = 2 * i + 1;
-      const r = l + 1;
-      let m = i;
-      if (l < heap.length && heap[l] < heap[m]) m = l;
-      if (r < heap.length && heap[r] < heap[m]) m = r;
-      if (m === i) break;
-      [heap[i], heap[m]] = [heap[m], heap[i]];
-      i = m;
+      if (score <= heap[0]) continue;
+      heap[0] = score;
+      for (let i = 0; ; ) {
+        const l = 2 * i + 1;
+        const r = l + 1;
+        let m = i;
+        if (l < heap.length && heap[l] < heap[m]) m = l;
+        if (r < heap.length && heap[r] < heap[m]) m = r;
+        if (m === i) break;
+        [heap[i], heap[m]] = [heap[m], heap[i]];
+        i = m;
+      }
     }
   });
   return {
@@ -273,7 +320,7 @@ export function scoreChunks(
   tokens: TokenWeight[],
   options: ScoringOptions,
 ): ScoredChunk[] {
-  const { k1, b, averageLength } = options;
+  const { c1, c2 } = lengthNorm(options);
   return chunks.flatMap(({ chunkNo, group }) => {
     let score = 0;
     let matched = false;
@@ -281,8 +328,8 @@ export function scoreChunks(
       const i = listIndex(l, chunkNo);
       if (i < 0) return;
       const tf = l!.tfs[i];
-      const norm = k1 * (1 - b + (b * l!.lengths[i]) / averageLength);
-      score += (tokens[t].weightedIdf * (k1 + 1) * tf) / (tf + norm);
+      const w = tokens[t].weightedIdf * (options.k1 + 1);
+      score += (w * tf) / (tf + (c1 + c2 * l!.lengths[i]));
       matched = true;
     });
     return matched ? [{ chunkNo, score, group }] : [];

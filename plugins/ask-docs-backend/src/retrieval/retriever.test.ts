@@ -961,6 +961,21 @@ preferred`, async () => {
     }
   });
 
+  it('searches exactly in one statement, without a transaction or HNSW settings', async () => {
+    const statements: string[] = [];
+    const onQuery = (q: { sql: string }) => statements.push(q.sql);
+    db.knex.on('query', onQuery);
+    try {
+      const hits = await vectorSearch({ ...searchArgs(5), strategy: 'exact' });
+      expect(hits).toHaveLength(5);
+      expect(statements).toHaveLength(1);
+      expect(statements[0]).toContain('<=>');
+      expect(statements[0]).not.toMatch(/set_config|begin/i);
+    } finally {
+      db.knex.removeListener('query', onQuery);
+    }
+  });
+
   it('keeps recall close to exact search, where a plain index scan would starve', async () => {
     const random = seededRandom(7);
     let found = 0;

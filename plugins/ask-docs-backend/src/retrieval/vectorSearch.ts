@@ -140,9 +140,10 @@ async function setSearchLocals(
 }
 
 /**
- * k nearest visible chunks by cosine distance. Runs in a transaction so the HNSW settings are
- * local to it: iterative index scans (pgvector >= 0.8) keep scanning the graph until k rows pass
- * the visibility filter, so a restrictive filter does not starve the result.
+ * k nearest visible chunks by cosine distance. An index search runs in a transaction so the
+ * HNSW settings are local to it: iterative index scans (pgvector >= 0.8) keep scanning the
+ * graph until k rows pass the visibility filter, so a restrictive filter does not starve the
+ * result.
  */
 export async function vectorSearch(
   options: VectorSearchOptions,
@@ -163,24 +164,30 @@ export async function vectorSearch(
     options.visibleChunks <= (options.exactUpTo ?? EXACT_SEARCH_UP_TO);
   const strategy = requested === 'auto' && fewVisible ? 'exact' : requested;
 
-  const rows: Array<{ chunk_id: string; distance: number }> =
-    await knex.transaction(async trx => {
-      await setSearchLocals(knex, trx, {
-        efSearch,
-        indexOnly: strategy === 'index',
-      });
-      return vectorQuery(trx, visibility, {
-        modelId,
-        queryVector,
-        k,
-        // Exact over few visible vectors: seek them by entity rather than scan every vector.
-        selection: {
-          ...selection,
-          fewVisible: strategy === 'exact' && fewVisible,
-        },
-        exact: strategy === 'exact',
-      });
+  const search = (db: Knex) =>
+    vectorQuery(db, visibility, {
+      modelId,
+      queryVector,
+      k,
+      // Exact over few visible vectors: seek them by entity rather than scan every vector.
+      selection: {
+        ...selection,
+        fewVisible: strategy === 'exact' && fewVisible,
+      },
+      exact: strategy === 'exact',
     });
+  // An exact search reads no HNSW setting: one statement, no transaction (three round trips
+  // less; the fill-ins of every question search exactly).
+  const rows: Array<{ chunk_id: string; distance: number }> =
+    strategy === 'exact'
+      ? await search(knex)
+      : await knex.transaction(async trx => {
+          await setSearchLocals(knex, trx, {
+            efSearch,
+            indexOnly: strategy === 'index',
+          });
+          return search(trx);
+        });
 
   // relaxed_order may return rows slightly out of order; re-sort by the exact distance.
   return (
