@@ -95,3 +95,31 @@ export async function serverSettings(knex: Knex): Promise<ServerSettings> {
     sharedBuffers: String(row.shared_buffers),
   };
 }
+
+/**
+ * Loads the knowledge index (ask_docs_* tables, their indexes and TOAST) into shared buffers
+ * with pg_prewarm, as on a server that has been answering questions for a while: right after
+ * a bulk load most pages are only in the operating system's cache, and reading them from there
+ * costs more than the query (decision record 0011). False when the extension is unavailable
+ * (the embedded database, or no right to create it): nothing is warmed then.
+ */
+export async function prewarmIndex(knex: Knex): Promise<boolean> {
+  try {
+    await knex.raw('CREATE EXTENSION IF NOT EXISTS pg_prewarm');
+  } catch {
+    return false;
+  }
+  const relations = await knex.raw(
+    `WITH own AS (SELECT oid, reltoastrelid FROM pg_class
+                   WHERE relname LIKE 'ask!_docs!_%' ESCAPE '!' AND relkind = 'r')
+     SELECT oid::regclass::text AS rel FROM own
+     UNION SELECT indexrelid::regclass::text FROM pg_index WHERE indrelid IN (SELECT oid FROM own)
+     UNION SELECT reltoastrelid::regclass::text FROM own WHERE reltoastrelid <> 0
+     UNION SELECT indexrelid::regclass::text FROM pg_index
+            WHERE indrelid IN (SELECT reltoastrelid FROM own)`,
+  );
+  for (const { rel } of relations.rows as Array<{ rel: string }>) {
+    await knex.raw('SELECT pg_prewarm(?::regclass)', [rel]);
+  }
+  return true;
+}
