@@ -50,8 +50,7 @@ exports.up = async function up(knex) {
   });
 
   await knex.schema.createTable('ask_docs_chunks', t => {
-    // hash(document_id, anchor, ordinal in section): stable across runs
-    t.text('chunk_id').primary();
+    t.text('chunk_id').primary(); // hash(document_id, anchor, ordinal): stable across runs
     t.text('document_id')
       .notNullable()
       .references('document_id')

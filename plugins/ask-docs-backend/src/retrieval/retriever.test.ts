@@ -916,64 +916,57 @@ preferred`, async () => {
     k,
   });
 
-  it("'auto' searches exactly when few chunks are visible, with the index otherwise", async () => {
+  /** The SQL statements `run` sends, and its result. */
+  const statementsOf = async <T>(run: () => Promise<T>) => {
     const statements: string[] = [];
     const onQuery = (q: { sql: string }) => statements.push(q.sql);
     db.knex.on('query', onQuery);
-    const args = searchArgs(10);
     try {
-      const few = await vectorSearch({ ...args, visibleChunks: PER_ENTITY });
-      const kNN = statements.filter(s => s.includes('<=>'));
-      expect(kNN).toHaveLength(1);
-      expect(kNN[0]).toContain(') + 0');
-      expect(few.map(h => h.chunkId)).toEqual(
-        (await vectorSearch({ ...args, strategy: 'exact' })).map(
-          h => h.chunkId,
-        ),
-      );
-
-      statements.length = 0;
-      await vectorSearch({ ...args, visibleChunks: EXACT_SEARCH_UP_TO + 1 });
-      await vectorSearch(args); // count unknown: the planner decides
-      const indexed = statements.filter(s => s.includes('<=>'));
-      expect(indexed).toHaveLength(2);
-      for (const sql of indexed) expect(sql).not.toContain(') + 0');
+      return { result: await run(), statements };
     } finally {
       db.knex.removeListener('query', onQuery);
     }
+  };
+
+  it("'auto' searches exactly when few chunks are visible, with the index otherwise", async () => {
+    const args = searchArgs(10);
+    const few = await statementsOf(() =>
+      vectorSearch({ ...args, visibleChunks: PER_ENTITY }),
+    );
+    const kNN = few.statements.filter(s => s.includes('<=>'));
+    expect(kNN).toHaveLength(1);
+    expect(kNN[0]).toContain(') + 0');
+    expect(few.result.map(h => h.chunkId)).toEqual(
+      (await vectorSearch({ ...args, strategy: 'exact' })).map(h => h.chunkId),
+    );
+
+    const many = await statementsOf(async () => {
+      await vectorSearch({ ...args, visibleChunks: EXACT_SEARCH_UP_TO + 1 });
+      await vectorSearch(args); // count unknown: the planner decides
+    });
+    const indexed = many.statements.filter(s => s.includes('<=>'));
+    expect(indexed).toHaveLength(2);
+    for (const sql of indexed) expect(sql).not.toContain(') + 0');
   });
 
   it('probes for iterative scans once, then sets the locals in one statement', async () => {
-    const statements: string[] = [];
-    const onQuery = (q: { sql: string }) => statements.push(q.sql);
-    db.knex.on('query', onQuery);
-    try {
-      const args = searchArgs(5);
-      await vectorSearch(args);
-      statements.length = 0;
-      await vectorSearch(args);
-      expect(statements.filter(s => /savepoint/i.test(s))).toEqual([]);
-      const locals = statements.filter(s => s.includes('set_config'));
-      expect(locals).toHaveLength(1);
-      expect(statements.filter(s => /^\s*set /i.test(s))).toEqual([]);
-    } finally {
-      db.knex.removeListener('query', onQuery);
-    }
+    const args = searchArgs(5);
+    await vectorSearch(args);
+    const { statements } = await statementsOf(() => vectorSearch(args));
+    expect(statements.filter(s => /savepoint/i.test(s))).toEqual([]);
+    const locals = statements.filter(s => s.includes('set_config'));
+    expect(locals).toHaveLength(1);
+    expect(statements.filter(s => /^\s*set /i.test(s))).toEqual([]);
   });
 
   it('searches exactly in one statement, without a transaction or HNSW settings', async () => {
-    const statements: string[] = [];
-    const onQuery = (q: { sql: string }) => statements.push(q.sql);
-    db.knex.on('query', onQuery);
-    try {
-      const hits = await vectorSearch({ ...searchArgs(5), strategy: 'exact' });
-      expect(hits).toHaveLength(5);
-      expect(statements).toHaveLength(1);
-      expect(statements[0]).toContain('<=>');
-      expect(statements[0]).not.toMatch(/set_config|begin/i);
-    } finally {
-      db.knex.removeListener('query', onQuery);
-    }
+    const { result, statements } = await statementsOf(() =>
+      vectorSearch({ ...searchArgs(5), strategy: 'exact' }),
+    );
+    expect(result).toHaveLength(5);
+    expect(statements).toHaveLength(1);
+    expect(statements[0]).toContain('<=>');
+    expect(statements[0]).not.toMatch(/set_config|begin/i);
   });
 
   it('keeps recall close to exact search, where a plain index scan would starve', async () => {
