@@ -46,6 +46,7 @@ export const suites = [
       'plugins/ask-docs-backend/src/retrieval/keywordCandidates.test.ts',
       'plugins/ask-docs-backend/src/retrieval/keywordDeferral.test.ts',
       'plugins/ask-docs-backend/src/testUtils/fakePermissions.test.ts',
+      'plugins/ask-docs-backend/src/testUtils/testDatabase.test.ts',
       'plugins/ask-docs-backend/src/service/IngestionController.test.ts',
       'plugins/ask-docs-backend/src/language/czechDerivation.test.ts',
       'test/integration/retrievalBenchmark.test.ts',

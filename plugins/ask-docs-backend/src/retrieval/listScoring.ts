@@ -225,7 +225,7 @@ export function bestChunks(
   options: ScoringOptions & { keep: number },
 ): ScoredChunk[] {
   const { keep } = options;
-  const heap: ScoredChunk[] = []; // min-heap by (score, -chunkNo): the weakest on top
+  const heap: ScoredChunk[] = []; // the weakest kept chunk on top
   const weaker = (x: ScoredChunk, y: ScoredChunk) =>
     x.score < y.score || (x.score === y.score && x.chunkNo > y.chunkNo);
   if (keep <= 0) return [];
@@ -241,18 +241,8 @@ export function bestChunks(
         // Most chunks lose to the weakest kept one: decided before anything is allocated.
         if (score < top.score || (score === top.score && chunkNo > top.chunkNo))
           continue;
-        heap[0] = { chunkNo, score, group };
-        siftDown(heap, 0, weaker);
-        continue;
       }
-      heap.push({ chunkNo, score, group });
-      let i = heap.length - 1;
-      while (i > 0) {
-        const parent = (i - 1) >> 1;
-        if (!weaker(heap[i], heap[parent])) break;
-        [heap[i], heap[parent]] = [heap[parent], heap[i]];
-        i = parent;
-      }
+      keepBest(heap, keep, { chunkNo, score, group }, weaker);
     }
   });
   return heap.sort((x, y) => y.score - x.score || x.chunkNo - y.chunkNo);
@@ -268,7 +258,7 @@ export function groupBounds(
   options: ScoringOptions & { keep: number },
 ): { floor: number; best: Float64Array } {
   const best = new Float64Array(groups.length).fill(-Infinity);
-  const heap: number[] = []; // min-heap of the `keep` best scores
+  const heap: number[] = []; // the `keep` best scores, the lowest on top
   const keep = Math.max(0, Math.floor(options.keep));
   const scorer = new GroupScorer(tokens, options);
   groups.forEach((lists, group) => {
@@ -277,29 +267,8 @@ export function groupBounds(
     for (let c = 0; c < count; c++) {
       const score = scores[c];
       if (score > best[group]) best[group] = score;
-      if (keep === 0) continue;
-      if (heap.length < keep) {
-        heap.push(score);
-        for (let i = heap.length - 1; i > 0; ) {
-          const parent = (i - 1) >> 1;
-          if (heap[parent] <= heap[i]) break;
-          [heap[i], heap[parent]] = [heap[parent], heap[i]];
-          i = parent;
-        }
-        continue;
-      }
-      if (score <= heap[0]) continue;
-      heap[0] = score;
-      for (let i = 0; ; ) {
-        const l = 2 * i + 1;
-        const r = l + 1;
-        let m = i;
-        if (l < heap.length && heap[l] < heap[m]) m = l;
-        if (r < heap.length && heap[r] < heap[m]) m = r;
-        if (m === i) break;
-        [heap[i], heap[m]] = [heap[m], heap[i]];
-        i = m;
-      }
+      if (keep === 0 || (heap.length === keep && score <= heap[0])) continue;
+      keepBest(heap, keep, score, lower);
     }
   });
   return {
@@ -336,13 +305,34 @@ export function scoreChunks(
   });
 }
 
-function siftDown(
-  heap: ScoredChunk[],
-  start: number,
-  weaker: (x: ScoredChunk, y: ScoredChunk) => boolean,
+const lower = (x: number, y: number) => x < y;
+
+/**
+ * One binary min-heap for "the `keep` strongest items": `heap[0]` is the weakest kept. Adds
+ * `item` while the heap is not full, else replaces the top unless `item` is weaker.
+ */
+function keepBest<T>(
+  heap: T[],
+  keep: number,
+  item: T,
+  weaker: (x: T, y: T) => boolean,
 ) {
-  let i = start;
-  for (;;) {
+  let i: number;
+  if (heap.length < keep) {
+    heap.push(item);
+    // Sift up.
+    for (i = heap.length - 1; i > 0; ) {
+      const parent = (i - 1) >> 1;
+      if (!weaker(heap[i], heap[parent])) break;
+      [heap[i], heap[parent]] = [heap[parent], heap[i]];
+      i = parent;
+    }
+    return;
+  }
+  if (weaker(item, heap[0])) return;
+  heap[0] = item;
+  // Sift down.
+  for (i = 0; ; ) {
     const l = 2 * i + 1;
     const r = l + 1;
     let m = i;

@@ -1,10 +1,14 @@
 import knexFactory, { Knex } from 'knex';
-import { startEmbeddedPostgres, EmbeddedPostgres } from '@askdocs/embedded-db';
+import { TestDatabaseId, TestDatabases } from '@backstage/backend-test-utils';
+import { startEmbeddedPostgres } from '@askdocs/embedded-db';
 import { applyDatabaseMigrations } from '../database/migrations';
 
 /**
- * A real Postgres + pgvector for tests. Uses ASK_DOCS_TEST_PG_URL when set (an external server
- * with pgvector), otherwise starts the embedded PGlite server on a free loopback port.
+ * A real Postgres + pgvector for tests. With Backstage's own convention,
+ * `BACKSTAGE_TEST_DATABASE_POSTGRES<N>_CONNECTION_STRING`, an external server (pgvector installed,
+ * the role may CREATE DATABASE) gives every call a fresh database through `TestDatabases`, so
+ * suites running side by side never share tables. Otherwise each call starts the embedded PGlite
+ * server on a free loopback port (PGlite holds one database: a server per call instead).
  */
 export interface TestDatabase {
   knex: Knex;
@@ -13,33 +17,60 @@ export interface TestDatabase {
   stop(): Promise<void>;
 }
 
+const CONNECTION_VARIABLE =
+  /^BACKSTAGE_TEST_DATABASE_(POSTGRES(\d+))_CONNECTION_STRING$/;
+
+/** The Postgres id whose connection variable is set ('POSTGRES_16' for ..._POSTGRES16_...). */
+export function externalDatabaseId(
+  env: NodeJS.ProcessEnv = process.env,
+): TestDatabaseId | undefined {
+  for (const [name, value] of Object.entries(env)) {
+    const match = value ? CONNECTION_VARIABLE.exec(name) : null;
+    if (match) return `POSTGRES_${match[2]}` as TestDatabaseId;
+  }
+  return undefined;
+}
+
+const externalId = externalDatabaseId();
+// Created while the test file is collected: TestDatabases registers the afterAll that drops the
+// databases it made, which jest refuses from inside a hook. Scripts outside jest have no afterAll.
+const externalDatabases =
+  externalId && typeof afterAll === 'function'
+    ? TestDatabases.create({ ids: [externalId], disableDocker: true })
+    : undefined;
+
 export async function startTestDatabase(
   options: { migrate?: boolean } = {},
 ): Promise<TestDatabase> {
-  const external = process.env.ASK_DOCS_TEST_PG_URL;
-  let embedded: EmbeddedPostgres | undefined;
-  let connection: Knex.StaticConnectionConfig | string;
-  if (external) {
-    connection = external;
+  let knex: Knex;
+  let stopServer = async () => {};
+  if (externalId) {
+    if (!externalDatabases) {
+      throw new Error(
+        `${externalId}: an external test database needs jest (afterAll)`,
+      );
+    }
+    knex = await externalDatabases.init(externalId);
   } else {
-    embedded = await startEmbeddedPostgres();
-    connection = embedded.connection;
+    const embedded = await startEmbeddedPostgres();
+    knex = knexFactory({
+      client: 'pg',
+      connection: embedded.connection,
+      pool: { min: 0, max: 5 },
+      acquireConnectionTimeout: 180_000,
+    });
+    stopServer = () => embedded.stop();
   }
-  const knex = knexFactory({
-    client: 'pg',
-    connection,
-    pool: { min: 0, max: 5 },
-    acquireConnectionTimeout: 180_000,
-  });
   if (options.migrate !== false) {
     await applyDatabaseMigrations(knex);
   }
   return {
     knex,
-    engine: external ? 'external' : 'pglite',
+    engine: externalId ? 'external' : 'pglite',
     async stop() {
-      await knex.destroy();
-      await embedded?.stop();
+      // TestDatabases destroys its own connections and drops the database after the file.
+      if (!externalId) await knex.destroy();
+      await stopServer();
     },
   };
 }

@@ -1,3 +1,5 @@
+import { IndexedChunk } from '@askdocs/plugin-ask-docs-common';
+
 /** A part of a page under one heading, located in the page text. */
 export interface Section {
   /**
@@ -49,25 +51,26 @@ export interface ParseHtmlPageOptions {
   fallbackTitle?: string;
 }
 
-/** A retrievable passage: whole sentences from one section. */
-export interface Chunk {
-  /** Stable id: hash of document id, section key and the chunk's position in its section. */
-  chunkId: string;
-  /** Position of the chunk in the page (0-based). */
-  ordinal: number;
+/**
+ * A retrievable passage as the parser makes it: whole sentences from one section. The shared
+ * fields are the index's (`IndexedChunk`); ingestion adds the document's and entity's.
+ */
+export interface Chunk
+  extends Pick<
+    IndexedChunk,
+    | 'chunkId'
+    | 'ordinal'
+    | 'anchor'
+    | 'sectionPath'
+    | 'charStart'
+    | 'charEnd'
+    | 'text'
+    | 'contentHash'
+  > {
   /** Position of the chunk in its section (0-based); part of the chunk id. */
   indexInSection: number;
-  anchor: string;
-  /** 'Title › Section › Subsection'. */
-  sectionPath: string;
   /** The innermost heading, or the page title for the top of the page. */
   sectionTitle: string;
-  /** Offsets into the page text: `page.text.slice(charStart, charEnd) === text`. */
-  charStart: number;
-  charEnd: number;
-  text: string;
-  /** sha256 of sectionPath + '\n' + text: what an embedding was computed from. */
-  contentHash: string;
 }
 
 export interface ChunkOptions {
