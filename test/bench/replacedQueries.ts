@@ -12,7 +12,10 @@ import {
   normaliseTokens,
   QueryToken,
 } from '../../plugins/ask-docs-backend/src/retrieval/keywordSearch';
-import { visibleChunks } from '../../plugins/ask-docs-backend/src/retrieval/visibleChunks';
+import {
+  applyVisibility,
+  visibleChunks,
+} from '../../plugins/ask-docs-backend/src/database/visibilityPredicate';
 
 export const ROW_POSTINGS = 'bench_row_postings';
 
@@ -28,7 +31,7 @@ export async function createRowPostings(knex: Knex) {
 /** Row postings whose own entity is visible, as `t` (the replaced base of every keyword read). */
 function visibleRowPostings(knex: Knex, visibility: Visibility) {
   const inner = knex.select('vt.*').from({ vt: ROW_POSTINGS });
-  visibility.apply(inner, 'vt.entity_ref');
+  applyVisibility(visibility, inner, 'vt.entity_ref');
   return knex.from(inner.as('t'));
 }
 

@@ -26,12 +26,18 @@ import {
   Visibility,
 } from '../../plugins/ask-docs-backend/src/permissions';
 import {
-  ensureVectorIndex,
   RetrievalMode,
-  vectorIndexName,
   vectorSearch,
 } from '../../plugins/ask-docs-backend/src/retrieval';
-import { vectorQuery } from '../../plugins/ask-docs-backend/src/retrieval/vectorSearch';
+import {
+  ensureVectorIndex,
+  vectorIndexName,
+} from '../../plugins/ask-docs-backend/src/database/vectorIndex';
+import {
+  IndexReader,
+  KnowledgeIndex,
+  vectorQuery,
+} from '../../plugins/ask-docs-backend/src/database/IndexReader';
 import {
   corpusSite,
   fakePermissionsService,
@@ -420,8 +426,7 @@ async function measureSize(options: {
     let sameDf = 0;
     for (const q of queries) {
       const product = await keywordStatistics({
-        knex,
-        visibility: v,
+        reader: new IndexReader(knex, v),
         queryTokens: q.queryTokens,
       });
       const counted = new Map(
@@ -439,7 +444,10 @@ async function measureSize(options: {
     replaced[`document frequencies/${name}`] = {
       queries: queries.length,
       product: await timeEach(queries, q =>
-        keywordStatistics({ knex, visibility: v, queryTokens: q.queryTokens }),
+        keywordStatistics({
+          reader: new IndexReader(knex, v),
+          queryTokens: q.queryTokens,
+        }),
       ),
       replaced: await timeEach(queries, q =>
         documentFrequencies(knex, v, q.queryTokens),
@@ -448,8 +456,7 @@ async function measureSize(options: {
     // Keyword ranking from the lists (product) vs BM25 in SQL over every row posting.
     const keyword = (q: Query) =>
       keywordSearch({
-        knex,
-        visibility: v,
+        reader: new IndexReader(knex, v),
         queryTokens: q.queryTokens,
         limit: 40,
       });
@@ -459,8 +466,7 @@ async function measureSize(options: {
         v,
         q.queryTokens,
         await keywordStatistics({
-          knex,
-          visibility: v,
+          reader: new IndexReader(knex, v),
           queryTokens: q.queryTokens,
         }),
         40,
@@ -489,7 +495,10 @@ async function measureSize(options: {
     replaced[`spelling candidates/${name}`] = {
       queries: typos.length,
       product: await timeEach(typos, t =>
-        suggestCorrections({ knex, visibility: v, queryTokens: [t] }),
+        suggestCorrections({
+          reader: new IndexReader(knex, v),
+          queryTokens: [t],
+        }),
       ),
       replaced: await timeEach(typos, t =>
         postingsScanCandidates(knex, v, t.token, t.token.length <= 6 ? 1 : 2),
@@ -505,14 +514,12 @@ async function measureSize(options: {
       const productRecalls: number[] = [];
       // The product passes the visible chunk count: 'auto' searches exactly when few are visible.
       const { visibleChunks } = await keywordStatistics({
-        knex,
-        visibility: v,
+        reader: new IndexReader(knex, v),
         queryTokens: [],
       });
       const search = (q: Query, strategy: 'index' | 'exact' | 'auto') =>
         vectorSearch({
-          knex,
-          visibility: v,
+          reader: new IndexReader(knex, v),
           modelId,
           queryVector: q.queryVector,
           k,
@@ -882,7 +889,7 @@ async function main() {
       .filter(i => i.corpus === 'postgresql-docs')
       .slice(0, args.queries);
     const pipeline = new QuestionPipeline({
-      knex: db.knex,
+      index: new KnowledgeIndex(db.knex),
       embedder: hashing,
       analyzers,
       model: undefined,

@@ -27,7 +27,7 @@ import {
   Analyzers,
   createLanguageAnalyzers,
 } from '../../plugins/ask-docs-backend/src/language';
-import { ensureVectorIndex } from '../../plugins/ask-docs-backend/src/retrieval';
+import { ensureVectorIndex } from '../../plugins/ask-docs-backend/src/database/vectorIndex';
 import {
   CorpusSite,
   FileTechDocsReader,

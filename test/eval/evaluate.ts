@@ -38,6 +38,10 @@ import { corpusEntityRef } from './buildIndex';
 import { EvalItem } from './evalItems';
 import { firstGoldRank, MRR_DEPTH, rankPages } from './metrics';
 import { FULL_TEXT_VARIANTS, fullTextSearch } from './pgFullText';
+import {
+  IndexReader,
+  KnowledgeIndex,
+} from '../../plugins/ask-docs-backend/src/database/IndexReader';
 
 export const RETRIEVER_MODES: RetrievalMode[] = ['hybrid', 'vector', 'keyword'];
 /** Diagnostic: the vector retriever's list without the HNSW approximation. */
@@ -202,7 +206,7 @@ export async function evaluate(
     }));
   // Built as plugin.ts builds AskService's: the evaluation measures the object the product runs.
   const pipeline = new QuestionPipeline({
-    knex,
+    index: new KnowledgeIndex(knex),
     embedder,
     analyzers,
     model: options.model,
@@ -266,8 +270,7 @@ export async function evaluate(
     if (!options.quick) {
       const t0 = performance.now();
       const hits = await vectorSearch({
-        knex,
-        visibility,
+        reader: new IndexReader(knex, visibility),
         modelId: embedder.modelId,
         queryVector: question.queryVector,
         k: RANKING_CHUNKS,

@@ -47,6 +47,7 @@ export const suites = [
       'plugins/ask-docs-backend/src/retrieval/keywordDeferral.test.ts',
       'plugins/ask-docs-backend/src/testUtils/fakePermissions.test.ts',
       'plugins/ask-docs-backend/src/testUtils/testDatabase.test.ts',
+      'plugins/ask-docs-backend/src/layering.test.ts',
       'plugins/ask-docs-backend/src/service/IngestionController.test.ts',
       'plugins/ask-docs-backend/src/language/czechDerivation.test.ts',
       'test/integration/retrievalBenchmark.test.ts',

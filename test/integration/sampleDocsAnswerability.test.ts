@@ -27,6 +27,7 @@ import {
   userCredentials,
   buildSampleDocs,
 } from '../src';
+import { KnowledgeIndex } from '../../plugins/ask-docs-backend/src/database/IndexReader';
 
 /** A faithful model: cites the first block it was sent, as the prompt tells it to. */
 const citingModel: ChatModel = {
@@ -77,6 +78,7 @@ describe('answerability on the sample docs (hashing embedder, default evidence d
     };
     pipeline = new QuestionPipeline({
       ...index,
+      index: new KnowledgeIndex(db.knex),
       model: counted,
       retrieval,
       answer: {},

@@ -39,6 +39,7 @@ import {
   suggestCorrections,
 } from '../../plugins/ask-docs-backend/src/retrieval';
 import { fakePermissions, ingestEnglish, quietLogger } from '../src';
+import { IndexReader } from '../../plugins/ask-docs-backend/src/database/IndexReader';
 
 const RT = 'ask-docs-chunk';
 const POLICIES = 60;
@@ -321,8 +322,7 @@ describe('permission leak fuzzing (real ingestion, random conditional policies, 
     mode: RetrievalMode,
   ) =>
     retrieve({
-      knex: db.knex,
-      visibility,
+      reader: new IndexReader(db.knex, visibility),
       modelId: embedder.modelId,
       queryTokens: tokensOf(question),
       queryVector: await embedder.embedQuery(question),
@@ -425,8 +425,7 @@ ${SEED})`, async () => {
         typoOf(f.marker),
       ]);
       const stats = await keywordStatistics({
-        knex: db.knex,
-        visibility,
+        reader: new IndexReader(db.knex, visibility),
         queryTokens: tokensOf(probe.join(' ')),
       });
       expect({ context, n: stats.visibleChunks }).toEqual({
@@ -470,8 +469,7 @@ ${SEED})`, async () => {
       // 2. Spelling: a typo is corrected to its marker exactly when the marker is visible.
       // All typos in one question: the per-question word cap (typoBounds.test.ts) is lifted here.
       const corrections = await suggestCorrections({
-        knex: db.knex,
-        visibility,
+        reader: new IndexReader(db.knex, visibility),
         queryTokens: tokensOf(fixtures.map(f => typoOf(f.marker)).join(' ')),
         maxWords: fixtures.length,
       });
@@ -491,8 +489,7 @@ ${SEED})`, async () => {
 
       // 3. Keyword retrieval of a word on every page returns exactly the oracle's chunks.
       const common = await retrieve({
-        knex: db.knex,
-        visibility,
+        reader: new IndexReader(db.knex, visibility),
         modelId: embedder.modelId,
         queryTokens: tokensOf('handbook'),
         queryVector: await embedder.embedQuery('handbook'),
@@ -686,8 +683,7 @@ ${SEED})`, async () => {
         .map(f => f.marker)
         .join(' ')} ${typoOf(fixtures[0].marker)}`;
       const stats = await keywordStatistics({
-        knex: db.knex,
-        visibility,
+        reader: new IndexReader(db.knex, visibility),
         queryTokens: tokensOf(question),
       });
       expect(stats.visibleChunks).toBe(0);
@@ -696,8 +692,7 @@ ${SEED})`, async () => {
       );
       expect(
         await suggestCorrections({
-          knex: db.knex,
-          visibility,
+          reader: new IndexReader(db.knex, visibility),
           queryTokens: tokensOf(typoOf(fixtures[0].marker)),
         }),
       ).toEqual([]);
@@ -716,8 +711,7 @@ vacuous)`, async () => {
       policyService({ not: leaf('HAS_TAG', { tag: 'nothing-has-this' }) }),
     );
     const stats = await keywordStatistics({
-      knex: db.knex,
-      visibility,
+      reader: new IndexReader(db.knex, visibility),
       queryTokens: tokensOf('handbook'),
     });
     expect(stats.visibleChunks).toBe(chunks.length);

@@ -48,6 +48,11 @@ import {
 } from '../src/leakFuzz/corpus';
 import { expectedVisible, OracleDecision } from '../src/leakFuzz/oracle';
 import { generateDecision, poolsOf, rng } from '../src/leakFuzz/policies';
+import {
+  IndexReader,
+  KnowledgeIndex,
+} from '../../plugins/ask-docs-backend/src/database/IndexReader';
+import { applyVisibility } from '../../plugins/ask-docs-backend/src/database/visibilityPredicate';
 
 const SEED = Number(process.env.ASK_DOCS_FUZZ_SEED ?? 20270114);
 const ROUNDS = Number(process.env.ASK_DOCS_FUZZ_ROUNDS ?? 470);
@@ -258,7 +263,7 @@ describe('permission leak fuzz over every read path (seeded policies, oracle, ca
     expect(progress.errors).toEqual([]);
     const config = new ConfigReader({ askDocs: ASK_DOCS_CONFIG });
     service = new AskService({
-      knex,
+      index: new KnowledgeIndex(knex),
       store,
       permissions,
       embedder,
@@ -398,7 +403,8 @@ ${RUN_ROUNDS})`, async () => {
         permissions,
         credentials: p.credentials,
       });
-      const rows: Array<{ entity_ref: string }> = await visibility.apply(
+      const rows: Array<{ entity_ref: string }> = await applyVisibility(
+        visibility,
         knex('ask_docs_entities').select('entity_ref'),
         'entity_ref',
       );
@@ -462,8 +468,7 @@ ${RUN_ROUNDS})`, async () => {
         const prepared = prepareQuestion(`${q} handbook`, analyzers);
         const result = await settle(
           retrieve({
-            knex,
-            visibility,
+            reader: new IndexReader(knex, visibility),
             modelId: embedder.modelId,
             queryTokens: prepared.queryTokens,
             queryVector: await embedder.embedQuery(prepared.vectorText),

@@ -8,8 +8,10 @@ import { askDocsPermissions } from '@askdocs/plugin-ask-docs-common';
 import { registerAskDocsActions } from './actions';
 import { createChatModelFromOptions } from './answer';
 import { DatabaseAskDocsStore } from './database/DatabaseAskDocsStore';
+import { KnowledgeIndex } from './database/IndexReader';
 import { applyDatabaseMigrations } from './database/migrations';
 import { requirePostgresWithVector } from './database/requirePostgres';
+import { ensureVectorIndex } from './database/vectorIndex';
 import { createEmbedder, embedderInfo } from './embedding';
 import {
   startEntityAttributeSync,
@@ -24,7 +26,6 @@ import {
   askDocsChunkRules,
   createAskDocsChunkResourceLoader,
 } from './permissions';
-import { ensureVectorIndex } from './retrieval';
 import { AskService } from './service/AskService';
 import { AskDocsAuthorizer } from './service/authorization';
 import { IngestionController } from './service/IngestionController';
@@ -172,7 +173,7 @@ export const askDocsPlugin = createBackendPlugin({
           settings.permissions.services,
         );
         const askService = new AskService({
-          knex,
+          index: new KnowledgeIndex(knex),
           store,
           permissions,
           authorizer,

@@ -24,7 +24,7 @@ import {
 } from './retrieval/relevance';
 import type { EvidenceModel } from './retrieval/evidence';
 import { FITTED_EVIDENCE_MODELS } from './retrieval/evidenceModel.fitted';
-import { HNSW_BUILD_MEMORY_PATTERN } from './retrieval/vectorIndex';
+import { HNSW_BUILD_MEMORY_PATTERN } from './database/vectorIndex';
 import type { RetrievalSettings } from './service/AskService';
 import {
   ADMINISTRATIVE_PERMISSION_NAMES,

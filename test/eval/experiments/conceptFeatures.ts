@@ -30,7 +30,7 @@ import { corpusSite } from '../../src';
 import {
   toVectorLiteral,
   ensureVectorIndex,
-} from '../../../plugins/ask-docs-backend/src/retrieval';
+} from '../../../plugins/ask-docs-backend/src/database/vectorIndex';
 
 const ALPHA = Number(process.env.ALPHA ?? '0.7');
 const SENSES = Number(process.env.SENSES ?? '3');

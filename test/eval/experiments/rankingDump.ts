@@ -20,6 +20,7 @@ import {
 import { buildEvalIndex, corpusEntityRef, evalAnalyzers } from '../buildIndex';
 import { loadAllEvalItems } from '../evalItems';
 import { pageKeys, productSettings } from '../evaluate';
+import { KnowledgeIndex } from '../../../plugins/ask-docs-backend/src/database/IndexReader';
 
 async function main() {
   const argv = process.argv.slice(2);
@@ -49,7 +50,7 @@ async function main() {
   });
   try {
     const pipeline = new QuestionPipeline({
-      knex: index.knex,
+      index: new KnowledgeIndex(index.knex),
       embedder,
       analyzers,
       model: undefined,

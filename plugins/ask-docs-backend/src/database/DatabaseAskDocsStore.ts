@@ -1,7 +1,7 @@
 import { Knex } from 'knex';
 import { AnswerFeedback } from '@askdocs/plugin-ask-docs-common';
 import { Visibility } from '../permissions';
-import { toVectorLiteral } from '../retrieval/vectorSearch';
+import { toVectorLiteral } from './vectorIndex';
 import {
   AnswerWrite,
   AskDocsStore,
@@ -23,7 +23,10 @@ import {
   rewritePostings,
 } from './keywordIndex';
 import { decodeKeyIds } from './postingList';
-import { FRESH_VISIBILITY_ATTRIBUTES_SQL } from '../permissions/freshness';
+import {
+  applyVisibility,
+  FRESH_VISIBILITY_ATTRIBUTES_SQL,
+} from './visibilityPredicate';
 
 /** Chunk and vector rows per INSERT (a vector literal of 384 dimensions is ~3 KB of SQL). */
 const CHUNK_INSERT_BATCH = 200;
@@ -614,8 +617,11 @@ export class DatabaseAskDocsStore implements AskDocsStore {
       documentIds.map(id => [id, null]),
     );
     if (documentIds.length === 0) return result;
-    const rows = await visibility
-      .apply(this.db('ask_docs_documents'), 'entity_ref')
+    const rows = await applyVisibility(
+      visibility,
+      this.db('ask_docs_documents'),
+      'entity_ref',
+    )
       .whereIn('document_id', documentIds)
       .select('document_id', 'revision');
     for (const r of rows) result.set(r.document_id, r.revision);

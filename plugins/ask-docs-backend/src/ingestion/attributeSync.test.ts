@@ -17,7 +17,7 @@ import {
   fakePermissions,
   FakeDecision,
 } from '../testUtils/fakePermissions';
-import { visibleChunks } from '../retrieval/visibleChunks';
+import { visibleChunks } from '../database/visibilityPredicate';
 import { startTestDatabase, TestDatabase } from '../testUtils/testDatabase';
 import { EntityAttributeSync } from './attributeSync';
 import { entityRow } from './entityRow';

@@ -20,6 +20,7 @@ import { fakePermissions } from '../testUtils/fakePermissions';
 import { startTestDatabase, TestDatabase } from '../testUtils/testDatabase';
 import { Ingester } from './Ingester';
 import { EntitySource, TechDocsReader } from './sources';
+import { IndexReader } from '../database/IndexReader';
 
 const entity: Entity = {
   apiVersion: 'backstage.io/v1alpha1',
@@ -121,8 +122,7 @@ describe('re-analysis when the language analysis changes', () => {
       stems: [],
     }));
     const { hits } = await keywordSearch({
-      knex: db.knex,
-      visibility,
+      reader: new IndexReader(db.knex, visibility),
       queryTokens,
       limit: 10,
     });

@@ -7,7 +7,7 @@
 import { seedIndex } from '../retrieval/testUtils/seed';
 import { cond } from '../testUtils/fakePermissions';
 import { fakeVisibility } from '../testUtils/fakeVisibility';
-import { visibleChunks } from '../retrieval/visibleChunks';
+import { visibleChunks } from '../database/visibilityPredicate';
 import { startTestDatabase, TestDatabase } from '../testUtils/testDatabase';
 import { AskDocsEntityAttributes, matchesEntityCriteria } from './entityFilter';
 import { askDocsChunkRuleDefinitions } from './rules';

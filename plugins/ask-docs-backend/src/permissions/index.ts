@@ -6,8 +6,9 @@ export {
   askDocsChunkPermissionRules,
   askDocsChunkConditions,
   createAskDocsChunkConditionalDecision,
-  createAskDocsChunkResourceLoader,
 } from './rules';
+// Reads the index, so it lives in the database layer (why: database/chunkResourceLoader.ts).
+export { createAskDocsChunkResourceLoader } from '../database/chunkResourceLoader';
 export {
   translateCatalogConditions,
   catalogRuleTranslations,

@@ -6,13 +6,14 @@ import {
   fakePermissions,
   FakeDecision,
 } from '../testUtils/fakePermissions';
-import { visibleChunks } from '../retrieval/visibleChunks';
-import { resolveVisibility, Visibility } from './visibility';
 import {
-  askDocsChunkConditions,
-  askDocsChunkRules,
-  createAskDocsChunkResourceLoader,
-} from './rules';
+  applyVisibility,
+  visibleChunks,
+} from '../database/visibilityPredicate';
+import { createAskDocsChunkResourceLoader } from '../database/chunkResourceLoader';
+import { IndexReader } from '../database/IndexReader';
+import { resolveVisibility, Visibility } from './visibility';
+import { askDocsChunkConditions, askDocsChunkRules } from './rules';
 
 const PAY = 'component:default/payments';
 const SEARCH = 'component:default/search';
@@ -481,15 +482,17 @@ invisible`, async () => {
   });
 
   it('cannot be constructed or imitated outside resolveVisibility', async () => {
+    // An empty list of criteria would mean "everything is visible".
     expect(() =>
-      (Visibility as any).create(
-        Symbol('Visibility'),
-        { sql: 'true', bindings: [] },
-        {},
-      ),
+      (Visibility as any).create(Symbol('Visibility'), [], {}),
     ).toThrow();
     const forged = { apply: (qb: any) => qb, summary: () => ({}) };
     expect(() => visibleChunks(db.knex, forged as any)).toThrow(/Visibility/);
+    expect(() =>
+      applyVisibility(forged as any, db.knex('ask_docs_chunks'), 'entity_ref'),
+    ).toThrow(/Visibility/);
+    expect(() => new IndexReader(db.knex, forged as any)).toThrow(/Visibility/);
+    expect(() => Visibility.criteriaOf(forged as any)).toThrow(/Visibility/);
   });
 
   it('refuses a query that already has OR conditions, and bad column names', async () => {
@@ -501,9 +504,13 @@ invisible`, async () => {
       .knex('ask_docs_chunks')
       .where('ordinal', 0)
       .orWhere('ordinal', 1);
-    expect(() => visibility.apply(qb, 'entity_ref')).toThrow(/OR/);
+    expect(() => applyVisibility(visibility, qb, 'entity_ref')).toThrow(/OR/);
     expect(() =>
-      visibility.apply(db.knex('ask_docs_chunks'), 'entity_ref) OR (true'),
+      applyVisibility(
+        visibility,
+        db.knex('ask_docs_chunks'),
+        'entity_ref) OR (true',
+      ),
     ).toThrow(/invalid column/);
   });
 

@@ -11,18 +11,11 @@ import {
   askDocsChunkReadPermission,
   ASK_DOCS_CHUNK_RESOURCE_TYPE,
 } from '@askdocs/plugin-ask-docs-common';
-import { Knex } from 'knex';
 import {
   CATALOG_RESOURCE_TYPE,
   translateCatalogConditions,
 } from './catalogConditions';
-import {
-  compileEntityCriteria,
-  SqlPredicate,
-  VISIBLE_ENTITY_ALIAS,
-} from './compileEntityCriteria';
-import { EntityCriteria } from './entityFilter';
-import { FRESH_VISIBILITY_ATTRIBUTES_SQL, liveEntitySql } from './freshness';
+import { assertEntityCriteria, EntityCriteria } from './entityFilter';
 import { askDocsChunkRuleDefinitions } from './rules';
 import { translateConditions } from './translateConditions';
 
@@ -43,36 +36,37 @@ export interface VisibilitySummary {
 }
 
 const CONSTRUCT = Symbol('Visibility');
-const COLUMN_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)?$/;
 
 /**
  * The asker's visibility: the single permission predicate every chunk-reading query applies
- * (decision record 0001). It cannot be inspected or built from SQL by callers; it is only
- * applied to a query or summarised for the audit log.
+ * (decision record 0001). It holds the decision as typed criteria over source entities (their
+ * conjunction; none: everything is visible; undefined: nothing is). Callers cannot build or
+ * change one; the database layer (database/visibilityPredicate.ts) turns it into SQL, and the
+ * audit log gets its summary.
  */
 export class Visibility {
-  readonly #predicate: SqlPredicate | undefined;
+  readonly #criteria: readonly EntityCriteria[] | undefined;
   readonly #summary: VisibilitySummary;
 
   private constructor(
     token: symbol,
-    predicate: SqlPredicate | undefined,
+    criteria: readonly EntityCriteria[] | undefined,
     summary: VisibilitySummary,
   ) {
     if (token !== CONSTRUCT) {
       throw new Error('Visibility is created by resolveVisibility() only');
     }
-    this.#predicate = predicate;
+    this.#criteria = criteria && Object.freeze([...criteria]);
     this.#summary = summary;
   }
 
   /** @internal Used by resolveVisibility; the token keeps other modules from minting one. */
   static create(
     token: symbol,
-    predicate: SqlPredicate | undefined,
+    criteria: readonly EntityCriteria[] | undefined,
     summary: VisibilitySummary,
   ) {
-    return new Visibility(token, predicate, summary);
+    return new Visibility(token, criteria, summary);
   }
 
   /** A visibility that sees nothing; safe to create anywhere (e.g. when there is no user). */
@@ -85,60 +79,19 @@ export class Visibility {
   }
 
   /**
-   * Restricts `queryBuilder` to rows whose `entityRefColumn` is a visible source entity:
-   * `WHERE <col> IN (SELECT entity_ref FROM ask_docs_entities WHERE <predicate>)`, or
-   * `WHERE false` when nothing is visible. Entities no longer in the catalog, and all of them
-   * while the attributes are staler than the plugin allows, match no predicate. Apply it to a
-   * fresh builder; a builder that already has OR-ed conditions is refused because
-   * `a OR b AND <visibility>` would not restrict `a`.
+   * @internal For the database layer's predicate compiler only: the validated criteria that
+   * must all hold (empty: everything is visible), or undefined when nothing is visible.
+   * Refuses look-alike objects, which could otherwise hand over criteria of their own.
    */
-  apply<TQueryBuilder extends Knex.QueryBuilder>(
-    queryBuilder: TQueryBuilder,
-    entityRefColumn: string,
-    /**
-     * 'array' compares with `= ANY(ARRAY(<visible entities>))`: the same rows, but the planner
-     * then seeks an index by entity instead of reading every row and hashing. Callers pick it
-     * when they know few chunks are visible (the planner cannot estimate the predicate).
-     */
-    shape: 'subquery' | 'array' = 'subquery',
-    /** What the column holds: the entity's ref, or its number (posting lists, migration 0006). */
-    key: 'entity_ref' | 'entity_no' = 'entity_ref',
-  ): TQueryBuilder {
-    if (!COLUMN_PATTERN.test(entityRefColumn)) {
+  static criteriaOf(
+    visibility: Visibility,
+  ): readonly EntityCriteria[] | undefined {
+    if (!(visibility instanceof Visibility)) {
       throw new Error(
-        `Visibility.apply: invalid column ${JSON.stringify(entityRefColumn)}`,
+        'retrieval requires a Visibility from resolveVisibility()',
       );
     }
-    const statements: Array<{ grouping?: string; bool?: string }> =
-      (queryBuilder as any)._statements ?? [];
-    if (statements.some(s => s.grouping === 'where' && s.bool === 'or')) {
-      throw new Error(
-        'Visibility.apply: the query already has OR conditions; apply visibility to a fresh query',
-      );
-    }
-    const predicate = this.#predicate;
-    if (!predicate) {
-      return queryBuilder.whereRaw('false') as TQueryBuilder;
-    }
-    const visible = (sub: Knex.QueryBuilder) =>
-      sub
-        .select(
-          `${VISIBLE_ENTITY_ALIAS}.${
-            key === 'entity_no' ? 'entity_no' : 'entity_ref'
-          }`,
-        )
-        .from({ [VISIBLE_ENTITY_ALIAS]: 'ask_docs_entities' })
-        .whereRaw(liveEntitySql(VISIBLE_ENTITY_ALIAS))
-        .whereRaw(FRESH_VISIBILITY_ATTRIBUTES_SQL)
-        .whereRaw(predicate.sql, predicate.bindings as Knex.RawBinding[]);
-    if (shape === 'array') {
-      const client = (queryBuilder as any).client;
-      return queryBuilder.whereRaw('?? = ANY(ARRAY(?))', [
-        entityRefColumn,
-        visible(client.queryBuilder()),
-      ]) as TQueryBuilder;
-    }
-    return queryBuilder.whereIn(entityRefColumn, visible) as TQueryBuilder;
+    return visibility.#criteria;
   }
 
   /** JSON for the audit log. */
@@ -299,13 +252,10 @@ export async function resolveVisibility(options: {
     const criteria = outcomes.flatMap(o =>
       o.kind === 'conditional' ? [o.criteria] : [],
     );
-    const predicate: SqlPredicate =
-      criteria.length === 0
-        ? { sql: 'true', bindings: [] }
-        : compileEntityCriteria({
-            allOf: criteria as [EntityCriteria, ...EntityCriteria[]],
-          });
-    return Visibility.create(CONSTRUCT, predicate, {
+    // Malformed criteria deny here, at the decision, exactly as the compiler would refuse
+    // them (the same tree: their conjunction), never later in some query.
+    if (criteria.length > 0) assertEntityCriteria({ allOf: criteria });
+    return Visibility.create(CONSTRUCT, criteria, {
       decision: criteria.length === 0 ? 'allow' : 'conditional',
       userEntityRef,
       decisions,

@@ -1,7 +1,6 @@
 import { ChunkPassage } from '@askdocs/plugin-ask-docs-common';
-import { Knex } from 'knex';
-import { Visibility } from '../permissions/visibility';
-import { RetrievalScope, visibleChunkDetails } from './visibleChunks';
+import type { IndexReader } from '../database/IndexReader';
+import type { RetrievalScope } from '../database/visibilityPredicate';
 
 function withAnchor(url: string, anchor: string): string {
   if (!anchor || url.includes('#')) return url;
@@ -13,44 +12,28 @@ function withAnchor(url: string, anchor: string): string {
  * (or no longer exist) are simply absent. For any chunk or snippet shown to a user.
  */
 export async function fetchVisibleChunks(
-  knex: Knex,
-  visibility: Visibility,
+  reader: IndexReader,
   chunkIds: string[],
   scope?: RetrievalScope,
 ): Promise<ChunkPassage[]> {
   if (chunkIds.length === 0) return [];
-  const rows: Array<Record<string, string>> = await visibleChunkDetails(
-    knex,
-    visibility,
-    { ...scope, chunkIds },
-  ).select(
-    'c.chunk_id',
-    'c.document_id',
-    'c.entity_ref',
-    'c.title',
-    'c.section_path',
-    'c.anchor',
-    'c.document_url',
-    'c.text',
-    'c.revision',
-    'c.content_hash',
-  );
-  const byId = new Map(rows.map(r => [r.chunk_id, r]));
+  const rows = await reader.chunkDetails(chunkIds, scope);
+  const byId = new Map(rows.map(r => [r.chunkId, r]));
   return Array.from(new Set(chunkIds)).flatMap(id => {
     const row = byId.get(id);
     if (!row) return [];
     return [
       {
-        chunkId: row.chunk_id,
-        documentId: row.document_id,
-        entityRef: row.entity_ref,
+        chunkId: row.chunkId,
+        documentId: row.documentId,
+        entityRef: row.entityRef,
         title: row.title,
-        sectionPath: row.section_path,
+        sectionPath: row.sectionPath,
         anchor: row.anchor,
-        url: withAnchor(row.document_url, row.anchor),
+        url: withAnchor(row.documentUrl, row.anchor),
         text: row.text,
         revision: row.revision,
-        contentHash: row.content_hash,
+        contentHash: row.contentHash,
       },
     ];
   });

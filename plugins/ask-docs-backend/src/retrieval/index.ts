@@ -6,18 +6,8 @@ export type {
   RetrievalResult,
   RetrievalMode,
 } from './retriever';
-export {
-  vectorSearch,
-  toVectorLiteral,
-  EXACT_SEARCH_UP_TO,
-} from './vectorSearch';
+export { vectorSearch, EXACT_SEARCH_UP_TO } from './vectorSearch';
 export type { VectorHit, VectorSearchOptions } from './vectorSearch';
-export {
-  ensureVectorIndex,
-  vectorIndexName,
-  embeddingExpression,
-  MAX_INDEXED_DIMENSION,
-} from './vectorIndex';
 export { keywordSearch, keywordStatistics, idf } from './keywordSearch';
 export type {
   QueryToken,
@@ -53,10 +43,4 @@ export type {
   EvidenceInput,
 } from './evidence';
 export { FITTED_EVIDENCE_MODELS } from './evidenceModel.fitted';
-export {
-  visibleChunks,
-  visibleChunkDetails,
-  visiblePostings,
-  visibleEmbeddings,
-} from './visibleChunks';
-export type { RetrievalScope } from './visibleChunks';
+export type { RetrievalScope } from '../database/visibilityPredicate';

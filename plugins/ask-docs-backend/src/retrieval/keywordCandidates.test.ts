@@ -14,7 +14,8 @@ import {
   ChunkSelection,
   visibleChunks,
   visiblePostings,
-} from './visibleChunks';
+} from '../database/visibilityPredicate';
+import { IndexReader } from '../database/IndexReader';
 
 const q = queryTokens;
 
@@ -64,16 +65,14 @@ describe('keyword candidates and statistics', () => {
 
   const search = (limit = 40, ...words: string[]) =>
     keywordSearch({
-      knex: db.knex,
-      visibility: owner,
+      reader: new IndexReader(db.knex, owner),
       queryTokens: q(...(words.length ? words : ['rollback', 'release'])),
       limit,
     });
 
   it("counts N, length and df over the asker's visible entities only", async () => {
     const stats = await keywordStatistics({
-      knex: db.knex,
-      visibility: owner,
+      reader: new IndexReader(db.knex, owner),
       queryTokens: q('rollback', 'release', 'secret'),
     });
     expect(stats.visibleChunks).toBe(22);

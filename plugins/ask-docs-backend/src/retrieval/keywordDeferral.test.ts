@@ -13,6 +13,7 @@ import {
   keywordSearch,
 } from './keywordSearch';
 import { queryTokens, seedIndex, words } from './testUtils/seed';
+import { IndexReader } from '../database/IndexReader';
 
 const q = queryTokens;
 
@@ -125,8 +126,7 @@ describe('deferred reading of frequent tokens', () => {
       let hits: Awaited<ReturnType<typeof keywordSearch>>['hits'] = [];
       await listReads(async () => {
         ({ hits } = await keywordSearch({
-          knex: db.knex,
-          visibility: owner,
+          reader: new IndexReader(db.knex, owner),
           queryTokens: q(...query),
           limit,
         }));
@@ -146,8 +146,7 @@ describe('deferred reading of frequent tokens', () => {
     const reads = (query: string[]) =>
       listReads(() =>
         keywordSearch({
-          knex: db.knex,
-          visibility: owner,
+          reader: new IndexReader(db.knex, owner),
           queryTokens: q(...query),
           limit: 3,
         }),
@@ -161,8 +160,7 @@ describe('deferred reading of frequent tokens', () => {
   it('scores other candidates from the same lists, as a fresh search would', async () => {
     const query = q('gamma', 'beta', 'alpha');
     const lists = await keywordLists({
-      knex: db.knex,
-      visibility: owner,
+      reader: new IndexReader(db.knex, owner),
       queryTokens: query,
     });
     const top = await lists.best(3);
@@ -171,8 +169,7 @@ describe('deferred reading of frequent tokens', () => {
       .slice(-25);
     const reused = await lists.score(others);
     const fresh = await keywordSearch({
-      knex: db.knex,
-      visibility: owner,
+      reader: new IndexReader(db.knex, owner),
       queryTokens: query,
       selection: { chunkIds: others },
       limit: others.length,

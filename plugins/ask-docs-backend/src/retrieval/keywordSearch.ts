@@ -1,6 +1,10 @@
 import { foldDiacritics } from '../language';
-import { Knex } from 'knex';
-import { Visibility } from '../permissions/visibility';
+import type {
+  IndexReader,
+  PostingListRow,
+  TokenKey,
+} from '../database/IndexReader';
+import type { ChunkSelection } from '../database/visibilityPredicate';
 import {
   decodePostingArrays,
   PostingArena,
@@ -14,14 +18,9 @@ import {
   scoreChunks,
   unionLists,
 } from './listScoring';
-import {
-  ChunkSelection,
-  FEW_VISIBLE_CHUNKS,
-  ListScope,
-  visibleChunks,
-  visibleEntityTotals,
-  visiblePostings,
-} from './visibleChunks';
+
+/** Up to this many visible chunks, reads seek by visible entity (`fewVisible`). */
+export const FEW_VISIBLE_CHUNKS = 2000;
 
 /** One analysed query word (stopwords already removed), from the language module. */
 export interface QueryToken {
@@ -73,8 +72,8 @@ export interface KeywordHit {
 }
 
 export interface KeywordOptions {
-  knex: Knex;
-  visibility: Visibility;
+  /** The asker's reads of the index (bound to their visibility). */
+  reader: IndexReader;
   queryTokens: QueryToken[];
   /** Prefix keys shorter than this are not expanded (e.g. "ab%" would match half the corpus). */
   minPrefixLength?: number;
@@ -84,12 +83,8 @@ export interface KeywordOptions {
 
 const DEFAULTS = { minPrefixLength: 4, prefixWeight: 0.5, k1: 1.2, b: 0.75 };
 
-type Kind = 'l' | 's' | 'w';
-interface Key {
-  tok: number;
-  kind: Kind;
-  term: string;
-}
+type Kind = TokenKey['kind'];
+type Key = TokenKey;
 
 /** Merges duplicate tokens so a repeated word does not count twice. */
 const tokenWeight = (t: QueryToken) =>
@@ -141,118 +136,18 @@ function readKeys(tokens: QueryToken[], exact: boolean[]): Key[] {
   return keys.filter(k => k.kind !== 'w' || !derived.has(k.tok));
 }
 
-/** LIKE pattern for "starts with", the key's metacharacters escaped ('!' is the escape). */
-export function prefixPattern(key: string): string {
-  return `${key.replace(/[!%_]/g, ch => `!${ch}`)}%`;
-}
-
-function valuesList(keys: Key[]): { sql: string; bindings: Knex.RawBinding[] } {
-  return {
-    sql: `(VALUES ${keys.map(() => '(?::int, ?::text, ?::text)').join(', ')})`,
-    bindings: keys.flatMap(k => [k.tok, k.kind, k.term]),
-  };
-}
-
-/**
- * Per-token visible df via exact keys (tok → df), from the posting lists' counts: a key's df is
- * the sum over visible entities, a token's the largest of its keys' (its lemma, stem and surface
- * keys nearly always occur in the same chunks; the union would need the lists themselves).
- */
-async function exactDf(
-  knex: Knex,
-  visibility: Visibility,
-  keys: Key[],
-  scope?: ChunkSelection,
-) {
-  const df = new Map<number, number>();
-  if (keys.length === 0) return df;
-  const values = valuesList(keys);
-  const result = await knex.raw(
-    `SELECT s.tok, max(s.df)::int AS df FROM (
-       SELECT q.tok, q.kind, q.term, sum(p.df) AS df
-         FROM ${values.sql} AS q(tok, kind, term)
-         JOIN ask_docs_keys AS k ON k.kind = q.kind AND k.term = q.term
-         JOIN ? AS p ON p.key_id = k.key_id
-        GROUP BY q.tok, q.kind, q.term) AS s
-      GROUP BY s.tok`,
-    [...values.bindings, visiblePostings(knex, visibility, scope)],
-  );
-  for (const row of result.rows) df.set(Number(row.tok), Number(row.df));
-  return df;
-}
-
-/**
- * The visible posting lists of exact keys and of prefix keys (one branch per prefix, so each
- * LIKE has a constant pattern and uses the dictionary's index), as (tok, postings) rows.
- */
-async function readLists(
-  knex: Knex,
-  visibility: Visibility,
-  exact: Key[],
-  prefix: Key[],
-  scope?: ListScope,
-): Promise<ListRow[]> {
-  const branches: string[] = [];
-  const bindings: Knex.RawBinding[] = [];
-  if (exact.length > 0) {
-    const values = valuesList(exact);
-    branches.push(
-      `SELECT q.tok, p.entity_no, p.df, ${LIST_COLUMN} FROM ${values.sql} AS q(tok, kind, term)
-         JOIN ask_docs_keys AS k ON k.kind = q.kind AND k.term = q.term
-         JOIN ? AS p ON p.key_id = k.key_id`,
-    );
-    bindings.push(...values.bindings, visiblePostings(knex, visibility, scope));
-  }
-  for (const key of prefix) {
-    branches.push(
-      `SELECT ?::int AS tok, p.entity_no, p.df, ${LIST_COLUMN} FROM ask_docs_keys AS k
-         JOIN ? AS p ON p.key_id = k.key_id
-        WHERE k.kind = ? AND k.term LIKE ? ESCAPE '!'`,
-    );
-    bindings.push(
-      key.tok,
-      visiblePostings(knex, visibility, scope),
-      key.kind,
-      prefixPattern(key.term),
-    );
-  }
-  if (branches.length === 0) return [];
-  const result = await knex.raw(branches.join(' UNION ALL '), bindings);
-  return result.rows.map(
-    (r: Omit<ListRow, 'postings'> & { postings: string }) => ({
-      tok: Number(r.tok),
-      entity_no: Number(r.entity_no),
-      df: Number(r.df),
-      postings: Buffer.from(r.postings, 'base64'),
-    }),
-  );
-}
-
-/**
- * Lists travel as base64 text: a bytea column arrives as hex, twice the list's size to send
- * and parse (at 100k chunks a query's lists are megabytes). Node skips the line breaks.
- */
-const LIST_COLUMN = "encode(p.postings, 'base64') AS postings";
-
-interface ListRow {
-  tok: number;
-  entity_no: number;
-  df: number;
-  postings: Buffer;
-}
-
 /**
  * Lists grouped by entity, each token's key lists merged into one (largest tf): `groups[g][tok]`
  * is the token's list in entity group g, undefined where it has none.
  */
-function groupLists(rows: ListRow[], tokens: number) {
+function groupLists(rows: PostingListRow[], tokens: number) {
   const byEntity = new Map<number, PostingArrays[][]>();
   const arena = new PostingArena();
   for (const row of rows) {
     const lists =
-      byEntity.get(row.entity_no) ??
+      byEntity.get(row.entityNo) ??
       Array.from({ length: tokens }, (): PostingArrays[] => []);
-    byEntity.set(row.entity_no, lists);
+    byEntity.set(row.entityNo, lists);
     lists[row.tok].push(decodePostingArrays(row.postings, row.df, arena));
   }
   return [...byEntity.values()].map(lists =>
@@ -262,13 +157,10 @@ function groupLists(rows: ListRow[], tokens: number) {
   );
 }
 
-async function prefixDf(knex: Knex, visibility: Visibility, keys: Key[]) {
+async function prefixDf(reader: IndexReader, keys: Key[]) {
   const df = new Map<number, number>();
   const tokens = Math.max(-1, ...keys.map(k => k.tok)) + 1;
-  for (const lists of groupLists(
-    await readLists(knex, visibility, [], keys),
-    tokens,
-  )) {
+  for (const lists of groupLists(await reader.postingLists([], keys), tokens)) {
     lists.forEach((l, tok) => {
       if (l) df.set(tok, (df.get(tok) ?? 0) + l.chunkNos.length);
     });
@@ -308,7 +200,7 @@ export const idf = (n: number, df: number) =>
 export async function keywordStatistics(
   options: KeywordOptions,
 ): Promise<KeywordStatistics> {
-  const { knex, visibility } = options;
+  const { reader } = options;
   const minPrefixLength = options.minPrefixLength ?? DEFAULTS.minPrefixLength;
   const prefixWeight = options.prefixWeight ?? DEFAULTS.prefixWeight;
   const tokens = normaliseTokens(options.queryTokens);
@@ -316,15 +208,11 @@ export async function keywordStatistics(
   // N and the average length from per-entity totals (migration 0005), not a count of chunks;
   // the exact keys' df at the same time (two connections).
   const [corpus, exact] = await Promise.all([
-    knex.raw(
-      `SELECT coalesce(sum(et.chunks), 0)::int8 AS n, coalesce(sum(et.terms), 0)::float8 AS terms
-         FROM ? AS et`,
-      [visibleEntityTotals(knex, visibility)],
-    ),
-    exactDf(knex, visibility, exactKeys(tokens)),
+    reader.corpusTotals(),
+    reader.exactDf(exactKeys(tokens)),
   ]);
-  const n = Number(corpus.rows[0].n);
-  const averageLength = n > 0 ? Number(corpus.rows[0].terms) / n : 0;
+  const n = corpus.chunks;
+  const averageLength = n > 0 ? corpus.terms / n : 0;
   if (n === 0 || tokens.length === 0) {
     return {
       visibleChunks: n,
@@ -341,8 +229,7 @@ export async function keywordStatistics(
 
   const missing = new Set(tokens.map((_, i) => i).filter(i => !exact.get(i)));
   const prefix = await prefixDf(
-    knex,
-    visibility,
+    reader,
     prefixKeysFor(tokens, missing, minPrefixLength),
   );
 
@@ -563,17 +450,13 @@ class QuestionLists implements KeywordLists {
     }
     if (best.length === 0) return [];
     // Visibility again on the chunk rows: a list can only narrow what the asker sees.
-    const idRows: Array<{ chunk_no: number; chunk_id: string }> =
-      await visibleChunks(
-        this.options.knex,
-        this.options.visibility,
-        this.scope,
-      )
-        .whereRaw('c.chunk_no = ANY(?::int[])', [best.map(c => c.chunkNo)])
-        .select('c.chunk_no', 'c.chunk_id');
+    const idRows = await this.options.reader.chunkIds(
+      best.map(c => c.chunkNo),
+      this.scope,
+    );
     return this.hits(
       best,
-      new Map(idRows.map(r => [r.chunk_no, r.chunk_id])),
+      new Map(idRows.map(r => [r.chunkNo, r.chunkId])),
       keep,
     );
   }
@@ -584,25 +467,19 @@ class QuestionLists implements KeywordLists {
   ): Promise<KeywordHit[]> {
     const keep = Math.max(0, Math.floor(limit));
     if (keep === 0 || chunkIds.length === 0 || this.empty) return [];
-    const rows: Array<{
-      chunk_no: number;
-      chunk_id: string;
-      entity_no: number;
-    }> = await visibleChunks(this.options.knex, this.options.visibility, {
+    const rows = await this.options.reader.chunkNumbers({
       ...this.scope,
       chunkIds,
-    })
-      .join({ e: 'ask_docs_entities' }, 'e.entity_ref', 'c.entity_ref')
-      .select('c.chunk_no', 'c.chunk_id', 'e.entity_no');
+    });
     if (rows.length === 0) return [];
-    const entities = [...new Set(rows.map(r => Number(r.entity_no)))];
+    const entities = [...new Set(rows.map(r => r.entityNo))];
     await Promise.all([this.load(0, entities), this.load(1, entities)]);
     const best = this.scoreEach(
-      rows.map(r => ({ chunkNo: r.chunk_no, entityNo: Number(r.entity_no) })),
+      rows.map(r => ({ chunkNo: r.chunkNo, entityNo: r.entityNo })),
     );
     return this.hits(
       best,
-      new Map(rows.map(r => [r.chunk_no, r.chunk_id])),
+      new Map(rows.map(r => [r.chunkNo, r.chunkId])),
       keep,
     );
   }
@@ -627,23 +504,21 @@ class QuestionLists implements KeywordLists {
     const toks = this.tokens
       .map((_, t) => t)
       .filter(t => this.tierOf[t] === tier);
-    const rows = await readLists(
-      this.options.knex,
-      this.options.visibility,
+    const rows = await this.options.reader.postingLists(
       toks.flatMap(t => this.keys[t].exact),
       toks.flatMap(t => this.keys[t].prefix),
       { ...this.scope, entityNos: wanted === 'all' ? undefined : wanted },
     );
     for (const row of rows) {
       const lists =
-        this.lists.get(row.entity_no) ??
+        this.lists.get(row.entityNo) ??
         this.tokens.map((): PostingArrays[] => []);
-      this.lists.set(row.entity_no, lists);
-      this.unions.delete(row.entity_no);
+      this.lists.set(row.entityNo, lists);
+      this.unions.delete(row.entityNo);
       // A token's lemma and stem lists are often the same bytes: decode and merge them once.
-      const seen = this.raw.get(`${row.entity_no}:${row.tok}`) ?? [];
+      const seen = this.raw.get(`${row.entityNo}:${row.tok}`) ?? [];
       if (seen.some(bytes => bytes.equals(row.postings))) continue;
-      this.raw.set(`${row.entity_no}:${row.tok}`, [...seen, row.postings]);
+      this.raw.set(`${row.entityNo}:${row.tok}`, [...seen, row.postings]);
       lists[row.tok].push(
         decodePostingArrays(row.postings, row.df, this.arena),
       );

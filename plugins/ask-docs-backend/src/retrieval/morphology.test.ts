@@ -9,6 +9,7 @@ import { keywordSearch, QueryToken } from './keywordSearch';
 import { fakeVisibility } from '../testUtils/fakeVisibility';
 import { seedIndex } from './testUtils/seed';
 import { prepareQuestion } from '../service/prepareQuestion';
+import { IndexReader } from '../database/IndexReader';
 
 describe('morphology through keyword retrieval', () => {
   let db: TestDatabase;
@@ -40,8 +41,7 @@ describe('morphology through keyword retrieval', () => {
     prepareQuestion(q, analyzers).queryTokens;
   const found = async (q: string) => {
     const { hits } = await keywordSearch({
-      knex: db.knex,
-      visibility,
+      reader: new IndexReader(db.knex, visibility),
       queryTokens: query(q),
       limit: 10,
     });

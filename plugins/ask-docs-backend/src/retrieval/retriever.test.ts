@@ -18,12 +18,13 @@ import {
   QueryToken,
 } from './keywordSearch';
 import { suggestCorrections } from './typo';
-import { EXACT_SEARCH_UP_TO, vectorQuery, vectorSearch } from './vectorSearch';
-import { ensureVectorIndex, vectorIndexName } from './vectorIndex';
+import { EXACT_SEARCH_UP_TO, vectorSearch } from './vectorSearch';
+import { ensureVectorIndex, vectorIndexName } from '../database/vectorIndex';
 import { CORRECTION_WEIGHT, retrieve, RetrieveOptions } from './retriever';
 import { fetchVisibleChunks } from './fetchChunks';
 import { DEFAULT_RRF_K } from './fusion';
-import { visibleChunkDetails } from './visibleChunks';
+import { visibleChunkDetails } from '../database/visibilityPredicate';
+import { IndexReader, vectorQuery } from '../database/IndexReader';
 
 const MODEL = 'test-model/v1.0';
 const PAY = 'component:default/payments';
@@ -174,8 +175,7 @@ const nearest = (
   more: Partial<VectorSearchOptions> = {},
 ) =>
   vectorSearch({
-    knex: db.knex,
-    visibility,
+    reader: new IndexReader(db.knex, visibility),
     modelId: MODEL,
     queryVector,
     k: 10,
@@ -333,8 +333,7 @@ describe("keyword statistics are the asker's own", () => {
     const stats = async (visibility: Visibility) =>
       (
         await keywordStatistics({
-          knex: db.knex,
-          visibility,
+          reader: new IndexReader(db.knex, visibility),
           queryTokens: q('payments'),
         })
       ).visibleChunks;
@@ -346,8 +345,7 @@ describe("keyword statistics are the asker's own", () => {
 
   it('a term that only exists in hidden documents has df 0', async () => {
     const a = await keywordStatistics({
-      knex: db.knex,
-      visibility: alice,
+      reader: new IndexReader(db.knex, alice),
       queryTokens: q('zanzibar', 'quarantine'),
     });
     expect(a.tokens).toEqual([
@@ -355,8 +353,7 @@ describe("keyword statistics are the asker's own", () => {
       expect.objectContaining({ token: 'quarantine', df: 0, match: 'none' }),
     ]);
     const b = await keywordStatistics({
-      knex: db.knex,
-      visibility: bob,
+      reader: new IndexReader(db.knex, bob),
       queryTokens: q('zanzibar'),
     });
     // s1 and s2; a1 also has it but is hidden from bob by the catalog decision.
@@ -365,13 +362,11 @@ describe("keyword statistics are the asker's own", () => {
 
   it('idf differs between users because df and N differ', async () => {
     const a = await keywordStatistics({
-      knex: db.knex,
-      visibility: alice,
+      reader: new IndexReader(db.knex, alice),
       queryTokens: q('payments'),
     });
     const b = await keywordStatistics({
-      knex: db.knex,
-      visibility: bob,
+      reader: new IndexReader(db.knex, bob),
       queryTokens: q('payments'),
     });
     expect(a.tokens[0]).toMatchObject({ df: 1, idf: idf(3, 1) });
@@ -381,8 +376,7 @@ describe("keyword statistics are the asker's own", () => {
 
   it('prefix document frequencies are visible-only too', async () => {
     const a = await keywordStatistics({
-      knex: db.knex,
-      visibility: alice,
+      reader: new IndexReader(db.knex, alice),
       queryTokens: q('quaran', 'bookkeep'),
     });
     expect(a.tokens.map(t => [t.token, t.match, t.df])).toEqual([
@@ -390,8 +384,7 @@ describe("keyword statistics are the asker's own", () => {
       ['bookkeep', 'prefix', 1],
     ]);
     const b = await keywordStatistics({
-      knex: db.knex,
-      visibility: bob,
+      reader: new IndexReader(db.knex, bob),
       queryTokens: q('quaran'),
     });
     expect(b.tokens[0]).toMatchObject({ match: 'prefix', df: 1 });
@@ -405,8 +398,7 @@ describe('keywordSearch', () => {
     extra: object = {},
   ) =>
     keywordSearch({
-      knex: db.knex,
-      visibility,
+      reader: new IndexReader(db.knex, visibility),
       queryTokens: tokens,
       limit: 10,
       ...extra,
@@ -492,7 +484,10 @@ match`, async () => {
 
 describe('suggestCorrections', () => {
   const suggest = (visibility: Visibility, ...ws: string[]) =>
-    suggestCorrections({ knex: db.knex, visibility, queryTokens: q(...ws) });
+    suggestCorrections({
+      reader: new IndexReader(db.knex, visibility),
+      queryTokens: q(...ws),
+    });
 
   it("corrects from the asker's visible vocabulary", async () => {
     expect(await suggest(alice, 'ledgr', 'bookeeping')).toEqual([
@@ -553,7 +548,12 @@ describe('retrieve', () => {
     visibility: Visibility,
     options: Pick<RetrieveOptions, 'queryTokens' | 'mode'> &
       Partial<RetrieveOptions>,
-  ) => retrieve({ ...base, knex: db.knex, visibility, ...options });
+  ) =>
+    retrieve({
+      ...base,
+      reader: new IndexReader(db.knex, visibility),
+      ...options,
+    });
 
   it('hybrid: fuses both lists and returns visible chunks with identity and scores', async () => {
     const result = await retrieveAs(alice, {
@@ -812,7 +812,7 @@ only`, async () => {
       chunkIds: ['s1', 'p1', 'a1'],
     }).select('c.chunk_id');
     expect(rows.map((r: { chunk_id: string }) => r.chunk_id)).toEqual(['p1']);
-    const fetched = await fetchVisibleChunks(db.knex, alice, [
+    const fetched = await fetchVisibleChunks(new IndexReader(db.knex, alice), [
       'p2',
       's1',
       'a1',
@@ -820,8 +820,12 @@ only`, async () => {
       'nope',
     ]);
     expect(fetched.map(c => c.chunkId)).toEqual(['p2', 'p1']);
-    expect(await fetchVisibleChunks(db.knex, nobody, ['p1'])).toEqual([]);
-    expect(await fetchVisibleChunks(db.knex, bob, ['s1', 'a1'])).toMatchObject([
+    expect(
+      await fetchVisibleChunks(new IndexReader(db.knex, nobody), ['p1']),
+    ).toEqual([]);
+    expect(
+      await fetchVisibleChunks(new IndexReader(db.knex, bob), ['s1', 'a1']),
+    ).toMatchObject([
       { chunkId: 's1', entityRef: SECRET, title: 'Secret runbook' },
     ]);
   });
@@ -909,8 +913,7 @@ preferred`, async () => {
 
   /** A search of the recall model's vectors with a fixed query vector. */
   const searchArgs = (k: number) => ({
-    knex: db.knex,
-    visibility: visible,
+    reader: new IndexReader(db.knex, visible),
     modelId: RECALL_MODEL,
     queryVector: randomUnitVector(seededRandom(3), DIM),
     k,
@@ -977,8 +980,7 @@ preferred`, async () => {
     for (let i = 0; i < 5; i++) {
       const queryVector = randomUnitVector(random, DIM);
       const args = {
-        knex: db.knex,
-        visibility: visible,
+        reader: new IndexReader(db.knex, visible),
         modelId: RECALL_MODEL,
         queryVector,
         k: 10,

@@ -1,6 +1,6 @@
 import { ChunkPassage } from '@askdocs/plugin-ask-docs-common';
-import { Knex } from 'knex';
-import { Visibility } from '../permissions/visibility';
+import type { IndexReader } from '../database/IndexReader';
+import type { RetrievalScope } from '../database/visibilityPredicate';
 import {
   boostFused,
   DEFAULT_RRF_K,
@@ -10,6 +10,7 @@ import {
 } from './fusion';
 import { phraseShare, queryWordMatcher } from './proximity';
 import {
+  FEW_VISIBLE_CHUNKS,
   keywordLists,
   keywordStatistics,
   KeywordHit,
@@ -32,7 +33,6 @@ import {
 } from './evidence';
 import { vectorSearch, VectorHit } from './vectorSearch';
 import { fetchVisibleChunks } from './fetchChunks';
-import { FEW_VISIBLE_CHUNKS, RetrievalScope } from './visibleChunks';
 
 export type RetrievalMode = 'hybrid' | 'vector' | 'keyword';
 
@@ -75,8 +75,8 @@ export interface RankedChunk extends ChunkPassage {
 }
 
 export interface RetrieveOptions {
-  knex: Knex;
-  visibility: Visibility;
+  /** The asker's reads of the index (bound to their visibility). */
+  reader: IndexReader;
   scope?: RetrievalScope;
   /** The query embedded with `modelId`; omit when the embedder is unavailable. */
   queryVector?: number[];
@@ -141,7 +141,7 @@ export interface RetrievalResult {
 export async function retrieve(
   options: RetrieveOptions,
 ): Promise<RetrievalResult> {
-  const { knex, visibility, modelId, mode } = options;
+  const { reader, modelId, mode } = options;
   const k = Math.max(0, Math.floor(options.k));
   const candidates = Math.max(
     k,
@@ -172,8 +172,7 @@ export async function retrieve(
   let asTyped: KeywordStatistics | undefined;
   if (tokens.length > 0) {
     statistics = await keywordStatistics({
-      knex,
-      visibility,
+      reader,
       queryTokens: tokens,
     });
     asTyped = statistics;
@@ -184,8 +183,7 @@ export async function retrieve(
         .map(s => s.token);
       if (unmatched.length > 0) {
         corrections = await suggestCorrections({
-          knex,
-          visibility,
+          reader,
           selection: {
             ...scope,
             fewVisible: statistics.visibleChunks <= FEW_VISIBLE_CHUNKS,
@@ -210,7 +208,7 @@ export async function retrieve(
           // The corrected words' statistics and the corrected question's vector, at once.
           const reembed = options.reembed;
           [statistics, queryVector] = await Promise.all([
-            keywordStatistics({ knex, visibility, queryTokens: tokens }),
+            keywordStatistics({ reader, queryTokens: tokens }),
             useVector && reembed
               ? reembed(corrections.map(({ from, to }) => ({ from, to })))
               : Promise.resolve(queryVector),
@@ -225,8 +223,7 @@ export async function retrieve(
   const postings =
     tokens.length > 0
       ? await keywordLists({
-          knex,
-          visibility,
+          reader,
           selection: scope,
           queryTokens: tokens,
           statistics,
@@ -237,8 +234,7 @@ export async function retrieve(
   const [vectorHits, keywordHits] = await Promise.all([
     useVector
       ? vectorSearch({
-          knex,
-          visibility,
+          reader,
           selection: scope,
           modelId,
           queryVector: queryVector!,
@@ -285,8 +281,7 @@ export async function retrieve(
   const [moreSimilar, moreCovered, passages] = await Promise.all([
     queryVector && noSimilarity.length > 0
       ? vectorSearch({
-          knex,
-          visibility,
+          reader,
           selection: { ...scope, chunkIds: noSimilarity },
           modelId,
           queryVector,
@@ -297,7 +292,7 @@ export async function retrieve(
     postings && noCoverage.length > 0
       ? postings.score(noCoverage)
       : Promise.resolve<KeywordHit[]>([]),
-    fetchVisibleChunks(knex, visibility, ids, scope),
+    fetchVisibleChunks(reader, ids, scope),
   ]);
   for (const h of moreSimilar) similarity.set(h.chunkId, h.similarity);
   for (const h of moreCovered) keyword.set(h.chunkId, h);

@@ -1,11 +1,9 @@
-import { Knex } from 'knex';
-import { Visibility } from '../permissions/visibility';
-import { exactKeys, normaliseTokens, QueryToken } from './keywordSearch';
-import {
+import type { IndexReader } from '../database/IndexReader';
+import type {
   ChunkSelection,
   RetrievalScope,
-  visiblePostings,
-} from './visibleChunks';
+} from '../database/visibilityPredicate';
+import { exactKeys, normaliseTokens, QueryToken } from './keywordSearch';
 
 export interface Correction {
   from: string;
@@ -77,13 +75,13 @@ export function boundedDamerauLevenshtein(
  */
 export async function suggestCorrections(
   options: {
-    knex: Knex;
-    visibility: Visibility;
+    /** The asker's reads of the index (bound to their visibility). */
+    reader: IndexReader;
     selection?: RetrievalScope & Pick<ChunkSelection, 'fewVisible'>;
     queryTokens: QueryToken[];
   } & TypoOptions,
 ): Promise<Correction[]> {
-  const { knex, visibility, selection } = options;
+  const { reader, selection } = options;
   const minWordLength = options.minWordLength ?? DEFAULTS.minWordLength;
   const shortWordMaxLength =
     options.shortWordMaxLength ?? DEFAULTS.shortWordMaxLength;
@@ -99,19 +97,9 @@ export async function suggestCorrections(
   }));
   if (tokens.length === 0) return [];
 
-  const keys = exactKeys(tokens);
-  const values = keys.map(() => '(?::int, ?::text, ?::text)').join(', ');
-  const matched = await knex.raw(
-    `SELECT DISTINCT q.tok FROM (VALUES ${values}) AS q(tok, kind, term)
-       JOIN ask_docs_keys AS k ON k.kind = q.kind AND k.term = q.term
-       JOIN ? AS p ON p.key_id = k.key_id`,
-    [
-      ...keys.flatMap(k => [k.tok, k.kind, k.term]),
-      visiblePostings(knex, visibility, selection),
-    ],
-  );
-  const known = new Set<number>(
-    matched.rows.map((r: { tok: number }) => Number(r.tok)),
+  const known = await reader.tokensWithVisibleKeys(
+    exactKeys(tokens),
+    selection,
   );
 
   const words: Array<{ t: QueryToken; word: string; chars: string[] }> = [];
@@ -136,28 +124,20 @@ export async function suggestCorrections(
     words.map(async ({ word, chars }) => {
       const maxDistance = chars.length <= shortWordMaxLength ? 1 : 2;
       // Prefilter: with one edit in the first two letters, the candidate still has one of the
-      // word's first two letters as its first or second letter. Letter and length are the keys
-      // of two indexes of the key dictionary (migration 0006); a word counts only with visible
-      // lists. Past the cap, the lengths closest to the word's are kept.
+      // word's first two letters as its first or second letter; a word counts only with
+      // visible lists. Past the cap, the lengths closest to the word's are kept.
       const heads = Array.from(new Set([chars[0], chars[1]]));
-      const result = await knex.raw(
-        `SELECT k.term FROM ask_docs_keys AS k
-          WHERE k.kind = 'w'
-            AND (substr(k.term, 1, 1) = ANY(?::text[]) OR substr(k.term, 2, 1) = ANY(?::text[]))
-            AND char_length(k.term) BETWEEN ? AND ?
-            AND EXISTS (SELECT 1 FROM ? AS p WHERE p.key_id = k.key_id)
-          ORDER BY abs(char_length(k.term) - ?), k.term LIMIT ?`,
-        [
+      const candidates = await reader.spellingCandidates(
+        {
           heads,
-          heads,
-          chars.length - maxDistance,
-          chars.length + maxDistance,
-          visiblePostings(knex, visibility, selection),
-          chars.length,
-          maxCandidates,
-        ],
+          minLength: chars.length - maxDistance,
+          maxLength: chars.length + maxDistance,
+          length: chars.length,
+          limit: maxCandidates,
+        },
+        selection,
       );
-      return (result.rows as Array<{ term: string }>).flatMap(({ term }) => {
+      return candidates.flatMap(term => {
         const candidate = term.toLowerCase();
         if (candidate === word) return [];
         const distance = boundedDamerauLevenshtein(
@@ -170,19 +150,7 @@ export async function suggestCorrections(
     }),
   );
   const terms = Array.from(new Set(near.flat().map(n => n.term)));
-  const dfOf = new Map<string, number>();
-  if (terms.length > 0) {
-    const result = await knex.raw(
-      `SELECT k.term, sum(p.df)::int AS df FROM ask_docs_keys AS k
-         JOIN ? AS p ON p.key_id = k.key_id
-        WHERE k.kind = 'w' AND k.term = ANY(?::text[])
-        GROUP BY k.term`,
-      [visiblePostings(knex, visibility, selection), terms],
-    );
-    for (const row of result.rows as Array<{ term: string; df: number }>) {
-      dfOf.set(row.term, Number(row.df));
-    }
-  }
+  const dfOf = await reader.wordDf(terms, selection);
   const corrections: Correction[] = [];
   words.forEach(({ t }, i) => {
     let best: Correction | undefined;
@@ -201,19 +169,4 @@ export async function suggestCorrections(
     if (best) corrections.push(best);
   });
   return corrections;
-}
-
-/** Which of `words` are surface words of the asker's visible chunks. */
-export async function visibleWords(
-  knex: Knex,
-  visibility: Visibility,
-  words: string[],
-): Promise<Set<string>> {
-  if (words.length === 0) return new Set();
-  const found = await knex.raw(
-    `SELECT DISTINCT k.term FROM ask_docs_keys AS k JOIN ? AS p ON p.key_id = k.key_id
-      WHERE k.kind = 'w' AND k.term = ANY(?::text[])`,
-    [visiblePostings(knex, visibility), words],
-  );
-  return new Set(found.rows.map((r: { term: string }) => r.term));
 }

@@ -4,6 +4,7 @@ import { startTestDatabase, TestDatabase } from '../testUtils/testDatabase';
 import { fakePermissions } from '../testUtils/fakePermissions';
 import { queryTokens, seedIndex } from './testUtils/seed';
 import { suggestCorrections } from './typo';
+import { IndexReader } from '../database/IndexReader';
 
 /** The typo path does bounded work however many misspelled words a question has. */
 
@@ -55,8 +56,7 @@ const suggest = (
   options: { maxWords?: number; maxWordLength?: number } = {},
 ) =>
   suggestCorrections({
-    knex: db.knex,
-    visibility: everyone,
+    reader: new IndexReader(db.knex, everyone),
     queryTokens: q(...ws),
     ...options,
   });

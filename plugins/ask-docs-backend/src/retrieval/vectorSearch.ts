@@ -1,11 +1,6 @@
-import { Knex } from 'knex';
-import { Visibility } from '../permissions/visibility';
-import {
-  assertDimension,
-  embeddingExpression,
-  VECTOR_TYPE,
-} from './vectorIndex';
-import { ChunkSelection, visibleEmbeddings } from './visibleChunks';
+import type { IndexReader } from '../database/IndexReader';
+import { assertDimension, toVectorLiteral } from '../database/vectorIndex';
+import type { ChunkSelection } from '../database/visibilityPredicate';
 
 export interface VectorHit {
   chunkId: string;
@@ -16,8 +11,8 @@ export interface VectorHit {
 }
 
 export interface VectorSearchOptions {
-  knex: Knex;
-  visibility: Visibility;
+  /** The asker's reads of the index (bound to their visibility). */
+  reader: IndexReader;
   selection?: ChunkSelection;
   modelId: string;
   queryVector: number[];
@@ -43,102 +38,6 @@ export interface VectorSearchOptions {
  */
 export const EXACT_SEARCH_UP_TO = 2000;
 
-export function toVectorLiteral(vector: number[]): string {
-  if (
-    !Array.isArray(vector) ||
-    vector.length === 0 ||
-    !vector.every(v => typeof v === 'number' && Number.isFinite(v))
-  ) {
-    throw new Error('query vector must be a non-empty array of finite numbers');
-  }
-  return `[${vector.join(',')}]`;
-}
-
-/**
- * The kNN query itself (exposed so tests can EXPLAIN it): ORDER BY the same typed-cast
- * expression as the partial HNSW index, over the visible embeddings only.
- */
-export function vectorQuery(
-  knex: Knex,
-  visibility: Visibility,
-  options: {
-    modelId: string;
-    queryVector: number[];
-    k: number;
-    selection?: ChunkSelection;
-    /** Order by an expression the HNSW index does not match, so no graph walk is possible. */
-    exact?: boolean;
-  },
-): Knex.QueryBuilder {
-  const dimension = options.queryVector.length;
-  const literal = toVectorLiteral(options.queryVector);
-  const distance = `${embeddingExpression(
-    'em',
-    dimension,
-  )} <=> ?::${VECTOR_TYPE}(${dimension})`;
-  return visibleEmbeddings(knex, visibility, {
-    modelId: options.modelId,
-    dimension,
-    selection: options.selection,
-  })
-    .select('em.chunk_id', knex.raw(`${distance} AS distance`, [literal]))
-    .orderByRaw(options.exact ? `(${distance}) + 0` : distance, [literal])
-    .limit(options.k);
-}
-
-/** SET LOCAL in a savepoint: an older pgvector without the setting does not abort the search. */
-async function trySetLocal(
-  trx: Knex.Transaction,
-  statement: string,
-): Promise<boolean> {
-  try {
-    await trx.transaction(async sp => {
-      await sp.raw(statement);
-    });
-    return true;
-  } catch {
-    // Setting unknown on this server: search still works, with plain (non-iterative) scans.
-    return false;
-  }
-}
-
-/**
- * Whether the server has iterative index scans (pgvector >= 0.8), learnt on a database's first
- * search: later searches then set everything in one statement, without a savepoint (three
- * round trips less per search).
- */
-const iterativeScans = new WeakMap<Knex, boolean>();
-
-/** The HNSW settings of one search, local to its transaction. */
-async function setSearchLocals(
-  knex: Knex,
-  trx: Knex.Transaction,
-  settings: { efSearch: number; indexOnly: boolean },
-): Promise<void> {
-  let iterative = iterativeScans.get(knex);
-  if (iterative === undefined) {
-    iterative = await trySetLocal(
-      trx,
-      'SET LOCAL hnsw.iterative_scan = relaxed_order',
-    );
-    iterativeScans.set(knex, iterative);
-  }
-  const locals: Array<[string, string]> = [
-    ['hnsw.ef_search', String(settings.efSearch)],
-  ];
-  if (iterative) locals.push(['hnsw.iterative_scan', 'relaxed_order']);
-  if (settings.indexOnly) locals.push(['enable_seqscan', 'off']);
-  try {
-    await trx.raw(
-      `SELECT ${locals.map(() => 'set_config(?, ?, true)').join(', ')}`,
-      locals.flat(),
-    );
-  } catch (error) {
-    iterativeScans.delete(knex); // the server changed (e.g. a failover): probe again next time
-    throw error;
-  }
-}
-
 /**
  * k nearest visible chunks by cosine distance. An index search runs in a transaction so the
  * HNSW settings are local to it: iterative index scans (pgvector >= 0.8) keep scanning the
@@ -148,7 +47,7 @@ async function setSearchLocals(
 export async function vectorSearch(
   options: VectorSearchOptions,
 ): Promise<VectorHit[]> {
-  const { knex, visibility, modelId, queryVector, selection } = options;
+  const { reader, modelId, queryVector, selection } = options;
   const dimension = queryVector.length;
   assertDimension(dimension);
   toVectorLiteral(queryVector); // validate before opening a transaction
@@ -164,35 +63,24 @@ export async function vectorSearch(
     options.visibleChunks <= (options.exactUpTo ?? EXACT_SEARCH_UP_TO);
   const strategy = requested === 'auto' && fewVisible ? 'exact' : requested;
 
-  const search = (db: Knex) =>
-    vectorQuery(db, visibility, {
-      modelId,
-      queryVector,
-      k,
-      // Exact over few visible vectors: seek them by entity rather than scan every vector.
-      selection: {
-        ...selection,
-        fewVisible: strategy === 'exact' && fewVisible,
-      },
-      exact: strategy === 'exact',
-    });
   // An exact search reads no HNSW setting: one statement, no transaction (three round trips
   // less; the fill-ins of every question search exactly).
-  const rows: Array<{ chunk_id: string; distance: number }> =
-    strategy === 'exact'
-      ? await search(knex)
-      : await knex.transaction(async trx => {
-          await setSearchLocals(knex, trx, {
-            efSearch,
-            indexOnly: strategy === 'index',
-          });
-          return search(trx);
-        });
+  const rows = await reader.nearestVectors({
+    modelId,
+    queryVector,
+    k,
+    // Exact over few visible vectors: seek them by entity rather than scan every vector.
+    selection: { ...selection, fewVisible: strategy === 'exact' && fewVisible },
+    mode:
+      strategy === 'exact'
+        ? { exact: true }
+        : { efSearch, indexOnly: strategy === 'index' },
+  });
 
   // relaxed_order may return rows slightly out of order; re-sort by the exact distance.
   return (
     rows
-      .map(r => ({ chunkId: r.chunk_id, similarity: 1 - Number(r.distance) }))
+      .map(r => ({ chunkId: r.chunkId, similarity: 1 - r.distance }))
       // A zero vector has no cosine distance (NaN); it is no evidence of anything.
       .filter(hit => Number.isFinite(hit.similarity))
       .sort(

@@ -15,18 +15,17 @@ import {
   REDACTED_NOTICE,
 } from '@askdocs/plugin-ask-docs-common';
 import { randomUUID } from 'crypto';
-import { Knex } from 'knex';
 import { AnswerOptions, ChatModel, ConversationTurn } from '../answer';
 import {
   AskDocsStore,
   RetrievedChunkAudit,
   StoredAnswer,
 } from '../database/AskDocsStore';
+import type { KnowledgeIndex } from '../database/IndexReader';
 import { Embedder } from '../embedding';
 import { Analyzers } from '../language';
 import { resolveVisibility, Visibility } from '../permissions';
 import type { RetrievalResult } from '../retrieval';
-import { visibleWords } from '../retrieval/typo';
 import { AskDocsAuthorizer } from './authorization';
 import {
   AnalysedQuestion,
@@ -37,7 +36,8 @@ import {
 export type { RetrievalSettings } from './QuestionPipeline';
 
 export interface AskServiceOptions {
-  knex: Knex;
+  /** The knowledge index; every read goes through the asker's visibility. */
+  index: KnowledgeIndex;
   store: AskDocsStore;
   permissions: PermissionsService;
   embedder: Embedder;
@@ -446,11 +446,9 @@ export class AskService {
     visibility: Visibility,
   ): Promise<Array<{ from: string; to: string }>> {
     if (corrections.length === 0) return [];
-    const terms = await visibleWords(
-      this.o.knex,
-      visibility,
-      corrections.map(c => c.to),
-    );
+    const terms = await this.o.index
+      .reader(visibility)
+      .visibleWords(corrections.map(c => c.to));
     return corrections.filter(c => terms.has(c.to));
   }
 

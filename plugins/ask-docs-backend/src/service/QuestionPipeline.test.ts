@@ -15,6 +15,7 @@ import {
   QuestionPipelineOptions,
   RetrievalSettings,
 } from './QuestionPipeline';
+import { KnowledgeIndex } from '../database/IndexReader';
 
 const MODEL = 'pipeline-test/v1';
 const PAY = 'component:default/payments';
@@ -76,7 +77,7 @@ function chunk(chunkId: string, text: string, vector: number[]): SeedChunk {
 
 function pipeline(options: Partial<QuestionPipelineOptions> = {}) {
   return new QuestionPipeline({
-    knex: db.knex,
+    index: new KnowledgeIndex(db.knex),
     embedder,
     analyzers,
     model: undefined,

@@ -1,4 +1,3 @@
-import { Knex } from 'knex';
 import {
   AnswerOptions,
   AnswerResult,
@@ -7,6 +6,7 @@ import {
   answerQuestion,
 } from '../answer';
 import type { ConversationTurn } from '../answer';
+import type { KnowledgeIndex } from '../database/IndexReader';
 import { Embedder } from '../embedding';
 import { Analyzers } from '../language';
 import { Visibility } from '../permissions';
@@ -45,7 +45,8 @@ export interface RetrievalSettings {
 }
 
 export interface QuestionPipelineOptions {
-  knex: Knex;
+  /** The knowledge index; each retrieval reads it through the asker's visibility. */
+  index: KnowledgeIndex;
   embedder: Pick<Embedder, 'modelId' | 'embedQuery'>;
   analyzers: Analyzers;
   /** Undefined when no model is configured: answers are evidence only. */
@@ -131,8 +132,7 @@ export class QuestionPipeline {
     const corrected = (corrections: Array<{ from: string; to: string }>) =>
       rewriteWords(vectorText, new Map(corrections.map(c => [c.from, c.to])));
     return retrieve({
-      knex: this.o.knex,
-      visibility,
+      reader: this.o.index.reader(visibility),
       scope: options.scope,
       queryVector: question.queryVector,
       // The vector side searches for the corrected words too, not for the typo.

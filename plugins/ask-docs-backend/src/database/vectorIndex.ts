@@ -26,6 +26,18 @@ export function vectorIndexName(modelId: string, dimension: number): string {
   return `ask_docs_emb_hnsw_${hash}`;
 }
 
+/** A query vector as a pgvector literal (bound as text, cast in SQL). */
+export function toVectorLiteral(vector: number[]): string {
+  if (
+    !Array.isArray(vector) ||
+    vector.length === 0 ||
+    !vector.every(v => typeof v === 'number' && Number.isFinite(v))
+  ) {
+    throw new Error('query vector must be a non-empty array of finite numbers');
+  }
+  return `[${vector.join(',')}]`;
+}
+
 /**
  * The typed cast both the index and every query use; the planner only picks the index when the
  * query's ORDER BY expression is the same.
