@@ -218,34 +218,37 @@ export async function retrieve(
     }
   }
 
-  // One read of the question's posting lists serves the keyword ranking and the coverage of
-  // the vector side's candidates.
-  const postings =
-    tokens.length > 0
-      ? await keywordLists({
-          reader,
-          selection: scope,
-          queryTokens: tokens,
-          statistics,
-        })
-      : undefined;
-  // The two retrievers are independent: run them at once (two connections), so a question
-  // costs the slower of the two rather than their sum.
-  const [vectorHits, keywordHits] = await Promise.all([
-    useVector
-      ? vectorSearch({
-          reader,
-          selection: scope,
-          modelId,
-          queryVector: queryVector!,
-          k: candidates,
-          efSearch: options.efSearch,
-          // Few visible chunks: exact search is faster than HNSW there, and loses nothing.
-          visibleChunks: statistics?.visibleChunks,
-        })
-      : Promise.resolve<VectorHit[]>([]),
-    useKeyword ? postings!.best(candidates) : Promise.resolve<KeywordHit[]>([]),
-  ]);
+  // The two retrievers are independent: the vector search starts at once, beside the reading
+  // of the posting lists (two connections), so a question costs the slower of the two rather
+  // than their sum. One read of the lists serves the keyword ranking and the coverage of the
+  // vector side's candidates.
+  const vectorRun = useVector
+    ? vectorSearch({
+        reader,
+        selection: scope,
+        modelId,
+        queryVector: queryVector!,
+        k: candidates,
+        efSearch: options.efSearch,
+        // Few visible chunks: exact search is faster than HNSW there, and loses nothing.
+        visibleChunks: statistics?.visibleChunks,
+      })
+    : Promise.resolve<VectorHit[]>([]);
+  const keywordRun = (async () => {
+    const lists =
+      tokens.length > 0
+        ? await keywordLists({
+            reader,
+            selection: scope,
+            queryTokens: tokens,
+            statistics,
+          })
+        : undefined;
+    const hits = useKeyword ? await lists!.best(candidates) : [];
+    return { lists, hits };
+  })();
+  const [vectorHits, { lists: postings, hits: keywordHits }] =
+    await Promise.all([vectorRun, keywordRun]);
 
   const lists: Array<{ ids: string[]; weight: number }> = [];
   if (useVector)
