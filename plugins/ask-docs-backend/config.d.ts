@@ -71,6 +71,13 @@ export interface Config {
       fusionWeights?: {
         [modelId: string]: { vector?: number; keyword?: number };
       };
+      /**
+       * How the vector and keyword lists become one ranking: 'rrf' (reciprocal rank fusion with
+       * `fusionWeights` and the title and phrase boosts) or 'scores' (each retriever's score
+       * relative to the best candidate's, plus coverage, phrase and section-title evidence, with
+       * built-in weights). Default: 'scores' for the hashing fallback, 'rrf' for other models.
+       */
+      fusion?: 'rrf' | 'scores';
       /** maintenance_work_mem for building a model's HNSW index, e.g. 512MB (the default). */
       hnswBuildMemory?: string;
       /**

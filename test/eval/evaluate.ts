@@ -81,10 +81,12 @@ const RANKING: Partial<RetrievalSettings> = {
 };
 
 /**
- * The product's boosts off (section title, phrase): the single retrievers are measured as
- * such, so their lists are the very lists retrieve() fuses (the what-ifs below re-fuse them).
+ * Plain RRF with the product's boosts off (section title, phrase): the single retrievers are
+ * measured as such, so their lists are the very lists retrieve() fuses (the what-ifs below
+ * re-fuse them), whichever fusion method the product uses.
  */
 const NO_BOOSTS: Partial<RetrievalSettings> = {
+  fusion: 'rrf',
   titleWeight: 0,
   phraseWeight: 0,
 };

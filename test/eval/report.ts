@@ -433,10 +433,12 @@ export function renderMarkdown(report: EvalReport): string {
   const r = report.refusal;
   out.push('');
   out.push(
-    `Refusal on the product path (hybrid, k=${
-      report.product.k
-    }, RRF weights vector ${report.product.weights?.vector ?? 1} / keyword ${
-      report.product.weights?.keyword ?? 1
+    `Refusal on the product path (hybrid, k=${report.product.k}, ${
+      report.product.fusion === 'scores'
+        ? 'score fusion'
+        : `RRF weights vector ${
+            report.product.weights?.vector ?? 1
+          } / keyword ${report.product.weights?.keyword ?? 1}`
     }, ${evidenceRule(report.product)}):`,
   );
   out.push('');
@@ -496,7 +498,7 @@ export function renderMarkdown(report: EvalReport): string {
       `The product's weight, w_vector=${
         report.product.weights?.vector ?? 1
       }, ` +
-      `reproduces hybrid (${report.fusionReproductionMismatches.length} mismatching items).`,
+      `reproduces hybrid's RRF order without boosts (${report.fusionReproductionMismatches.length} mismatching items).`,
   );
   out.push('');
   const langs = Object.keys(

@@ -79,6 +79,7 @@ function parseArgs(argv: string[]) {
     // Unset: the product's default decision for the embedder.
     evidence: undefined as 'thresholds' | 'fitted' | undefined,
     embedder: 'hashing-v2',
+    fusion: undefined as 'rrf' | 'scores' | undefined,
     titleWeight: undefined as number | undefined,
     phraseWeight: undefined as number | undefined,
     answers: '',
@@ -123,6 +124,11 @@ function parseArgs(argv: string[]) {
         )
       )
         throw new Error(`unknown embedder ${args.embedder}`);
+    } else if (a === '--fusion') {
+      const v = value();
+      if (v !== 'rrf' && v !== 'scores')
+        throw new Error(`unknown fusion method ${v}`);
+      args.fusion = v;
     } else if (a === '--title-weight') args.titleWeight = weight(a, value());
     else if (a === '--phrase-weight') args.phraseWeight = weight(a, value());
     else if (a === '--out') args.out = path.resolve(value());
@@ -131,7 +137,8 @@ function parseArgs(argv: string[]) {
       process.stdout.write(
         'usage: run.ts [--corpora a,b] ' +
           '[--sets shared-dev,items-train,items-dev,items-test] [--quick]\n' +
-          '  [--evidence thresholds|fitted] [--title-weight w] [--phrase-weight w]\n' +
+          '  [--evidence thresholds|fitted] [--fusion rrf|scores] [--title-weight w]\n' +
+          '  [--phrase-weight w]\n' +
           '  [--no-cache] [--embedder hashing-v2|hashing-v1|sentence-encoder] ' +
           '[--answers extractive|llm]\n' +
           '  [--out dir] [--name report-name]\n' +
@@ -202,9 +209,11 @@ async function main() {
         ? extractiveModel(analyzers)
         : undefined;
     if (model) log(`answering with ${model.model}`);
-    // The product's settings; --title-weight and --phrase-weight override the boosts' weights.
+    // The product's settings; --fusion overrides the fusion method, --title-weight and
+    // --phrase-weight the RRF boosts' weights.
     const product = {
       ...productSettings(embedder, args.evidence),
+      ...(args.fusion === undefined ? {} : { fusion: args.fusion }),
       ...(args.titleWeight === undefined
         ? {}
         : { titleWeight: args.titleWeight }),

@@ -123,6 +123,8 @@ describe('readAskDocsConfig', () => {
       rrfK: undefined,
       thresholds: { minSimilarity: 0.8, minCoverage: 0.5 },
       weights: { vector: 1, keyword: 1 },
+      // Score fusion is the default for the hashing fallback only (fusion.ts).
+      fusion: 'rrf',
     });
   });
 

@@ -17,7 +17,13 @@ import type { ChatModelOptions } from './answer/llm';
 import type { EmbedderKind } from './embedding/types';
 import { DEFAULT_HASHING_DIMENSION } from './embedding/HashingEmbedder';
 import { DEFAULT_EMBEDDING_MODEL } from './embedding/TransformersEmbedder';
-import { FusionWeights, readFusionWeights } from './retrieval/fusion';
+import {
+  DEFAULT_FUSION_METHOD,
+  FUSION_METHODS,
+  FusionMethod,
+  FusionWeights,
+  readFusionWeights,
+} from './retrieval/fusion';
 import {
   readRelevanceThresholds,
   RelevanceThresholds,
@@ -76,6 +82,11 @@ export interface RetrievalConfig {
    * fitted model for the embedding model it was fitted on, the thresholds for any other.
    */
   evidenceDecision?: 'thresholds' | 'fitted';
+  /**
+   * 'rrf' or 'scores' (fusion.ts); unset: DEFAULT_FUSION_METHOD for the embedder's kind (scores
+   * for the hashing fallback). The title and phrase weights below apply to 'rrf' only.
+   */
+  fusion?: FusionMethod;
   /**
    * Share of the largest fused score that a section path naming every question word adds
    * (0 to 1; 0 turns the boost off); the retriever's DEFAULT_TITLE_WEIGHT when unset.
@@ -344,6 +355,7 @@ function readRetrieval(config: Config): RetrievalConfig {
     ),
     hnswBuildMemory,
     evidenceDecision: readEvidenceDecision(config),
+    fusion: readFusionMethod(config),
     titleWeight: inRange(config, 'retrieval.titleWeight', 0, 1),
     phraseWeight: inRange(config, 'retrieval.phraseWeight', 0, 1),
   };
@@ -361,6 +373,13 @@ function readEvidenceDecision(
     );
   }
   return value;
+}
+
+function readFusionMethod(config: Config): FusionMethod | undefined {
+  const value = config.getOptionalString(key('retrieval.fusion'));
+  if (value !== undefined && !FUSION_METHODS.includes(value as FusionMethod))
+    throw invalid('retrieval.fusion', '"rrf" or "scores"', value);
+  return value as FusionMethod | undefined;
 }
 
 function readVisibilitySync(config: Config): VisibilitySyncSettings {
@@ -492,6 +511,7 @@ export function resolveRetrievalSettings(
     rrfK: retrieval.rrfK,
     thresholds: readRelevanceThresholds(retrieval.thresholds, embedder.modelId),
     weights: readFusionWeights(retrieval.fusionWeights, embedder),
+    fusion: retrieval.fusion ?? DEFAULT_FUSION_METHOD[embedder.kind],
     // Unset keeps the retriever's defaults (and the keys out of the recorded settings).
     ...defined({
       titleWeight: retrieval.titleWeight,

@@ -6,6 +6,7 @@
  *
  *   node -r @backstage/cli/config/nodeTransform.cjs test/eval/experiments/rankingDump.ts \
  *     [--sets items-train,items-dev] [--out test-results/eval/ranking-dump.json]
+ *     [--candidates 40]
  */
 import fs from 'fs';
 import path from 'path';
@@ -30,6 +31,8 @@ async function main() {
   };
   const sets = arg('--sets', 'items-train,items-dev').split(',');
   const out = path.resolve(arg('--out', 'test-results/eval/ranking-dump.json'));
+  // Deeper lists than the product's 40 let a sweep try other depths (and RRF constants).
+  const depth = Number(arg('--candidates', '40'));
   if (sets.includes('items-test'))
     throw new Error('the test split is not for sweeping: use run.ts once');
   const items = loadAllEvalItems().filter(i => sets.includes(i.set));
@@ -68,10 +71,12 @@ async function main() {
       const question = await pipeline.embed(pipeline.analyse(item.question));
       const r = await pipeline.retrieve(question, visibility, {
         settings: {
-          k: 40,
-          candidates: 40,
+          k: 2 * depth,
+          candidates: depth,
           thresholds: { minSimilarity: -1, minCoverage: 0 },
           evidenceModel: undefined,
+          // Plain RRF order and scores: the sweep re-scores candidates itself.
+          fusion: 'rrf',
           titleWeight: 0,
           phraseWeight: 0,
         },

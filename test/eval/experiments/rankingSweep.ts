@@ -1,6 +1,6 @@
 /*
  * Offline ranking sweep over rankingDump.ts's output (train/dev only): re-scores each
- * question's fused candidates with the product's boosts and candidate extra evidence, and
+ * question's fused candidates with the RRF boosts, score fusion and candidate extra evidence, and
  * prints R@1 / R@5 / MRR per set and language for each variant. Exploration only; a variant
  * that helps is built into the retriever and re-measured on the product path (run.ts).
  *
@@ -25,7 +25,7 @@ import {
 } from '../../../plugins/ask-docs-backend/src/retrieval/proximity';
 import { firstGoldRank, MRR_DEPTH, rankPages } from '../metrics';
 
-interface Candidate {
+export interface Candidate {
   id: string;
   page: string;
   rrf: number;
@@ -36,7 +36,7 @@ interface Candidate {
   sectionPath: string;
   text: string;
 }
-interface Question {
+export interface Question {
   id: string;
   set: string;
   lang: string;
@@ -84,7 +84,7 @@ function precision(
   return (named / words.length) * Math.min(1, named / fullAt);
 }
 
-function features(q: Question): Features[] {
+export function features(q: Question): Features[] {
   const idfOf = (t: string) => q.idf[t] ?? 0;
   const match = queryWordMatcher(q.tokens);
   const scores = languageScores(q.question, ['en', 'cs']);
@@ -121,7 +121,11 @@ function features(q: Question): Features[] {
 
 type Scorer = (c: Candidate, f: Features) => number;
 
-function measure(questions: Question[], feats: Features[][], score: Scorer) {
+function measure(
+  questions: Question[],
+  feats: Features[][],
+  score: Scorer | Scorer[],
+) {
   const groups = new Map<
     string,
     { n: number; r1: number; r5: number; mrr: number }
@@ -129,7 +133,11 @@ function measure(questions: Question[], feats: Features[][], score: Scorer) {
   questions.forEach((q, qi) => {
     if (!q.answerable) return;
     const order = q.candidates
-      .map((c, i) => ({ c, s: score(c, feats[qi][i]), i }))
+      .map((c, i) => ({
+        c,
+        s: (Array.isArray(score) ? score[qi] : score)(c, feats[qi][i]),
+        i,
+      }))
       .sort((a, b) => b.s - a.s || a.i - b.i);
     const rank = firstGoldRank(
       rankPages(order.map(o => o.c.page)),
@@ -151,6 +159,31 @@ const product =
   (t = 0.05, p = 0.1): Scorer =>
   (c, f) =>
     c.rrf + MAX_FUSED * (t * f.title + p * f.phrase);
+
+/**
+ * Score fusion (fusion.ts scoreFusion) with weights [keyword, vector, coverage, phrase, title];
+ * BM25 and cosine relative to the best among the question's candidates. Only the order of
+ * candidates matters, so the RRF score of the dump is not used.
+ */
+function scoreFusion(
+  questions: Question[],
+  weights = [1, 1, 0.7, 0.6, 0.5],
+): Array<Scorer> {
+  return questions.map(q => {
+    const best = (v: (c: Candidate) => number | null) =>
+      Math.max(0, ...q.candidates.map(c => v(c) ?? 0));
+    const [kw, sim] = [best(c => c.keywordScore), best(c => c.similarity)];
+    const rel = (x: number | null, max: number) =>
+      max > 0 ? Math.max(0, x ?? 0) / max : 0;
+    const [wk, wv, wc, wp, wt] = weights;
+    return (c, f) =>
+      wk * rel(c.keywordScore, kw) +
+      wv * rel(c.similarity, sim) +
+      wc * f.coverage +
+      wp * f.phrase +
+      wt * f.title;
+  });
+}
 
 function main() {
   const file = process.argv[2] ?? 'test-results/eval/ranking-dump.json';
@@ -217,6 +250,26 @@ function main() {
       `+ titleTwo ${w}`,
       (c, f) => base(c, f) + MAX_FUSED * w * f.titleTwo,
     ]);
+  // Score fusion: the built-in weights, each halved and one and a half times, and the
+  // page title named by the question on top (dump with --candidates 40: the product's lists).
+  const sf: Array<[string, Scorer[]]> = [
+    ['scores 1/1/0.7/0.6/0.5 (built in)', scoreFusion(questions)],
+  ];
+  const names = ['keyword', 'vector', 'coverage', 'phrase', 'title'];
+  for (const [i, name] of names.entries())
+    for (const m of [0.5, 1.5]) {
+      const w = [1, 1, 0.7, 0.6, 0.5].map((x, j) => (j === i ? x * m : x));
+      sf.push([`scores, ${name} ×${m}`, scoreFusion(questions, w)]);
+    }
+  for (const w of [0.2, 0.4]) {
+    const base2 = scoreFusion(questions);
+    sf.push([
+      `scores + titlePrecision ${w}`,
+      base2.map(
+        b => (c: Candidate, f: Features) => b(c, f) + w * f.titlePrecision,
+      ),
+    ]);
+  }
   const only = process.env.SWEEP_ONLY;
   const keys = [
     'items-train en',
@@ -232,7 +285,7 @@ function main() {
       .map(() => ' --- |')
       .join('')}\n`,
   );
-  for (const [name, scorer] of variants) {
+  for (const [name, scorer] of [...variants, ...sf]) {
     if (only && !name.includes(only)) continue;
     const g = measure(questions, feats, scorer);
     const cell = (k: string) => {
@@ -247,4 +300,5 @@ function main() {
   }
 }
 
-main();
+// Run as a script; other experiments import the features.
+if (require.main === module) main();

@@ -6,6 +6,8 @@ import {
   EvidenceModel,
   evidenceProbability,
   featureNames,
+  identifierMissing,
+  questionIdentifiers,
 } from './evidence';
 import { FITTED_EVIDENCE_MODELS } from './evidenceModel.fitted';
 import { readRetrievalSettings } from '../settings';
@@ -109,6 +111,64 @@ describe('evidenceFeatures', () => {
     for (const name of EVIDENCE_FEATURES)
       expect(Number.isFinite(f[name])).toBe(true);
     expect(f.coverageMax).toBe(0);
+  });
+});
+
+describe('identifiers the question names', () => {
+  it('finds snake_case words, calls and long options, once each and lowercase', () => {
+    expect(
+      questionIdentifiers(
+        'Does Pg_Stat_IO show it, or uuidv7() or --parallel? pg_stat_io again',
+      ),
+    ).toEqual(['pg_stat_io', 'uuidv7', '--parallel']);
+    // As retrieve() gets it: with diacritics the Czech dictionary restored ("stat" → "stát").
+    expect(questionIdentifiers('enable pg_stát_statements, děv_addr')).toEqual([
+      'pg_stat_statements',
+      'dev_addr',
+    ]);
+  });
+
+  it('finds nothing in plain prose, hyphenated words, Czech text or a dash', () => {
+    expect(questionIdentifiers('How do I vacuum a table in parallel?')).toEqual(
+      [],
+    );
+    expect(questionIdentifiers('read-only well-known e-mail - x')).toEqual([]);
+    expect(questionIdentifiers('Jak nasadit pokladnu?')).toEqual([]);
+    expect(questionIdentifiers('a trailing_ or _leading word')).toEqual([]);
+  });
+
+  it('is the share of identifiers no candidate contains as a whole word', () => {
+    const texts = [
+      'Parameters › SKIP_LOCKED\nSpecifies that VACUUM should not wait.',
+      'pg_restore -j njobs --jobs=njobs runs parts in parallel.',
+    ];
+    // Case does not matter; an option followed by "=" is still a whole word.
+    expect(identifierMissing('what does skip_locked do?', texts)).toBe(0);
+    expect(identifierMissing('pg_restore --jobs', texts)).toBe(0);
+    // Absent, or only inside a longer identifier: missing.
+    expect(identifierMissing('set transaction_timeout', texts)).toBe(1);
+    expect(identifierMissing('skip_locked and skip_lock', texts)).toBe(0.5);
+    expect(identifierMissing('use --job', texts)).toBe(1);
+    // No identifiers, or no candidates: nothing to miss, or all missing.
+    expect(identifierMissing('how do I vacuum?', texts)).toBe(0);
+    expect(identifierMissing('pg_restore', [])).toBe(1);
+  });
+
+  it('is an evidence feature over the candidate texts retrieve() passes', () => {
+    const f = (candidateTexts?: string[]) =>
+      evidenceFeatures({
+        fused: [],
+        vectorIds: [],
+        keywordHits: [],
+        corrections: 0,
+        tokens: 2,
+        maxFused: 0,
+        question: 'How do I enable sync_replication_slots?',
+        candidateTexts,
+      }).identifierMissing;
+    expect(f(['hot_standby_feedback and slots'])).toBe(1);
+    expect(f(['Set sync_replication_slots = on.'])).toBe(0);
+    expect(f()).toBe(1);
   });
 });
 

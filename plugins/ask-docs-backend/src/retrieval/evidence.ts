@@ -5,6 +5,7 @@
  * not have, the question's form); a logistic model fitted on the training questions
  * (test/eval/fitEvidenceModel.ts) turns them into a probability, refused below its cutoff.
  */
+import { foldDiacritics } from '../language/tokenize';
 import type { TokenStatistics } from './keywordSearch';
 
 /** Names and order of the model's inputs; the fitted constants list them to catch drift. */
@@ -29,6 +30,7 @@ export const EVIDENCE_FEATURES = [
   'czech',
   'titleTop',
   'titleMax5',
+  'identifierMissing',
 ] as const;
 export type EvidenceFeatureName = (typeof EVIDENCE_FEATURES)[number];
 export type EvidenceFeatures = Record<EvidenceFeatureName, number>;
@@ -87,6 +89,53 @@ export interface EvidenceInput {
   question?: string;
   /** Share of the question a candidate's section path names (fusion.ts titleCoverage). */
   titleCoverage?: ReadonlyMap<string, number>;
+  /** The fused candidates' section paths and texts, where the question's identifiers are sought. */
+  candidateTexts?: readonly string[];
+}
+
+const IDENTIFIER = new RegExp(
+  `(?<![\\w-])(${[
+    '--[a-z][a-z0-9-]*[a-z0-9]', // --parallel
+    '[a-z][a-z0-9]*(?:_[a-z0-9]+)+', // pg_stat_io
+    '[a-z][a-z0-9_]*\\(\\)', // uuidv7()
+  ].join('|')})`,
+  'gi',
+);
+
+/**
+ * Code identifiers a question names, lowercase: snake_case words (`pg_stat_io`), calls
+ * (`uuidv7()`, without the parentheses) and long options (`--parallel`). Keyword search splits
+ * them into words the corpus often has (stat, io); the identifier as a whole is the evidence.
+ * The question may come with restored Czech diacritics; they are folded away first.
+ */
+export function questionIdentifiers(question: string): string[] {
+  // Identifiers are ASCII: fold what diacritics restoration put in ("pg_stát" → "pg_stat").
+  const found = foldDiacritics(question).matchAll(IDENTIFIER);
+  return [
+    ...new Set([...found].map(m => m[1].toLowerCase().replace(/\(\)$/, ''))),
+  ];
+}
+
+/**
+ * Share of the question's identifiers (questionIdentifiers) that no candidate text contains as a
+ * whole word, ignoring case; 0 without identifiers. A question about `transaction_timeout` that
+ * no passage mentions asks about something the documentation does not have.
+ */
+export function identifierMissing(
+  question: string,
+  texts: readonly string[],
+): number {
+  const ids = questionIdentifiers(question);
+  if (ids.length === 0) return 0;
+  const lower = texts.map(t => t.toLowerCase());
+  const isWordChar = (c: string | undefined) => !!c && /[a-z0-9_]/.test(c);
+  const named = (id: string) =>
+    lower.some(t => {
+      for (let i = t.indexOf(id); i >= 0; i = t.indexOf(id, i + 1))
+        if (!isWordChar(t[i - 1]) && !isWordChar(t[i + id.length])) return true;
+      return false;
+    });
+  return ids.filter(id => !named(id)).length / ids.length;
 }
 
 const HOW = /^\s*(how|jak|kudy|čím|cim)\b/i;
@@ -178,6 +227,7 @@ export function evidenceFeatures(input: EvidenceInput): EvidenceFeatures {
     // A page or section named after the question is strong evidence that it is answered.
     titleTop: title(fused[0]?.id),
     titleMax5: top(fused.slice(0, 5).map(f => title(f.id))),
+    identifierMissing: identifierMissing(q, input.candidateTexts ?? []),
   };
 }
 

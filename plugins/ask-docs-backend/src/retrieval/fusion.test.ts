@@ -1,11 +1,14 @@
 import { ConfigReader } from '@backstage/config';
-import { readAskDocsConfig } from '../settings';
+import { readAskDocsConfig, resolveRetrievalSettings } from '../settings';
 import {
   boostByTitle,
   boostFused,
   DEFAULT_FUSION_WEIGHTS,
+  DEFAULT_SCORE_FUSION_WEIGHTS,
+  maxFusedScore,
   readFusionWeights,
   reciprocalRankFusion,
+  scoreFusion,
   titleCoverage,
 } from './fusion';
 
@@ -219,5 +222,83 @@ describe('section-title evidence', () => {
     ]);
     expect(boostFused(fused, [{ ...phrase, weight: 0 }], 0.018)).toEqual(fused);
     expect(boostFused(fused, [], 0.018)).toEqual(fused);
+  });
+});
+
+describe('score fusion', () => {
+  const none = {
+    title: new Map<string, number>(),
+    phrase: new Map<string, number>(),
+  };
+  const c = (
+    id: string,
+    keywordScore: number | null,
+    similarity: number | null,
+    coverage: number | null = 0,
+  ) => ({ id, keywordScore, similarity, coverage });
+
+  it(`keeps a clear keyword lead that rank fusion would give away to a small boost, and lets near-ties be decided by the other scores`, () => {
+    // a's BM25 score is twice b's; b has a phrase. RRF sees ranks 1 and 2 only.
+    const clear = scoreFusion([c('a', 20, 0.3), c('b', 10, 0.3)], {
+      ...none,
+      phrase: new Map([['b', 0.5]]),
+    });
+    expect(clear.map(x => x.id)).toEqual(['a', 'b']);
+    // 1 + 1 (relative scores) vs 0.5 + 1 + 0.6 × 0.5.
+    expect(clear[0].rrf).toBeCloseTo(2, 10);
+    expect(clear[1].rrf).toBeCloseTo(1.8, 10);
+    // Nearly equal keyword scores: the phrase decides.
+    const close = scoreFusion([c('a', 20, 0.3), c('b', 19, 0.3)], {
+      ...none,
+      phrase: new Map([['b', 0.5]]),
+    });
+    expect(close.map(x => x.id)).toEqual(['b', 'a']);
+  });
+
+  it('adds each term by its weight: similarity, coverage, phrase and section title', () => {
+    const weights = { keyword: 0, vector: 2, coverage: 3, phrase: 5, title: 7 };
+    const [only] = scoreFusion(
+      [c('x', 4, 0.2, 0.5), c('y', 8, 0.4, 0)],
+      { title: new Map([['x', 0.1]]), phrase: new Map([['x', 0.2]]) },
+      weights,
+    ).filter(x => x.id === 'x');
+    // 2 × 0.2/0.4 + 3 × 0.5 + 5 × 0.2 + 7 × 0.1
+    expect(only.rrf).toBeCloseTo(1 + 1.5 + 1 + 0.7, 10);
+    expect(maxFusedScore(weights)).toBe(17);
+    expect(maxFusedScore(DEFAULT_SCORE_FUSION_WEIGHTS)).toBeCloseTo(3.8, 10);
+  });
+
+  it(`counts missing scores as 0, never below 0, and a retriever with no positive score not at all`, () => {
+    const fused = scoreFusion(
+      [c('a', null, -0.2, null), c('b', 0, null, null), c('c', 0, 0, 0)],
+      none,
+    );
+    expect(fused.map(x => x.rrf)).toEqual([0, 0, 0]);
+    // Equal scores keep the input (RRF) order; the input is not modified.
+    expect(fused.map(x => x.id)).toEqual(['a', 'b', 'c']);
+    const input = [c('a', 1, 0.1)];
+    expect(scoreFusion(input, none)[0]).not.toBe(input[0]);
+    expect(input[0]).toEqual(c('a', 1, 0.1));
+    expect(scoreFusion([], none)).toEqual([]);
+  });
+
+  it(`is the default for the hashing fallback only; askDocs.retrieval.fusion overrides it and \
+rejects other values`, () => {
+    const settings = (
+      retrieval: object,
+      kind: 'hashing-fallback' | 'transformers',
+    ) =>
+      resolveRetrievalSettings(
+        readAskDocsConfig(new ConfigReader({ askDocs: { retrieval } }))
+          .retrieval,
+        { modelId: 'm', kind },
+      ).fusion;
+    expect(settings({}, 'hashing-fallback')).toBe('scores');
+    expect(settings({}, 'transformers')).toBe('rrf');
+    expect(settings({ fusion: 'rrf' }, 'hashing-fallback')).toBe('rrf');
+    expect(settings({ fusion: 'scores' }, 'transformers')).toBe('scores');
+    expect(() => settings({ fusion: 'sum' }, 'transformers')).toThrow(
+      /retrieval\.fusion/,
+    );
   });
 });

@@ -161,3 +161,108 @@ export function boostByTitle<T extends { id: string; rrf: number }>(
 ): T[] {
   return boostFused(fused, [{ values: coverage, weight }], maxScore);
 }
+
+/**
+ * How the two retrievers' lists become one order: `rrf` (ranks only, plus the title and phrase
+ * boosts of boostFused) or `scores` (scoreFusion: the retrievers' own scores, each relative to
+ * the best candidate's, and the candidates' evidence, added with fixed weights).
+ */
+export type FusionMethod = 'rrf' | 'scores';
+export const FUSION_METHODS: readonly FusionMethod[] = ['rrf', 'scores'];
+
+/**
+ * Defaults per kind of embedder. For the hashing fallback the rank-only fusion throws away how
+ * far ahead a keyword hit is (rank 1 and 2 differ by 1/61 − 1/62 whether their BM25 scores are
+ * close or twice apart), so its boosts overturned clear keyword leads; score fusion ranks better
+ * in both languages (decision record 0002, amendment 2026-12-05). A semantic model's scores are
+ * unmeasured here: it keeps RRF.
+ */
+export const DEFAULT_FUSION_METHOD: Record<EmbedderKind, FusionMethod> = {
+  transformers: 'rrf',
+  'hashing-fallback': 'scores',
+};
+
+/** Weights of scoreFusion's terms; each term is in [0, 1]. */
+export interface ScoreFusionWeights {
+  /** BM25 score / the best candidate's. */
+  keyword: number;
+  /** Cosine similarity / the best candidate's. */
+  vector: number;
+  /** idf-weighted share of the question's words the chunk has (keyword coverage). */
+  coverage: number;
+  /** proximity.ts phraseShare. */
+  phrase: number;
+  /** titleCoverage of the chunk's "Title › Section" path. */
+  title: number;
+}
+
+/**
+ * Fitted on items-train (a pairwise logistic fit of the gold page's best chunk against the
+ * chunks above it, over these five terms; decision record 0002) and rounded: keyword and vector
+ * score count alike, the evidence terms a little less. With any one weight halved or raised by
+ * half, English R@1 over the tuning sets stays above RRF's (decision record 0009, fifth round).
+ */
+export const DEFAULT_SCORE_FUSION_WEIGHTS: ScoreFusionWeights = {
+  keyword: 1,
+  vector: 1,
+  coverage: 0.7,
+  phrase: 0.6,
+  title: 0.5,
+};
+
+/** A fused candidate's scores, null where the retriever or question has none. */
+export interface ScoredCandidate {
+  id: string;
+  keywordScore: number | null;
+  similarity: number | null;
+  coverage: number | null;
+}
+
+/** The largest score scoreFusion can give: the sum of its weights. */
+export function maxFusedScore(weights: ScoreFusionWeights): number {
+  return (
+    weights.keyword +
+    weights.vector +
+    weights.coverage +
+    weights.phrase +
+    weights.title
+  );
+}
+
+/**
+ * Score fusion: Σ weight × term over the terms of ScoreFusionWeights, written to `rrf` (the
+ * fused score field) and sorted by it. The retrievers' scores are divided by the best among
+ * the candidates, so only how close a chunk comes to the best counts, not the scale of BM25 or
+ * of cosines; a retriever whose best score is not positive adds nothing. Missing evidence counts
+ * 0. Stable: equal scores keep the input order (the RRF order the caller passes).
+ */
+export function scoreFusion<T extends ScoredCandidate>(
+  candidates: readonly T[],
+  evidence: {
+    title: ReadonlyMap<string, number>;
+    phrase: ReadonlyMap<string, number>;
+  },
+  weights: ScoreFusionWeights = DEFAULT_SCORE_FUSION_WEIGHTS,
+): Array<T & { rrf: number }> {
+  const best = (value: (c: T) => number | null) =>
+    candidates.reduce((m, c) => Math.max(m, value(c) ?? 0), 0);
+  const relative = (x: number | null, max: number) =>
+    max > 0 ? Math.max(0, x ?? 0) / max : 0;
+  const maxKeyword = best(c => c.keywordScore);
+  const maxSimilarity = best(c => c.similarity);
+  return candidates
+    .map((c, i) => ({
+      c: {
+        ...c,
+        rrf:
+          weights.keyword * relative(c.keywordScore, maxKeyword) +
+          weights.vector * relative(c.similarity, maxSimilarity) +
+          weights.coverage * (c.coverage ?? 0) +
+          weights.phrase * (evidence.phrase.get(c.id) ?? 0) +
+          weights.title * (evidence.title.get(c.id) ?? 0),
+      },
+      i,
+    }))
+    .sort((a, b) => b.c.rrf - a.c.rrf || a.i - b.i)
+    .map(x => x.c);
+}

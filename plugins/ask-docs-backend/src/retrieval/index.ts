@@ -23,7 +23,7 @@ export {
   DEFAULT_FUSION_WEIGHTS,
   readFusionWeights,
 } from './fusion';
-export type { FusedItem, FusionWeights } from './fusion';
+export type { FusedItem, FusionMethod, FusionWeights } from './fusion';
 export {
   readRelevanceThresholds,
   filterRelevant,

@@ -22,7 +22,11 @@ import { EXACT_SEARCH_UP_TO, vectorSearch } from './vectorSearch';
 import { ensureVectorIndex, vectorIndexName } from '../database/vectorIndex';
 import { CORRECTION_WEIGHT, retrieve, RetrieveOptions } from './retriever';
 import { fetchVisibleChunks } from './fetchChunks';
-import { DEFAULT_RRF_K } from './fusion';
+import {
+  DEFAULT_RRF_K,
+  DEFAULT_SCORE_FUSION_WEIGHTS,
+  maxFusedScore,
+} from './fusion';
 import { visibleChunkDetails } from '../database/visibilityPredicate';
 import { IndexReader, vectorQuery } from '../database/IndexReader';
 
@@ -738,6 +742,48 @@ only`, async () => {
     expect(await scores(['payments', 'zanzibar'], 1)).toEqual(
       await scores(['payments', 'zanzibar'], 0),
     );
+  });
+
+  it(`fuses by scores when told: the same candidates, ordered by relative retriever scores \
+plus coverage, phrase and title evidence`, async () => {
+    const run = (visibility: Visibility, fusion: 'rrf' | 'scores') =>
+      retrieveAs(visibility, {
+        ...unfiltered,
+        queryVector: [1, 0, 0, 0],
+        queryTokens: q('zanzibar', 'payments'),
+        mode: 'hybrid',
+        weights: { vector: 0.1, keyword: 1 },
+        fusion,
+      });
+    const byScores = await run(everyone, 'scores');
+    const byRanks = await run(everyone, 'rrf');
+    const ids = (r: typeof byScores) => r.chunks.map(c => c.chunkId).sort();
+    expect(ids(byScores)).toEqual(ids(byRanks));
+    const w = DEFAULT_SCORE_FUSION_WEIGHTS;
+    const maxKeyword = Math.max(...byScores.chunks.map(c => c.keywordScore!));
+    const maxSimilarity = Math.max(...byScores.chunks.map(c => c.similarity!));
+    for (const c of byScores.chunks) {
+      // Retriever scores and coverage; phrase and title add at most their weights.
+      const scores =
+        (w.keyword * c.keywordScore!) / maxKeyword +
+        (w.vector * Math.max(0, c.similarity!)) / maxSimilarity +
+        w.coverage * c.coverage!;
+      expect(c.rrf).toBeGreaterThanOrEqual(scores - 1e-9);
+      expect(c.rrf).toBeLessThanOrEqual(scores + w.phrase + w.title + 1e-9);
+    }
+    const fused = byScores.chunks.map(c => c.rrf);
+    expect(fused).toEqual([...fused].sort((a, b) => b - a));
+    // a1 has both words as a phrase ("zanzibar api payments"): first.
+    expect(byScores.chunks[0].chunkId).toBe('a1');
+    expect(byScores.evidence!.features.fusedTop).toBeCloseTo(
+      fused[0] / maxFusedScore(w),
+      10,
+    );
+    // Visibility holds: Bob gets only his chunks, and the best of them sets his scale.
+    const bobs = await run(bob, 'scores');
+    expect(bobs.chunks.length).toBeGreaterThan(0);
+    expect(bobs.chunks.every(c => BOB_CHUNKS.includes(c.chunkId))).toBe(true);
+    expect(bobs.chunks.map(c => c.chunkId)).not.toContain('a1');
   });
 
   it('reads titles only of visible candidates: a hidden titled chunk changes nothing', async () => {

@@ -4,8 +4,12 @@ import type { RetrievalScope } from '../database/visibilityPredicate';
 import {
   boostFused,
   DEFAULT_RRF_K,
+  DEFAULT_SCORE_FUSION_WEIGHTS,
+  FusionMethod,
   FusionWeights,
+  maxFusedScore,
   reciprocalRankFusion,
+  scoreFusion,
   titleCoverage,
 } from './fusion';
 import { phraseShare, queryWordMatcher } from './proximity';
@@ -107,6 +111,11 @@ export interface RetrieveOptions {
   rrfK?: number;
   /** Per-retriever RRF weights (readFusionWeights); both 1 by default. */
   weights?: FusionWeights;
+  /**
+   * The order of the fused candidates (fusion.ts): `rrf` (default) with the title and phrase
+   * boosts below, or `scores` (scoreFusion; its own weights, the boosts' weights unused).
+   */
+  fusion?: FusionMethod;
   /** Section-title evidence in the fused score; default DEFAULT_TITLE_WEIGHT. */
   titleWeight?: number;
   /** Phrase evidence in the fused score; default DEFAULT_PHRASE_WEIGHT. */
@@ -300,34 +309,47 @@ export async function retrieve(
   for (const h of moreSimilar) similarity.set(h.chunkId, h.similarity);
   for (const h of moreCovered) keyword.set(h.chunkId, h);
 
-  const maxFused =
-    lists.reduce((sum, l) => sum + l.weight, 0) /
-    ((options.rrfK ?? DEFAULT_RRF_K) + 1);
+  // Score fusion leaves out the score of a retriever the mode does not use.
+  const scoreWeights = {
+    ...DEFAULT_SCORE_FUSION_WEIGHTS,
+    ...(useVector ? {} : { vector: 0 }),
+    ...(useKeyword ? {} : { keyword: 0 }),
+  };
+  const byScores = options.fusion === 'scores';
+  const maxFused = byScores
+    ? maxFusedScore(scoreWeights)
+    : lists.reduce((sum, l) => sum + l.weight, 0) /
+      ((options.rrfK ?? DEFAULT_RRF_K) + 1);
   // Computed for the evidence features too, so also when the boosts' weights are 0.
   const candidate =
     tokens.length > 0
       ? candidateEvidence(passages, tokens, statistics)
       : undefined;
-  const scored = boostFused(
-    fused.map(f => ({
-      id: f.id,
-      rrf: f.score,
-      similarity: queryVector ? similarity.get(f.id) ?? null : null,
-      keywordScore: tokens.length > 0 ? keyword.get(f.id)?.score ?? 0 : null,
-      coverage: tokens.length > 0 ? keyword.get(f.id)?.coverage ?? 0 : null,
-    })),
-    [
-      {
-        values: candidate?.section ?? new Map(),
-        weight: options.titleWeight ?? DEFAULT_TITLE_WEIGHT,
-      },
-      {
-        values: candidate?.phrase ?? new Map(),
-        weight: options.phraseWeight ?? DEFAULT_PHRASE_WEIGHT,
-      },
-    ],
-    maxFused,
-  );
+  const section = candidate?.section ?? new Map<string, number>();
+  const phrase = candidate?.phrase ?? new Map<string, number>();
+  const unboosted = fused.map(f => ({
+    id: f.id,
+    rrf: f.score,
+    similarity: queryVector ? similarity.get(f.id) ?? null : null,
+    keywordScore: tokens.length > 0 ? keyword.get(f.id)?.score ?? 0 : null,
+    coverage: tokens.length > 0 ? keyword.get(f.id)?.coverage ?? 0 : null,
+  }));
+  const scored = byScores
+    ? scoreFusion(unboosted, { title: section, phrase }, scoreWeights)
+    : boostFused(
+        unboosted,
+        [
+          {
+            values: section,
+            weight: options.titleWeight ?? DEFAULT_TITLE_WEIGHT,
+          },
+          {
+            values: phrase,
+            weight: options.phraseWeight ?? DEFAULT_PHRASE_WEIGHT,
+          },
+        ],
+        maxFused,
+      );
   const features = evidenceFeatures({
     fused: scored,
     vectorIds: vectorHits.map(h => h.chunkId),
@@ -342,6 +364,9 @@ export async function retrieve(
     maxFused,
     question: options.question,
     titleCoverage: candidate?.section,
+    candidateTexts: passages.map(
+      p => `${p.sectionPath ?? ''}\n${p.text ?? ''}`,
+    ),
   });
   const model = options.evidenceModel;
   const probability = model ? evidenceProbability(model, features) : undefined;

@@ -12,6 +12,7 @@ import { Analyzers } from '../language';
 import { Visibility } from '../permissions';
 import {
   EvidenceModel,
+  FusionMethod,
   FusionWeights,
   RelevanceThresholds,
   RetrievalMode,
@@ -39,6 +40,8 @@ export interface RetrievalSettings {
   evidenceModel?: EvidenceModel;
   /** RRF weights for the vector and keyword lists (per embedding model). */
   weights?: FusionWeights;
+  /** How the lists are fused (fusion.ts); the retriever's default, RRF, when unset. */
+  fusion?: FusionMethod;
   /** Section-title and phrase evidence in the fused score; the retriever's defaults when unset. */
   titleWeight?: number;
   phraseWeight?: number;
