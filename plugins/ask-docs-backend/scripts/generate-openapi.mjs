@@ -22,7 +22,10 @@ const yamlPath = path.join(pkgDir, 'src/schema/openapi.yaml');
 const outDir = path.join(pkgDir, 'src/schema/openapi/generated');
 
 // merge: AnswerRecord repeats AskResponse's properties through a YAML merge key.
-const spec = YAML.parse(fs.readFileSync(yamlPath, 'utf8'), { merge: true });
+const doc = YAML.parseDocument(fs.readFileSync(yamlPath, 'utf8'), {
+  merge: true,
+});
+const spec = doc.toJS();
 // Refuse an invalid document before writing anything (validate() resolves $refs in a copy).
 const require = createRequire(import.meta.url);
 const SwaggerParser = require('@apidevtools/swagger-parser');
@@ -33,6 +36,66 @@ const banner = `// *************************************************************
 // * Source: src/schema/openapi.yaml; run \`npm run generate:openapi\`. *
 // ******************************************************************`;
 
+/*
+ * The spec as a TypeScript literal. An anchored node (`&name`) is written once, as a `const` of
+ * that name, referred to where it stands and spread where it is merged (`<<: *name`), so the
+ * generated file repeats no more than the yaml does; the value is the same (the drift test
+ * compares them).
+ */
+const shared = new Map();
+const anchoredSeqs = new Map(); // anchor name → its items' literals
+// With `merge: true` the yaml library holds `<<` as a symbol described '<<'.
+const isMergeKey = key =>
+  YAML.isScalar(key) && String(key.value?.description ?? key.value) === '<<';
+function literal(node) {
+  if (YAML.isAlias(node)) return sharedName(node.source, () => node.resolve(doc));
+  if (node.anchor) return sharedName(node.anchor, () => node);
+  return inline(node);
+}
+function inline(node) {
+  if (YAML.isScalar(node)) return JSON.stringify(node.toJSON());
+  if (YAML.isSeq(node)) {
+    // A list that starts with an anchored list's items (AnswerRecord's required fields start
+    // with AskResponse's) spreads it: yaml has no way to say so itself.
+    const items = node.items.map(literal);
+    const prefix = [...anchoredSeqs].find(
+      ([, seq]) =>
+        seq.length >= 2 &&
+        seq.length < items.length &&
+        seq.every((item, i) => item === items[i]),
+    );
+    return prefix
+      ? `[...${prefix[0]}, ${items.slice(prefix[1].length).join(', ')}]`
+      : `[${items.join(', ')}]`;
+  }
+  if (YAML.isMap(node)) {
+    const entries = node.items.map(pair =>
+      isMergeKey(pair.key)
+        ? `...${literal(pair.value)}`
+        : `${JSON.stringify(String(pair.key))}: ${literal(pair.value)}`,
+    );
+    // A line break after `{` keeps prettier from folding the object onto one line.
+    return `{\n${entries.join(',\n')}\n}`;
+  }
+  throw new Error(`generate-openapi: unexpected yaml node ${node}`);
+}
+function sharedName(name, target) {
+  if (!/^[A-Za-z_$][\w$]*$/.test(name)) {
+    throw new Error(`generate-openapi: anchor ${name} is not a TypeScript name`);
+  }
+  if (!shared.has(name)) {
+    shared.set(name, null); // reserved first: a self-referring anchor would not end
+    const node = target();
+    shared.set(name, inline(node));
+    if (YAML.isSeq(node)) anchoredSeqs.set(name, node.items.map(literal));
+  }
+  return name;
+}
+const specLiteral = literal(doc.contents);
+const sharedConsts = [...shared]
+  .map(([name, value]) => `const ${name} = ${value} as const;\n`)
+  .join('\n');
+
 fs.mkdirSync(outDir, { recursive: true });
 const routerPath = path.join(outDir, 'router.ts');
 fs.writeFileSync(
@@ -40,7 +103,8 @@ fs.writeFileSync(
   `${banner}
 import { createValidatedOpenApiRouter } from '@backstage/backend-openapi-utils';
 
-export const spec = ${JSON.stringify(spec, null, 2)} as const;
+${sharedConsts}
+export const spec = ${specLiteral} as const;
 
 export const createOpenApiRouter = async (
   options?: Parameters<typeof createValidatedOpenApiRouter>['1'],

@@ -4,6 +4,118 @@
 // ******************************************************************
 import { createValidatedOpenApiRouter } from '@backstage/backend-openapi-utils';
 
+const citedChunkRequired = [
+  'title',
+  'documentId',
+  'chunkId',
+  'entityRef',
+  'sectionPath',
+  'anchor',
+  'url',
+  'snippet',
+  'revision',
+] as const;
+
+const citedChunkProperties = {
+  title: {
+    type: 'string',
+  },
+  documentId: {
+    type: 'string',
+  },
+  chunkId: {
+    type: 'string',
+  },
+  entityRef: {
+    type: 'string',
+  },
+  sectionPath: {
+    type: 'string',
+  },
+  anchor: {
+    type: 'string',
+  },
+  url: {
+    type: 'string',
+    description: 'Portal path: the TechDocs page at the anchor',
+  },
+  snippet: {
+    type: 'string',
+  },
+  revision: {
+    type: 'string',
+  },
+} as const;
+
+const askResponseRequired = [
+  'id',
+  'status',
+  'grounded',
+  'answer',
+  'sources',
+  'evidence',
+  'embeddingModel',
+  'createdAt',
+] as const;
+
+const askResponseProperties = {
+  id: {
+    type: 'string',
+    format: 'uuid',
+  },
+  status: {
+    type: 'string',
+    enum: ['answered', 'not_in_knowledge_base', 'evidence_only'],
+  },
+  grounded: {
+    type: 'boolean',
+  },
+  answer: {
+    type: 'string',
+  },
+  sources: {
+    type: 'array',
+    items: {
+      $ref: '#/components/schemas/AnswerSource',
+    },
+  },
+  evidence: {
+    type: 'array',
+    items: {
+      $ref: '#/components/schemas/EvidenceChunk',
+    },
+  },
+  notice: {
+    type: 'string',
+  },
+  corrections: {
+    type: 'array',
+    items: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['from', 'to'],
+      properties: {
+        from: {
+          type: 'string',
+        },
+        to: {
+          type: 'string',
+        },
+      },
+    },
+  },
+  llmModel: {
+    type: 'string',
+  },
+  embeddingModel: {
+    type: 'string',
+  },
+  createdAt: {
+    type: 'string',
+    format: 'date-time',
+  },
+} as const;
+
 export const spec = {
   openapi: '3.0.3',
   info: {
@@ -415,91 +527,15 @@ export const spec = {
       AnswerSource: {
         type: 'object',
         additionalProperties: false,
-        required: [
-          'title',
-          'documentId',
-          'chunkId',
-          'entityRef',
-          'sectionPath',
-          'anchor',
-          'url',
-          'snippet',
-          'revision',
-        ],
-        properties: {
-          title: {
-            type: 'string',
-          },
-          documentId: {
-            type: 'string',
-          },
-          chunkId: {
-            type: 'string',
-          },
-          entityRef: {
-            type: 'string',
-          },
-          sectionPath: {
-            type: 'string',
-          },
-          anchor: {
-            type: 'string',
-          },
-          url: {
-            type: 'string',
-            description: 'Portal path: the TechDocs page at the anchor',
-          },
-          snippet: {
-            type: 'string',
-          },
-          revision: {
-            type: 'string',
-          },
-        },
+        required: citedChunkRequired,
+        properties: citedChunkProperties,
       },
       EvidenceChunk: {
         type: 'object',
         additionalProperties: false,
-        required: [
-          'chunkId',
-          'documentId',
-          'entityRef',
-          'title',
-          'sectionPath',
-          'anchor',
-          'url',
-          'snippet',
-          'revision',
-          'score',
-        ],
+        required: [...citedChunkRequired, 'score'],
         properties: {
-          chunkId: {
-            type: 'string',
-          },
-          documentId: {
-            type: 'string',
-          },
-          entityRef: {
-            type: 'string',
-          },
-          title: {
-            type: 'string',
-          },
-          sectionPath: {
-            type: 'string',
-          },
-          anchor: {
-            type: 'string',
-          },
-          url: {
-            type: 'string',
-          },
-          snippet: {
-            type: 'string',
-          },
-          revision: {
-            type: 'string',
-          },
+          ...citedChunkProperties,
           score: {
             type: 'number',
           },
@@ -508,73 +544,8 @@ export const spec = {
       AskResponse: {
         type: 'object',
         additionalProperties: false,
-        required: [
-          'id',
-          'status',
-          'grounded',
-          'answer',
-          'sources',
-          'evidence',
-          'embeddingModel',
-          'createdAt',
-        ],
-        properties: {
-          id: {
-            type: 'string',
-            format: 'uuid',
-          },
-          status: {
-            type: 'string',
-            enum: ['answered', 'not_in_knowledge_base', 'evidence_only'],
-          },
-          grounded: {
-            type: 'boolean',
-          },
-          answer: {
-            type: 'string',
-          },
-          sources: {
-            type: 'array',
-            items: {
-              $ref: '#/components/schemas/AnswerSource',
-            },
-          },
-          evidence: {
-            type: 'array',
-            items: {
-              $ref: '#/components/schemas/EvidenceChunk',
-            },
-          },
-          notice: {
-            type: 'string',
-          },
-          corrections: {
-            type: 'array',
-            items: {
-              type: 'object',
-              additionalProperties: false,
-              required: ['from', 'to'],
-              properties: {
-                from: {
-                  type: 'string',
-                },
-                to: {
-                  type: 'string',
-                },
-              },
-            },
-          },
-          llmModel: {
-            type: 'string',
-          },
-          embeddingModel: {
-            type: 'string',
-          },
-          createdAt: {
-            type: 'string',
-            format: 'date-time',
-          },
-        },
+        required: askResponseRequired,
+        properties: askResponseProperties,
       },
       AnswerRecord: {
         description:
@@ -582,75 +553,14 @@ export const spec = {
         type: 'object',
         additionalProperties: false,
         required: [
-          'id',
-          'status',
-          'grounded',
-          'answer',
-          'sources',
-          'evidence',
-          'embeddingModel',
-          'createdAt',
+          ...askResponseRequired,
           'question',
           'userRef',
           'scope',
           'outdatedSources',
         ],
         properties: {
-          id: {
-            type: 'string',
-            format: 'uuid',
-          },
-          status: {
-            type: 'string',
-            enum: ['answered', 'not_in_knowledge_base', 'evidence_only'],
-          },
-          grounded: {
-            type: 'boolean',
-          },
-          answer: {
-            type: 'string',
-          },
-          sources: {
-            type: 'array',
-            items: {
-              $ref: '#/components/schemas/AnswerSource',
-            },
-          },
-          evidence: {
-            type: 'array',
-            items: {
-              $ref: '#/components/schemas/EvidenceChunk',
-            },
-          },
-          notice: {
-            type: 'string',
-          },
-          corrections: {
-            type: 'array',
-            items: {
-              type: 'object',
-              additionalProperties: false,
-              required: ['from', 'to'],
-              properties: {
-                from: {
-                  type: 'string',
-                },
-                to: {
-                  type: 'string',
-                },
-              },
-            },
-          },
-          llmModel: {
-            type: 'string',
-          },
-          embeddingModel: {
-            type: 'string',
-          },
-          createdAt: {
-            type: 'string',
-            format: 'date-time',
-          },
+          ...askResponseProperties,
           question: {
             type: 'string',
           },
