@@ -48,7 +48,8 @@ const anchoredSeqs = new Map(); // anchor name → its items' literals
 const isMergeKey = key =>
   YAML.isScalar(key) && String(key.value?.description ?? key.value) === '<<';
 function literal(node) {
-  if (YAML.isAlias(node)) return sharedName(node.source, () => node.resolve(doc));
+  if (YAML.isAlias(node))
+    return sharedName(node.source, () => node.resolve(doc));
   if (node.anchor) return sharedName(node.anchor, () => node);
   return inline(node);
 }
@@ -81,7 +82,9 @@ function inline(node) {
 }
 function sharedName(name, target) {
   if (!/^[A-Za-z_$][\w$]*$/.test(name)) {
-    throw new Error(`generate-openapi: anchor ${name} is not a TypeScript name`);
+    throw new Error(
+      `generate-openapi: anchor ${name} is not a TypeScript name`,
+    );
   }
   if (!shared.has(name)) {
     shared.set(name, null); // reserved first: a self-referring anchor would not end
