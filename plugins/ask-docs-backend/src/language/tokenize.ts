@@ -13,6 +13,7 @@ export const MAX_TOKEN_LENGTH = 64;
 const WORD = /[\p{L}\p{M}\p{N}]+(?:['’ʼ\-‐‑][\p{L}\p{M}\p{N}]+)*/gu;
 const HYPHENS = /[-‐‑]/;
 const APOSTROPHES = /[’ʼ]/g;
+const APOSTROPHE = /['’ʼ]/;
 const HAS_LETTER = /\p{L}/u;
 
 /**
@@ -29,10 +30,11 @@ const HAS_LETTER = /\p{L}/u;
 export function tokenize(text: string): string[] {
   const out: string[] = [];
   if (!text) return out;
-  const normalized = text.normalize('NFC');
-  for (const match of normalized.matchAll(WORD)) {
-    let word = match[0].toLowerCase();
-    if (word.includes("'") || word.includes('’') || word.includes('ʼ')) {
+  // match() hands back plain strings: no match object per word (this runs on every candidate
+  // passage of every question, and on every page at ingestion).
+  for (const found of text.normalize('NFC').match(WORD) ?? []) {
+    let word = found.toLowerCase();
+    if (APOSTROPHE.test(word)) {
       word = word.replace(APOSTROPHES, "'");
       if (word.endsWith("'s")) word = word.slice(0, -2);
     }
@@ -54,9 +56,16 @@ export function tokenize(text: string): string[] {
   return out;
 }
 
+const QUOTE = 39; // "'"
+
 function push(out: string[], word: string): void {
   // A stray apostrophe left at an edge ("'s" alone) is not a word.
-  const trimmed = word.replace(/^'+|'+$/g, '');
+  let start = 0;
+  let end = word.length;
+  while (start < end && word.charCodeAt(start) === QUOTE) start++;
+  while (end > start && word.charCodeAt(end - 1) === QUOTE) end--;
+  const trimmed =
+    start > 0 || end < word.length ? word.slice(start, end) : word;
   if (trimmed && trimmed.length <= MAX_TOKEN_LENGTH) out.push(trimmed);
 }
 
