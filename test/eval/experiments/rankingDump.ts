@@ -6,7 +6,10 @@
  *
  *   node -r @backstage/cli/config/nodeTransform.cjs test/eval/experiments/rankingDump.ts \
  *     [--sets items-train,items-dev] [--out test-results/eval/ranking-dump.json]
- *     [--candidates 40]
+ *     [--candidates 40] [--product]
+ *
+ * --product keeps the product's fusion and boosts (the order the evidence features see), for
+ * evidence experiments (evidenceSweep.ts) rather than ranking sweeps.
  */
 import fs from 'fs';
 import path from 'path';
@@ -33,6 +36,7 @@ async function main() {
   const out = path.resolve(arg('--out', 'test-results/eval/ranking-dump.json'));
   // Deeper lists than the product's 40 let a sweep try other depths (and RRF constants).
   const depth = Number(arg('--candidates', '40'));
+  const product = argv.includes('--product');
   if (sets.includes('items-test'))
     throw new Error('the test split is not for sweeping: use run.ts once');
   const items = loadAllEvalItems().filter(i => sets.includes(i.set));
@@ -75,10 +79,10 @@ async function main() {
           candidates: depth,
           thresholds: { minSimilarity: -1, minCoverage: 0 },
           evidenceModel: undefined,
-          // Plain RRF order and scores: the sweep re-scores candidates itself.
-          fusion: 'rrf',
-          titleWeight: 0,
-          phraseWeight: 0,
+          // Plain RRF order and scores (the sweep re-scores candidates itself), or the product's.
+          ...(product
+            ? {}
+            : { fusion: 'rrf' as const, titleWeight: 0, phraseWeight: 0 }),
         },
       });
       dump.push({

@@ -99,6 +99,52 @@ describe('evidenceFeatures', () => {
     });
   });
 
+  it("finds the best sentence of the top 5 candidates by the query tokens' keys", () => {
+    const tok = (t: string, stem = t) => ({
+      token: t,
+      lemmas: [t],
+      stems: [stem],
+    });
+    const queryTokens = [
+      tok('refresh'),
+      tok('materialized', 'materializ'),
+      tok('view'),
+    ];
+    const searched = {
+      tokens: [stat('refresh', 2), stat('materialized', 3), stat('view', 1)],
+    };
+    const fused = ['a', 'b', 'c', 'd', 'e', 'f'].map(id => ({
+      id,
+      rrf: 0.01,
+      similarity: 0.3,
+      coverage: 1,
+    }));
+    const sentence = (passages: Array<{ chunkId: string; text: string }>) =>
+      evidenceFeatures({ ...base, fused, searched, queryTokens, passages })
+        .sentenceMax5;
+    // Every word somewhere in the chunk, but never in one statement: the best sentence has 3/6.
+    const spread = 'Refresh it nightly. A materialized table. Create a view.';
+    expect(sentence([{ chunkId: 'a', text: spread }])).toBeCloseTo(0.5);
+    expect(
+      sentence([
+        { chunkId: 'a', text: spread },
+        {
+          chunkId: 'c',
+          text: 'REFRESH MATERIALIZED VIEW replaces the contents.',
+        },
+      ]),
+    ).toBe(1);
+    // The sixth candidate and passages of chunks that are not candidates do not count.
+    expect(
+      sentence([
+        { chunkId: 'f', text: 'Refresh a materialized view.' },
+        { chunkId: 'zz', text: 'Refresh a materialized view.' },
+      ]),
+    ).toBe(0);
+    // Without passages or query tokens (no keyword side) the feature is 0.
+    expect(evidenceFeatures({ ...base, fused, searched }).sentenceMax5).toBe(0);
+  });
+
   it('has neutral values without candidates, lists or question', () => {
     const f = evidenceFeatures({
       fused: [],

@@ -7,6 +7,11 @@
  */
 import { foldDiacritics } from '../language/tokenize';
 import type { TokenStatistics } from './keywordSearch';
+import {
+  queryWordMatcher,
+  sentenceShare,
+  type MatchQueryToken,
+} from './proximity';
 
 /** Names and order of the model's inputs; the fitted constants list them to catch drift. */
 export const EVIDENCE_FEATURES = [
@@ -31,6 +36,7 @@ export const EVIDENCE_FEATURES = [
   'titleTop',
   'titleMax5',
   'identifierMissing',
+  'sentenceMax5',
 ] as const;
 export type EvidenceFeatureName = (typeof EVIDENCE_FEATURES)[number];
 export type EvidenceFeatures = Record<EvidenceFeatureName, number>;
@@ -91,6 +97,10 @@ export interface EvidenceInput {
   titleCoverage?: ReadonlyMap<string, number>;
   /** The fused candidates' section paths and texts, where the question's identifiers are sought. */
   candidateTexts?: readonly string[];
+  /** The query tokens as searched (their keys), to find the question's words in passages. */
+  queryTokens?: readonly MatchQueryToken[];
+  /** The fused candidates' visible passages, by chunk id (any order). */
+  passages?: ReadonlyArray<{ chunkId: string; text?: string }>;
 }
 
 const IDENTIFIER = new RegExp(
@@ -154,6 +164,28 @@ const top = (xs: Array<number | null | undefined>, n = xs.length) =>
   xs
     .slice(0, n)
     .reduce<number>((m, x) => (typeof x === 'number' && x > m ? x : m), 0);
+
+/**
+ * The best sentence of the top 5 fused candidates (proximity.ts sentenceShare): do the
+ * question's words stand together in one statement, not merely somewhere in the chunk? Words are
+ * compared by the query tokens' keys and weighted by their idf as searched.
+ */
+function sentenceMax5(input: EvidenceInput): number {
+  const idfOf = new Map(
+    (input.searched?.tokens ?? []).map(t => [t.token, t.idf]),
+  );
+  const tokens = input.queryTokens ?? [];
+  const texts = new Map((input.passages ?? []).map(p => [p.chunkId, p.text]));
+  const match = queryWordMatcher(tokens);
+  return top(
+    input.fused.slice(0, 5).map(f => {
+      const text = texts.get(f.id);
+      return text
+        ? sentenceShare(tokens, t => idfOf.get(t) ?? 0, text, match)
+        : 0;
+    }),
+  );
+}
 
 export function evidenceFeatures(input: EvidenceInput): EvidenceFeatures {
   const { fused, vectorIds, keywordHits } = input;
@@ -228,6 +260,7 @@ export function evidenceFeatures(input: EvidenceInput): EvidenceFeatures {
     titleTop: title(fused[0]?.id),
     titleMax5: top(fused.slice(0, 5).map(f => title(f.id))),
     identifierMissing: identifierMissing(q, input.candidateTexts ?? []),
+    sentenceMax5: sentenceMax5(input),
   };
 }
 

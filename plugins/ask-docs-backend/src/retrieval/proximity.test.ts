@@ -1,4 +1,4 @@
-import { phraseShare, queryWordMatcher } from './proximity';
+import { phraseShare, queryWordMatcher, sentenceShare } from './proximity';
 
 const token = (t: string, lemmas: string[] = [t], stems: string[] = [t]) => ({
   token: t,
@@ -75,5 +75,46 @@ describe('phraseShare', () => {
     // "create" takes no part: the only pair is "primary key".
     expect(phraseShare(q, lacking, 'primary key')).toBe(1);
     expect(phraseShare([token('foreign'), key], one, 'primary key')).toBe(0);
+  });
+});
+
+describe('sentenceShare', () => {
+  const q = [create, primary, key];
+
+  it('is 1 when one sentence has all the question words, in any order or distance', () => {
+    expect(
+      sentenceShare(q, one, 'The key, once primary, is created here.'),
+    ).toBe(1);
+    const filler = Array.from({ length: 30 }, (_, i) => `w${i}`).join(' ');
+    expect(
+      sentenceShare(q, one, `Create ${filler} primary ${filler} key`),
+    ).toBe(1);
+  });
+
+  it('does not count words spread over sentences as together', () => {
+    // "create" in one sentence, "primary key" in the next: the best sentence has two of three.
+    expect(
+      sentenceShare(q, one, 'Create the table first. Then add a primary key.'),
+    ).toBeCloseTo(2 / 3);
+    // Colons, semicolons, question marks and line breaks end a statement too.
+    for (const sep of [': ', '; ', '? ', '\n'])
+      expect(sentenceShare(q, one, `create${sep}primary${sep}key`)).toBeCloseTo(
+        1 / 3,
+      );
+  });
+
+  it('weights words by idf, ignores words without it; a lacking word lowers the share', () => {
+    const idf = (t: string) => ({ create: 1, primary: 3, key: 2 }[t] ?? 0);
+    expect(sentenceShare(q, idf, 'primary key. create')).toBeCloseTo(5 / 6);
+    const noCreate = (t: string) => (t === 'create' ? 0 : 1);
+    expect(sentenceShare(q, noCreate, 'primary key. create')).toBe(1);
+    // "foreign" (a word the corpus lacks keeps its idf) is in no sentence.
+    expect(sentenceShare([token('foreign'), key], one, 'the key')).toBe(0.5);
+  });
+
+  it('is 0 without content words or text, and for words that only share a short prefix', () => {
+    expect(sentenceShare([], one, 'how do I do it')).toBe(0);
+    expect(sentenceShare(q, one, '')).toBe(0);
+    expect(sentenceShare([key], one, 'Press the keyboard shortcut.')).toBe(0);
   });
 });

@@ -108,3 +108,33 @@ function follows(a: ReadonlySet<number>, b: ReadonlySet<number>): boolean {
     for (let d = 1; d <= PHRASE_GAP + 1; d++) if (b.has(p + d)) return true;
   return false;
 }
+
+/**
+ * A sentence ends at `.`, `!`, `?`, `;` or `:` followed by white space, or at a line break
+ * ("4.3.1. Overview" splits after "4.3.1.", a harmless break between a number and its heading).
+ */
+const SENTENCE_END = /[.!?;:]+\s+|\n+/;
+
+/**
+ * Sentence evidence of a text: the largest idf-weighted share of the question's content words
+ * that one sentence of the text has. Keyword coverage counts a word anywhere in the chunk; a
+ * near-miss question ("right words, other meaning") often finds each of its words somewhere in
+ * the chunk but not in one statement. Tokens whose idf is not positive take no part; a word the
+ * corpus lacks keeps its idf and so lowers every sentence's share. No content word: 0.
+ */
+export const sentenceShare: TextEvidence = (tokens, idfOf, text, match) => {
+  const matcher = match ?? queryWordMatcher(tokens);
+  const idf = tokens.map(t => Math.max(0, idfOf(t.token)));
+  const total = idf.reduce((s, v) => s + v, 0);
+  if (total <= 0) return 0;
+  let best = 0;
+  for (const sentence of text.split(SENTENCE_END)) {
+    const named = new Set<number>();
+    for (const w of tokenize(sentence))
+      for (const i of matcher(w)) named.add(i);
+    let share = 0;
+    for (const i of named) share += idf[i];
+    best = Math.max(best, share / total);
+  }
+  return best;
+};

@@ -367,6 +367,8 @@ export async function retrieve(
     candidateTexts: passages.map(
       p => `${p.sectionPath ?? ''}\n${p.text ?? ''}`,
     ),
+    queryTokens: tokens,
+    passages,
   });
   const model = options.evidenceModel;
   const probability = model ? evidenceProbability(model, features) : undefined;
