@@ -498,7 +498,8 @@ export function renderMarkdown(report: EvalReport): string {
       `The product's weight, w_vector=${
         report.product.weights?.vector ?? 1
       }, ` +
-      `reproduces hybrid's RRF order without boosts (${report.fusionReproductionMismatches.length} mismatching items).`,
+      `reproduces hybrid's RRF order without boosts ` +
+      `(${report.fusionReproductionMismatches.length} mismatching items).`,
   );
   out.push('');
   const langs = Object.keys(

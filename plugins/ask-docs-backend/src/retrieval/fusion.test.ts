@@ -237,23 +237,27 @@ describe('score fusion', () => {
     coverage: number | null = 0,
   ) => ({ id, keywordScore, similarity, coverage });
 
-  it(`keeps a clear keyword lead that rank fusion would give away to a small boost, and lets near-ties be decided by the other scores`, () => {
-    // a's BM25 score is twice b's; b has a phrase. RRF sees ranks 1 and 2 only.
-    const clear = scoreFusion([c('a', 20, 0.3), c('b', 10, 0.3)], {
-      ...none,
-      phrase: new Map([['b', 0.5]]),
-    });
-    expect(clear.map(x => x.id)).toEqual(['a', 'b']);
-    // 1 + 1 (relative scores) vs 0.5 + 1 + 0.6 × 0.5.
-    expect(clear[0].rrf).toBeCloseTo(2, 10);
-    expect(clear[1].rrf).toBeCloseTo(1.8, 10);
-    // Nearly equal keyword scores: the phrase decides.
-    const close = scoreFusion([c('a', 20, 0.3), c('b', 19, 0.3)], {
-      ...none,
-      phrase: new Map([['b', 0.5]]),
-    });
-    expect(close.map(x => x.id)).toEqual(['b', 'a']);
-  });
+  it(
+    'keeps a clear keyword lead that rank fusion would give away to a small boost, ' +
+      'and lets near-ties be decided by the other scores',
+    () => {
+      // a's BM25 score is twice b's; b has a phrase. RRF sees ranks 1 and 2 only.
+      const clear = scoreFusion([c('a', 20, 0.3), c('b', 10, 0.3)], {
+        ...none,
+        phrase: new Map([['b', 0.5]]),
+      });
+      expect(clear.map(x => x.id)).toEqual(['a', 'b']);
+      // 1 + 1 (relative scores) vs 0.5 + 1 + 0.6 × 0.5.
+      expect(clear[0].rrf).toBeCloseTo(2, 10);
+      expect(clear[1].rrf).toBeCloseTo(1.8, 10);
+      // Nearly equal keyword scores: the phrase decides.
+      const close = scoreFusion([c('a', 20, 0.3), c('b', 19, 0.3)], {
+        ...none,
+        phrase: new Map([['b', 0.5]]),
+      });
+      expect(close.map(x => x.id)).toEqual(['b', 'a']);
+    },
+  );
 
   it('adds each term by its weight: similarity, coverage, phrase and section title', () => {
     const weights = { keyword: 0, vector: 2, coverage: 3, phrase: 5, title: 7 };
@@ -268,19 +272,23 @@ describe('score fusion', () => {
     expect(maxFusedScore(DEFAULT_SCORE_FUSION_WEIGHTS)).toBeCloseTo(3.8, 10);
   });
 
-  it(`counts missing scores as 0, never below 0, and a retriever with no positive score not at all`, () => {
-    const fused = scoreFusion(
-      [c('a', null, -0.2, null), c('b', 0, null, null), c('c', 0, 0, 0)],
-      none,
-    );
-    expect(fused.map(x => x.rrf)).toEqual([0, 0, 0]);
-    // Equal scores keep the input (RRF) order; the input is not modified.
-    expect(fused.map(x => x.id)).toEqual(['a', 'b', 'c']);
-    const input = [c('a', 1, 0.1)];
-    expect(scoreFusion(input, none)[0]).not.toBe(input[0]);
-    expect(input[0]).toEqual(c('a', 1, 0.1));
-    expect(scoreFusion([], none)).toEqual([]);
-  });
+  it(
+    'counts missing scores as 0, never below 0, ' +
+      'and a retriever with no positive score not at all',
+    () => {
+      const fused = scoreFusion(
+        [c('a', null, -0.2, null), c('b', 0, null, null), c('c', 0, 0, 0)],
+        none,
+      );
+      expect(fused.map(x => x.rrf)).toEqual([0, 0, 0]);
+      // Equal scores keep the input (RRF) order; the input is not modified.
+      expect(fused.map(x => x.id)).toEqual(['a', 'b', 'c']);
+      const input = [c('a', 1, 0.1)];
+      expect(scoreFusion(input, none)[0]).not.toBe(input[0]);
+      expect(input[0]).toEqual(c('a', 1, 0.1));
+      expect(scoreFusion([], none)).toEqual([]);
+    },
+  );
 
   it(`is the default for the hashing fallback only; askDocs.retrieval.fusion overrides it and \
 rejects other values`, () => {
