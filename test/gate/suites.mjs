@@ -58,6 +58,7 @@ export const suites = [
       'plugins/ask-docs-backend/src/ingestion/siteConfinement.test.ts',
       'test/src/fileTechDocsReader.test.ts',
       'test/src/lineLength.test.ts',
+      'test/src/typecheck.test.ts',
       // permission-scoped retrieval
       'plugins/ask-docs-backend/src/permissions/visibility.test.ts',
       'plugins/ask-docs-backend/src/permissions/caseFolding.test.ts',
