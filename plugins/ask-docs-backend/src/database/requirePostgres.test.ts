@@ -129,6 +129,9 @@ describe('requirePostgresWithVector', () => {
       });
       try {
         await other.raw('DROP EXTENSION IF EXISTS vector');
+        // Roles belong to the whole server: an external one may still have it from a run that
+        // stopped before its clean-up.
+        await other.raw('DROP ROLE IF EXISTS ask_docs_unprivileged');
         await other.raw('CREATE ROLE ask_docs_unprivileged NOSUPERUSER');
         await other.raw('SET ROLE ask_docs_unprivileged');
         const { rows } = await other.raw('SELECT current_database() AS db');
@@ -142,6 +145,9 @@ describe('requirePostgresWithVector', () => {
         );
       } finally {
         await other.raw('RESET ROLE').catch(() => {});
+        await other
+          .raw('DROP ROLE IF EXISTS ask_docs_unprivileged')
+          .catch(() => {});
         await other.destroy();
       }
     });
