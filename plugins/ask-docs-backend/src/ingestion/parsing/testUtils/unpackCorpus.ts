@@ -6,7 +6,8 @@ import { promisify } from 'util';
 
 /*
  * Test helper: the real documentation corpora (../shared/corpora/*.tar.xz beside the repository),
- * unpacked once into os.tmpdir()/ask-docs-corpora/<name> and reused by later runs and other suites.
+ * unpacked once into os.tmpdir()/ask-docs-corpora/<name>-<stamp> and reused by later runs and
+ * other suites.
  */
 
 const run = promisify(execFile);
@@ -39,23 +40,18 @@ export function corpusArchive(name: string): string {
 /**
  * Unpacks corpus `name` (e.g. 'postgresql-docs') and resolves to its root folder, i.e. the
  * archive's single top-level folder ('site/', 'docs/' and 'mkdocs.yml' for MkDocs projects). Cached
- * by archive size and mtime; safe when several jest workers ask at once (each extracts into its own
- * staging folder and the first rename wins).
+ * by archive size and mtime, in a folder of that stamp's own: two checkouts whose archives differ
+ * (a copied `shared/` has new mtimes) never remove each other's copy while one is reading it. Safe
+ * when several jest workers ask at once (each extracts into its own staging folder and the first
+ * rename wins).
  */
 export async function unpackCorpus(name: string): Promise<string> {
   const archive = corpusArchive(name);
   const stat = statSync(archive);
-  const stamp = `${stat.size}:${stat.mtimeMs}`;
+  const stamp = `${stat.size}-${Math.round(stat.mtimeMs)}`;
   const cacheRoot = path.join(os.tmpdir(), 'ask-docs-corpora');
-  const target = path.join(cacheRoot, name);
-  const stampFile = path.join(cacheRoot, `${name}.stamp`);
-
-  if (existsSync(target)) {
-    const known = await fs.readFile(stampFile, 'utf8').catch(() => undefined);
-    // No stamp yet means another worker has just renamed the folder into place.
-    if (known === undefined || known === stamp) return target;
-    await fs.rm(target, { recursive: true, force: true });
-  }
+  const target = path.join(cacheRoot, `${name}-${stamp}`);
+  if (existsSync(target)) return target;
 
   await fs.mkdir(cacheRoot, { recursive: true });
   const staging = await fs.mkdtemp(path.join(cacheRoot, `.${name}-`));
@@ -72,7 +68,6 @@ export async function unpackCorpus(name: string): Promise<string> {
     } catch (e) {
       if (!existsSync(target)) throw e;
     }
-    await fs.writeFile(stampFile, stamp);
   } finally {
     await fs.rm(staging, { recursive: true, force: true });
   }
