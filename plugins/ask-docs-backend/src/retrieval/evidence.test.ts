@@ -201,7 +201,7 @@ describe('identifiers the question names', () => {
   });
 
   it('is an evidence feature over the candidate texts retrieve() passes', () => {
-    const f = (candidateTexts?: string[]) =>
+    const f = (texts?: string[]) =>
       evidenceFeatures({
         fused: [],
         vectorIds: [],
@@ -210,7 +210,7 @@ describe('identifiers the question names', () => {
         tokens: 2,
         maxFused: 0,
         question: 'How do I enable sync_replication_slots?',
-        candidateTexts,
+        passages: texts?.map((text, i) => ({ chunkId: `c${i}`, text })),
       }).identifierMissing;
     expect(f(['hot_standby_feedback and slots'])).toBe(1);
     expect(f(['Set sync_replication_slots = on.'])).toBe(0);

@@ -95,12 +95,17 @@ export interface EvidenceInput {
   question?: string;
   /** Share of the question a candidate's section path names (fusion.ts titleCoverage). */
   titleCoverage?: ReadonlyMap<string, number>;
-  /** The fused candidates' section paths and texts, where the question's identifiers are sought. */
-  candidateTexts?: readonly string[];
   /** The query tokens as searched (their keys), to find the question's words in passages. */
   queryTokens?: readonly MatchQueryToken[];
-  /** The fused candidates' visible passages, by chunk id (any order). */
-  passages?: ReadonlyArray<{ chunkId: string; text?: string }>;
+  /**
+   * The fused candidates' visible passages, by chunk id (any order): their sentences, and their
+   * section paths and texts where the question's identifiers are sought.
+   */
+  passages?: ReadonlyArray<{
+    chunkId: string;
+    sectionPath?: string;
+    text?: string;
+  }>;
 }
 
 const IDENTIFIER = new RegExp(
@@ -259,7 +264,12 @@ export function evidenceFeatures(input: EvidenceInput): EvidenceFeatures {
     // A page or section named after the question is strong evidence that it is answered.
     titleTop: title(fused[0]?.id),
     titleMax5: top(fused.slice(0, 5).map(f => title(f.id))),
-    identifierMissing: identifierMissing(q, input.candidateTexts ?? []),
+    identifierMissing: identifierMissing(
+      q,
+      (input.passages ?? []).map(
+        p => `${p.sectionPath ?? ''}\n${p.text ?? ''}`,
+      ),
+    ),
     sentenceMax5: sentenceMax5(input),
   };
 }

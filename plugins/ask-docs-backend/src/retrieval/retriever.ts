@@ -364,9 +364,6 @@ export async function retrieve(
     maxFused,
     question: options.question,
     titleCoverage: candidate?.section,
-    candidateTexts: passages.map(
-      p => `${p.sectionPath ?? ''}\n${p.text ?? ''}`,
-    ),
     queryTokens: tokens,
     passages,
   });
