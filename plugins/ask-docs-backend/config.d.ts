@@ -91,6 +91,32 @@ export interface Config {
        * order, as a phrase: 0 to 1, default 0.1; 0 turns the phrase boost off.
        */
       phraseWeight?: number;
+      /**
+       * Optional local cross-encoder that rescores the top fused chunks, question and passage
+       * together, and reorders them (never adding a chunk the evidence filter dropped, never
+       * answering a refused question). Absent: no reranker, nothing loaded. The model is a
+       * sequence-classification ONNX export for transformers.js (one relevance logit, or two
+       * with "relevant" second) under `<localModelPath>/<model>/`; never downloaded.
+       */
+      reranker?: {
+        /** Model id, also its directory under localModelPath (Xenova/ms-marco-MiniLM-L-6-v2). */
+        model: string;
+        /** Directory holding `<model>/`; default: askDocs.embeddings.localModelPath. */
+        localModelPath?: string;
+        /** Top fused chunks rescored per question (default 20). */
+        candidates?: number;
+        /** Tokens per question-passage pair; the passage is cut to fit (default 512). */
+        maxTokens?: number;
+        /** Pairs per model call (default 8). */
+        batchSize?: number;
+        /** ONNX weights variant, e.g. 'fp32' (default) or 'q8'. */
+        dtype?: string;
+        /**
+         * Start without the reranker when it cannot be loaded (warned at start, reported by
+         * /health). Default false: a configured reranker that does not load fails start-up.
+         */
+        allowFallback?: boolean;
+      };
     };
     /**
      * Entity-attribute sync: visibility attributes (owners, kind, labels, spec, ...) follow the

@@ -9,7 +9,10 @@ import {
   ChatModel,
 } from '../../plugins/ask-docs-backend/src/answer';
 import { ConfigReader } from '@backstage/config';
-import { Embedder } from '../../plugins/ask-docs-backend/src/embedding';
+import {
+  Embedder,
+  Reranker,
+} from '../../plugins/ask-docs-backend/src/embedding';
 import {
   QuestionPipeline,
   RetrievalSettings,
@@ -161,6 +164,8 @@ export interface EvaluateOptions {
   onItem?: (result: ItemResult, index: number) => void;
   /** Only the hybrid ranking and the product path (no single retrievers, baselines, what-ifs). */
   quick?: boolean;
+  /** A cross-encoder, applied as the product applies it: product path and hybrid ranking. */
+  reranker?: Reranker;
 }
 
 export async function pageKeys(knex: Knex) {
@@ -214,6 +219,8 @@ export async function evaluate(
     model: options.model,
     retrieval: product,
     answer: options.answerOptions ?? {},
+    reranker: options.reranker,
+    logger: { warn: m => process.stderr.write(`${m}\n`) },
   });
   const pageOf = await pageKeys(knex);
   const pagesOf = (chunkIds: string[]) =>
@@ -246,6 +253,8 @@ export async function evaluate(
       const r = await pipeline.retrieve(question, visibility, {
         mode,
         settings: mode === 'hybrid' ? RANKING : { ...RANKING, ...NO_BOOSTS },
+        // The single retrievers are measured as retrieve() fuses them.
+        rerank: mode === 'hybrid',
       });
       const ms = performance.now() - t0;
       lists[mode] = r.chunks.map(c => c.chunkId);
@@ -306,7 +315,10 @@ export async function evaluate(
     let rrfOnlyFirstGoldRank: number | undefined;
     if (!options.quick) {
       const settings = { ...RANKING, ...NO_BOOSTS };
-      const r = await pipeline.retrieve(question, visibility, { settings });
+      const r = await pipeline.retrieve(question, visibility, {
+        settings,
+        rerank: false,
+      });
       rrfOnlyFirstGoldRank = firstGoldRank(
         pagesOf(r.chunks.map(c => c.chunkId)),
         goldSet,

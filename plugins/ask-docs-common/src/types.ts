@@ -190,6 +190,14 @@ export interface HealthResponse {
   };
   llm: { configured: boolean; model?: string };
   languages: string[];
+  /** The optional cross-encoder reranker; absent when none is configured. */
+  reranker?: {
+    modelId: string;
+    /** False when it could not be loaded: chunks keep the fused order (`note` says why). */
+    loaded: boolean;
+    candidates: number;
+    note?: string;
+  };
 }
 
 /** The fixed reply when the knowledge base has no evidence. */

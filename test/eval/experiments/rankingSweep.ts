@@ -119,9 +119,9 @@ export function features(q: Question): Features[] {
   });
 }
 
-type Scorer = (c: Candidate, f: Features) => number;
+export type Scorer = (c: Candidate, f: Features) => number;
 
-function measure(
+export function measure(
   questions: Question[],
   feats: Features[][],
   score: Scorer | Scorer[],
@@ -165,7 +165,7 @@ const product =
  * BM25 and cosine relative to the best among the question's candidates. Only the order of
  * candidates matters, so the RRF score of the dump is not used.
  */
-function scoreFusion(
+export function scoreFusion(
   questions: Question[],
   weights = [1, 1, 0.7, 0.6, 0.5],
 ): Array<Scorer> {

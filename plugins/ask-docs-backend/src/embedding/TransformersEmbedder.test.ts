@@ -1,11 +1,10 @@
 import fs from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import {
   buildTinyBertModel,
   TinyBertModel,
 } from './__testUtils__/buildTinyBertModel';
-import { useNativeTypedArraysForOnnx } from './__testUtils__/useNativeTypedArraysForOnnx';
+import { useLocalModelTestDir } from './__testUtils__/localModelTestDir';
 import {
   EmbeddingModelNotFoundError,
   TransformersEmbedder,
@@ -16,28 +15,9 @@ import { dot } from './vectorMath';
 const norm = (v: number[]) => Math.sqrt(dot(v, v));
 
 describe('TransformersEmbedder', () => {
-  let dir: string;
   let tiny: TinyBertModel;
-  let fetchSpy: jest.SpyInstance;
-
-  beforeAll(async () => {
-    useNativeTypedArraysForOnnx();
-    dir = await fs.mkdtemp(path.join(os.tmpdir(), 'ask-docs-embedding-'));
+  const modelDir = useLocalModelTestDir('ask-docs-embedding-', async dir => {
     tiny = await buildTinyBertModel(dir);
-  });
-
-  beforeEach(() => {
-    fetchSpy = jest.spyOn(globalThis, 'fetch');
-  });
-
-  afterEach(() => {
-    // Loading and embedding must never touch the network.
-    expect(fetchSpy).not.toHaveBeenCalled();
-    fetchSpy.mockRestore();
-  });
-
-  afterAll(async () => {
-    await fs.rm(dir, { recursive: true, force: true });
   });
 
   const load = (
@@ -45,7 +25,7 @@ describe('TransformersEmbedder', () => {
   ) =>
     TransformersEmbedder.load({
       modelId: tiny.modelId,
-      localModelPath: dir,
+      localModelPath: modelDir(),
       ...extra,
     });
 
@@ -54,18 +34,18 @@ describe('TransformersEmbedder', () => {
     expect(e.kind).toBe('transformers');
     expect(e.modelId).toBe('test/tiny-bert');
     expect(e.dimension).toBe(16);
-    expect(e.localModelPath).toBe(path.resolve(dir));
+    expect(e.localModelPath).toBe(path.resolve(modelDir()));
 
     const { env } = await loadTransformers();
     expect(env.allowRemoteModels).toBe(false);
-    expect(path.resolve(env.localModelPath)).toBe(path.resolve(dir));
+    expect(path.resolve(env.localModelPath)).toBe(path.resolve(modelDir()));
     await expect(env.fetch('https://huggingface.co/x')).rejects.toThrow(
       /Network access is disabled/,
     );
   });
 
   it('reads the dimension from the model output', async () => {
-    const wide = await buildTinyBertModel(dir, {
+    const wide = await buildTinyBertModel(modelDir(), {
       modelId: 'test/tiny-bert-24',
       dimension: 24,
     });
@@ -139,7 +119,7 @@ describe('TransformersEmbedder', () => {
   });
 
   it('defaults to e5 prefixes only for e5 models', async () => {
-    const e5 = await buildTinyBertModel(dir, {
+    const e5 = await buildTinyBertModel(modelDir(), {
       modelId: 'test/multilingual-e5-tiny',
     });
     const withE5 = await load({ modelId: e5.modelId });
@@ -149,7 +129,9 @@ describe('TransformersEmbedder', () => {
     expect(plain.queryPrefix).toBe('');
     expect(plain.passagePrefix).toBe('');
     // "e5" inside a longer word is not an e5 model.
-    const other = await buildTinyBertModel(dir, { modelId: 'test/tree5-bert' });
+    const other = await buildTinyBertModel(modelDir(), {
+      modelId: 'test/tree5-bert',
+    });
     expect((await load({ modelId: other.modelId })).queryPrefix).toBe('');
   });
 
@@ -166,7 +148,7 @@ describe('TransformersEmbedder', () => {
   });
 
   it('names the path when the model directory is missing', async () => {
-    const missing = path.join(dir, 'no-such-dir');
+    const missing = path.join(modelDir(), 'no-such-dir');
     const attempt = TransformersEmbedder.load({
       modelId: 'Xenova/multilingual-e5-small',
       localModelPath: missing,
@@ -177,7 +159,9 @@ describe('TransformersEmbedder', () => {
   });
 
   it('names the missing ONNX file when only part of the model is present', async () => {
-    const partial = await buildTinyBertModel(dir, { modelId: 'test/partial' });
+    const partial = await buildTinyBertModel(modelDir(), {
+      modelId: 'test/partial',
+    });
     await fs.rm(path.join(partial.modelDir, 'onnx', 'model.onnx'));
     await expect(load({ modelId: partial.modelId })).rejects.toThrow(
       path.join(partial.modelDir, 'onnx', 'model.onnx'),
@@ -192,7 +176,7 @@ describe('TransformersEmbedder', () => {
   });
 
   it('reports a missing tokenizer file instead of fetching it', async () => {
-    const partial = await buildTinyBertModel(dir, {
+    const partial = await buildTinyBertModel(modelDir(), {
       modelId: 'test/no-tokenizer-config',
     });
     await fs.rm(path.join(partial.modelDir, 'tokenizer_config.json'));
@@ -208,7 +192,9 @@ describe('TransformersEmbedder', () => {
   });
 
   it('fails clearly on a corrupt model file', async () => {
-    const broken = await buildTinyBertModel(dir, { modelId: 'test/broken' });
+    const broken = await buildTinyBertModel(modelDir(), {
+      modelId: 'test/broken',
+    });
     await fs.writeFile(
       path.join(broken.modelDir, 'onnx', 'model.onnx'),
       'not a protobuf',

@@ -1,28 +1,18 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { Embedder } from './types';
 import {
-  loadTransformers,
   TransformersModel,
-  TransformersModule,
   TransformersTensor,
   TransformersTokenizer,
 } from './loadTransformers';
+import {
+  checkBatchOptions,
+  explainInferenceError,
+  InferenceQueue,
+  loadLocalModel,
+} from './localModel';
 import { l2NormalizeInPlace } from './vectorMath';
 
 export const DEFAULT_EMBEDDING_MODEL = 'Xenova/multilingual-e5-small';
-
-/** File-name suffixes transformers.js appends per dtype (onnx/model<suffix>.onnx). */
-const DTYPE_SUFFIX: Record<string, string> = {
-  fp32: '',
-  fp16: '_fp16',
-  q8: '_quantized',
-  int8: '_int8',
-  uint8: '_uint8',
-  q4: '_q4',
-  q4f16: '_q4f16',
-  bnb4: '_bnb4',
-};
 
 export interface TransformersEmbedderOptions {
   /** Model id as laid out under localModelPath, e.g. "Xenova/multilingual-e5-small". */
@@ -46,51 +36,6 @@ export class EmbeddingModelNotFoundError extends Error {
 
 function isE5(modelId: string): boolean {
   return /(^|[\/_-])e5([_-]|$)/i.test(modelId);
-}
-
-/** Model loading mutates transformers.js's global env, so loads must not interleave. */
-let loadLock: Promise<unknown> = Promise.resolve();
-function withLoadLock<T>(fn: () => Promise<T>): Promise<T> {
-  const run = loadLock.then(fn, fn);
-  loadLock = run.catch(() => undefined);
-  return run;
-}
-
-function checkModelFiles(
-  modelDir: string,
-  onnxFile: string,
-  modelId: string,
-  root: string,
-): void {
-  // transformers.js fails cryptically without tokenizer_config.json, so it is checked here too.
-  const required = [
-    'config.json',
-    'tokenizer.json',
-    'tokenizer_config.json',
-    onnxFile,
-  ];
-  const missing = required.filter(f => !fs.existsSync(path.join(modelDir, f)));
-  if (missing.length > 0) {
-    throw new EmbeddingModelNotFoundError(
-      `Embedding model "${modelId}" not found in local model path "${root}": missing ` +
-        `${missing
-          .map(f => path.join(modelDir, f))
-          .join(', ')}. Remote model downloads are disabled; ` +
-        `place the model files (${required.join(', ')}) ` +
-        `in "${modelDir}" or set askDocs.embeddings.localModelPath.`,
-    );
-  }
-}
-
-/** Guards the global fetch transformers.js would use, so a mistake can never reach the hub. */
-function blockedFetch(url: unknown): Promise<never> {
-  return Promise.reject(
-    new Error(
-      `Network access is disabled for embedding models (attempted to fetch ${String(
-        url,
-      )})`,
-    ),
-  );
 }
 
 function pickHiddenStates(
@@ -151,16 +96,6 @@ function poolAndNormalize(
   return rows;
 }
 
-function explainInferenceError(e: unknown): Error {
-  const err = e instanceof Error ? e : new Error(String(e));
-  if (/tensor's data must be type of/.test(err.message)) {
-    err.message +=
-      ' (typed arrays from two JavaScript realms; under jest call useNativeTypedArraysForOnnx() ' +
-      'from embedding/__testUtils__ before loading the model)';
-  }
-  return err;
-}
-
 /**
  * Local sentence embeddings through transformers.js + onnxruntime-node. Models are only ever read
  * from `localModelPath`; remote downloads are disabled before anything is loaded.
@@ -174,8 +109,7 @@ export class TransformersEmbedder implements Embedder {
   readonly maxTokens: number;
   readonly localModelPath: string;
   private dim = 0;
-  /** Inference runs one batch at a time so concurrent requests do not oversubscribe the CPU. */
-  private queue: Promise<unknown> = Promise.resolve();
+  private readonly queue = new InferenceQueue();
 
   private constructor(
     options: Required<Omit<TransformersEmbedderOptions, 'dtype'>>,
@@ -199,55 +133,17 @@ export class TransformersEmbedder implements Embedder {
     options: TransformersEmbedderOptions,
   ): Promise<TransformersEmbedder> {
     const modelId = options.modelId ?? DEFAULT_EMBEDDING_MODEL;
-    const root = path.resolve(options.localModelPath);
-    const dtype = options.dtype ?? 'fp32';
-    const suffix = DTYPE_SUFFIX[dtype];
-    if (suffix === undefined) {
-      throw new Error(
-        `Unsupported embedding model dtype "${dtype}"; use one of ${Object.keys(
-          DTYPE_SUFFIX,
-        ).join(', ')}`,
-      );
-    }
     const batchSize = options.batchSize ?? 16;
     const maxTokens = options.maxTokens ?? 512;
-    if (!Number.isInteger(batchSize) || batchSize < 1)
-      throw new Error(`batchSize must be a positive integer, got ${batchSize}`);
-    if (!Number.isInteger(maxTokens) || maxTokens < 2)
-      throw new Error(`maxTokens must be an integer >= 2, got ${maxTokens}`);
-
-    const modelDir = path.join(root, modelId);
-    checkModelFiles(
-      modelDir,
-      path.join('onnx', `model${suffix}.onnx`),
+    checkBatchOptions(batchSize, maxTokens);
+    const { tokenizer, model, root } = await loadLocalModel({
       modelId,
-      root,
-    );
-
-    const transformers: TransformersModule = await loadTransformers();
-    const { tokenizer, model } = await withLoadLock(async () => {
-      const env = transformers.env;
-      env.allowRemoteModels = false;
-      env.allowLocalModels = true;
-      env.localModelPath = root.endsWith(path.sep)
-        ? root
-        : `${root}${path.sep}`;
-      // Caches exist only for downloaded files; never write into node_modules.
-      env.useFSCache = false;
-      env.useBrowserCache = false;
-      env.fetch = blockedFetch;
-      const opts = { local_files_only: true };
-      return {
-        tokenizer: await transformers.AutoTokenizer.from_pretrained(
-          modelId,
-          opts,
-        ),
-        model: await transformers.AutoModel.from_pretrained(modelId, {
-          ...opts,
-          dtype,
-          device: 'cpu',
-        }),
-      };
+      localModelPath: options.localModelPath,
+      dtype: options.dtype,
+      what: 'Embedding model',
+      pathKey: 'askDocs.embeddings.localModelPath',
+      notFound: message => new EmbeddingModelNotFoundError(message),
+      loadModel: (t, id, opts) => t.AutoModel.from_pretrained(id, opts),
     });
 
     const isE5Model = isE5(modelId);
@@ -287,15 +183,9 @@ export class TransformersEmbedder implements Embedder {
     const out: number[][] = [];
     for (let i = 0; i < texts.length; i += this.batchSize) {
       const batch = texts.slice(i, i + this.batchSize);
-      out.push(...(await this.enqueue(() => this.runBatch(batch))));
+      out.push(...(await this.queue.run(() => this.runBatch(batch))));
     }
     return out;
-  }
-
-  private enqueue<T>(fn: () => Promise<T>): Promise<T> {
-    const run = this.queue.then(fn, fn);
-    this.queue = run.catch(() => undefined);
-    return run;
   }
 
   private async runBatch(batch: string[]): Promise<number[][]> {

@@ -16,5 +16,16 @@ export {
   type TransformersEmbedderOptions,
 } from './TransformersEmbedder';
 export { createEmbedder } from './createEmbedder';
+export {
+  DEFAULT_RERANK_CANDIDATES,
+  type Reranker,
+  type RerankerInfo,
+} from './reranker';
+export {
+  CrossEncoderReranker,
+  RerankerModelNotFoundError,
+  type CrossEncoderRerankerOptions,
+} from './CrossEncoderReranker';
+export { createReranker, type CreatedReranker } from './createReranker';
 export type { EmbeddingSettings } from '../settings';
 export { dot, l2NormalizeInPlace } from './vectorMath';

@@ -10,8 +10,16 @@ export interface TransformersTensor {
 export interface TransformersTokenizer {
   (
     texts: string[],
-    options: { padding: boolean; truncation: boolean; max_length?: number },
+    options: {
+      padding: boolean;
+      truncation: boolean;
+      max_length?: number;
+      /** Second segments of pairs (cross-encoders), as long as `texts`. */
+      text_pair?: string[];
+    },
   ): Record<string, TransformersTensor>;
+  /** Token ids of one text or pair, special tokens included; no truncation. */
+  encode(text: string, options?: { text_pair?: string | null }): number[];
   readonly model_max_length?: number;
 }
 
@@ -39,12 +47,16 @@ export interface TransformersModule {
       options?: Record<string, unknown>,
     ): Promise<TransformersTokenizer>;
   };
-  AutoModel: {
-    from_pretrained(
-      modelId: string,
-      options?: Record<string, unknown>,
-    ): Promise<TransformersModel>;
-  };
+  AutoModel: TransformersModelClass;
+  /** Cross-encoders: a classification head whose `logits` score a (question, passage) pair. */
+  AutoModelForSequenceClassification: TransformersModelClass;
+}
+
+export interface TransformersModelClass {
+  from_pretrained(
+    modelId: string,
+    options?: Record<string, unknown>,
+  ): Promise<TransformersModel>;
 }
 
 const PACKAGE = '@huggingface/transformers';
@@ -81,7 +93,8 @@ async function importTransformers(): Promise<TransformersModule> {
 export class TransformersNotInstalledError extends Error {
   constructor(cause: unknown) {
     super(
-      `a local embedding model is configured, but the optional package ${PACKAGE} is not ` +
+      `a local model is configured (askDocs.embeddings or askDocs.retrieval.reranker), but ` +
+        `the optional package ${PACKAGE} is not ` +
         `installed; add it to the backend package (yarn --cwd packages/backend add ${PACKAGE})`,
       { cause },
     );

@@ -23,6 +23,7 @@ import {
 } from '../database/AskDocsStore';
 import type { KnowledgeIndex } from '../database/IndexReader';
 import { Embedder } from '../embedding';
+import type { Reranker } from '../embedding/reranker';
 import { Analyzers } from '../language';
 import { resolveVisibility, Visibility } from '../permissions';
 import type { RetrievalResult } from '../retrieval';
@@ -51,6 +52,8 @@ export interface AskServiceOptions {
   authorizer?: AskDocsAuthorizer;
   /** Distinct content words a question may have (default DEFAULT_MAX_QUERY_TERMS). */
   maxQueryTerms?: number;
+  /** Optional cross-encoder reordering the top retrieved chunks (QuestionPipeline). */
+  reranker?: Reranker;
 }
 
 export interface AskCallOptions extends AnswerCallOptions {
@@ -202,6 +205,8 @@ export class AskService {
         // What ranked and filtered the chunks, so a replay months later knows the settings too.
         retrieval: this.pipeline.settings,
         corrections: retrieval.corrections,
+        // Whether the reranker ran (model id, fused ranks and scores), for replay.
+        ...(retrieval.reranker ? { reranker: retrieval.reranker } : {}),
         unmatchedCitations: result.unmatchedCitations,
         droppedSources: result.droppedSources,
         modelError: result.modelError ?? null,

@@ -1,4 +1,4 @@
-import { mockCredentials } from '@backstage/backend-test-utils';
+import { mockCredentials, mockServices } from '@backstage/backend-test-utils';
 import { InputError } from '@backstage/errors';
 import { ChatMessage, ChatModel } from '../answer';
 import { analyzeText, Analyzers, createLanguageAnalyzers } from '../language';
@@ -16,6 +16,9 @@ import {
   RetrievalSettings,
 } from './QuestionPipeline';
 import { KnowledgeIndex } from '../database/IndexReader';
+import type { Reranker } from '../embedding/reranker';
+import { DatabaseAskDocsStore } from '../database/DatabaseAskDocsStore';
+import { AskService } from './AskService';
 
 const MODEL = 'pipeline-test/v1';
 const PAY = 'component:default/payments';
@@ -244,5 +247,237 @@ describe('QuestionPipeline', () => {
       p.run(p.analyse('ledger'), payOnly, { signal: controller.signal }),
     ).rejects.toThrow();
     expect(embedded).toEqual([]);
+  });
+});
+
+describe('QuestionPipeline with a reranker', () => {
+  const WIDE: RetrievalSettings = { ...PRODUCT, thresholds: NO_FILTER };
+
+  /** A reranker scoring each passage by a function of the chunk it shows. */
+  function stubReranker(
+    candidates: number,
+    scoreOf: (chunkId: string) => number,
+  ): Reranker & { calls: Array<{ question: string; chunkIds: string[] }> } {
+    const texts: Record<string, string> = {
+      refunds: 'Refunds are approved',
+      ledger: 'The ledger keeps double',
+      secret: 'The ledger keeps zanzibar',
+    };
+    const calls: Array<{ question: string; chunkIds: string[] }> = [];
+    return {
+      modelId: 'test/stub-reranker',
+      candidates,
+      calls,
+      async score(question, passages) {
+        const chunkIds = passages.map(
+          p => Object.keys(texts).find(id => p.includes(texts[id]))!,
+        );
+        calls.push({ question, chunkIds });
+        return chunkIds.map(scoreOf);
+      },
+    };
+  }
+
+  /** Scores that reverse the given order. */
+  const reversing = (order: string[]) => (id: string) => order.indexOf(id);
+
+  async function fusedOrder(question: string, settings = WIDE) {
+    const p = pipeline({ retrieval: settings });
+    return p.retrieve(await p.embed(p.analyse(question)), everyone);
+  }
+
+  it(`reorders the retrieved chunks, renumbers rank and records the model; fusion and the \
+evidence decision are untouched`, async () => {
+    const base = await fusedOrder('ledger zanzibar bookkeeping');
+    expect(ids(base)).toHaveLength(3);
+    const reranker = stubReranker(20, reversing(ids(base)));
+    const p = pipeline({ retrieval: WIDE, reranker });
+    const r = await p.retrieve(
+      await p.embed(p.analyse('ledger zanzibar bookkeeping')),
+      everyone,
+    );
+    expect(ids(r)).toEqual([...ids(base)].reverse());
+    expect(r.chunks.map(c => c.rank)).toEqual([1, 2, 3]);
+    // Each chunk keeps its own fused scores.
+    for (const c of r.chunks)
+      expect(c.rrf).toBe(base.chunks.find(b => b.chunkId === c.chunkId)!.rrf);
+    expect(r.reranker).toEqual({
+      modelId: 'test/stub-reranker',
+      status: 'reranked',
+      scores: ids(base).map((chunkId, i) => ({
+        chunkId,
+        fusedRank: i + 1,
+        score: i,
+      })),
+    });
+    expect(r.candidatesConsidered).toBe(base.candidatesConsidered);
+    expect(r.filteredOut).toBe(base.filteredOut);
+    expect(r.evidence).toEqual(base.evidence);
+    expect(r.corrections).toEqual(base.corrections);
+    expect(p.settings).toBe(WIDE);
+  });
+
+  it('reorders only the top N; the rest keep the fused order below them', async () => {
+    const base = await fusedOrder('ledger zanzibar bookkeeping');
+    const reranker = stubReranker(2, reversing(ids(base)));
+    const p = pipeline({ retrieval: WIDE, reranker });
+    const r = await p.retrieve(
+      await p.embed(p.analyse('ledger zanzibar bookkeeping')),
+      everyone,
+    );
+    const [first, second, third] = ids(base);
+    expect(ids(r)).toEqual([second, first, third]);
+    expect(reranker.calls.map(c => c.chunkIds)).toEqual([[first, second]]);
+  });
+
+  it("chooses among its N candidates but returns the product's k", async () => {
+    const base = await fusedOrder('ledger zanzibar bookkeeping');
+    const reranker = stubReranker(3, reversing(ids(base)));
+    const p = pipeline({ retrieval: { ...WIDE, k: 1 }, reranker });
+    const r = await p.retrieve(
+      await p.embed(p.analyse('ledger zanzibar bookkeeping')),
+      everyone,
+    );
+    expect(ids(r)).toEqual([ids(base)[2]]);
+    expect(r.chunks[0].rank).toBe(1);
+    // The candidate pool is the one k = 1 has without a reranker.
+    const alone = await fusedOrder('ledger zanzibar bookkeeping', {
+      ...WIDE,
+      k: 1,
+    });
+    expect(r.candidatesConsidered).toBe(alone.candidatesConsidered);
+    expect(ids(alone)).toEqual([ids(base)[0]]);
+
+    // A configured pool smaller than N stays the pool: N never widens what fusion sees.
+    const narrow = { ...WIDE, k: 1, candidates: 1 };
+    const small = pipeline({ retrieval: narrow, reranker });
+    const s = await small.retrieve(
+      await small.embed(small.analyse('ledger zanzibar bookkeeping')),
+      everyone,
+    );
+    const smallAlone = await fusedOrder('ledger zanzibar bookkeeping', narrow);
+    expect(s.candidatesConsidered).toBe(smallAlone.candidatesConsidered);
+    expect(s.candidatesConsidered).toBeLessThan(base.candidatesConsidered);
+    expect(ids(s)).toEqual(ids(smallAlone));
+  });
+
+  it('never adds a chunk the filter dropped and never turns a refusal into an answer', async () => {
+    // Scores the filtered-out refunds chunk above all.
+    const reranker = stubReranker(20, id => (id === 'refunds' ? 100 : 0));
+    const p = pipeline({ reranker });
+    const filtered = await p.run(p.analyse('ledger bookkeeping'), payOnly);
+    expect(ids(filtered.retrieval)).toEqual(['ledger']);
+    expect(filtered.result.sent ?? []).not.toContain('refunds');
+    expect(filtered.retrieval.reranker?.status).toBe('skipped');
+
+    const plain = pipeline();
+    for (const question of ['weather sunny today', 'zanzibar']) {
+      const without = await plain.run(plain.analyse(question), payOnly);
+      const withReranker = await p.run(p.analyse(question), payOnly);
+      expect(without.retrieval.chunks).toEqual([]);
+      expect(withReranker.retrieval.chunks).toEqual([]);
+      expect(withReranker.result.status).toBe(without.result.status);
+      expect(withReranker.retrieval.reranker).toBeUndefined();
+    }
+    expect(reranker.calls).toEqual([]);
+  });
+
+  it('keeps the fused order and answers when the reranker fails, with a warning', async () => {
+    const base = await fusedOrder('ledger zanzibar bookkeeping');
+    const warn = jest.fn();
+    const p = pipeline({
+      retrieval: WIDE,
+      logger: { warn },
+      reranker: {
+        modelId: 'test/broken',
+        candidates: 20,
+        score: () => Promise.reject(new Error('session released')),
+      },
+    });
+    const { retrieval, result } = await p.run(
+      p.analyse('ledger zanzibar bookkeeping'),
+      everyone,
+    );
+    expect(ids(retrieval)).toEqual(ids(base));
+    expect(retrieval.chunks.map(c => c.rank)).toEqual([1, 2, 3]);
+    expect(retrieval.reranker).toMatchObject({
+      modelId: 'test/broken',
+      status: 'failed',
+      error: 'session released',
+    });
+    expect(result.status).toBe('evidence_only');
+    expect(warn).toHaveBeenCalledTimes(1);
+    expect(warn.mock.calls[0][0]).toMatch(
+      /reranker test\/broken failed, keeping the fused order: session released/,
+    );
+  });
+
+  it('reads the question with the typo corrections, and can be turned off per call', async () => {
+    const reranker = stubReranker(20, () => 0);
+    const p = pipeline({ retrieval: WIDE, reranker });
+    const q = await p.embed(p.analyse('ledgr bookkeeping'));
+    const r = await p.retrieve(q, payOnly);
+    expect(r.corrections).toEqual([{ from: 'ledgr', to: 'ledger' }]);
+    expect(reranker.calls.map(c => c.question)).toEqual(['ledger bookkeeping']);
+
+    const off = await p.retrieve(q, payOnly, { rerank: false });
+    expect(off.reranker).toBeUndefined();
+    expect(reranker.calls).toHaveLength(1);
+  });
+});
+
+describe('AskService with a reranker', () => {
+  it('records in the audit log whether the reranker ran, with its model and scores', async () => {
+    const store = new DatabaseAskDocsStore(db.knex);
+    const calls: string[][] = [];
+    const service = new AskService({
+      index: new KnowledgeIndex(db.knex),
+      store,
+      permissions: fakePermissions({ chunk: 'ALLOW' }),
+      embedder: { ...embedder, kind: 'transformers', dimension: 4 } as any,
+      analyzers,
+      model: undefined,
+      retrieval: PRODUCT,
+      answer: {},
+      logger: mockServices.logger.mock(),
+      reranker: {
+        modelId: 'test/audit-reranker',
+        candidates: 20,
+        async score(_q, passages) {
+          calls.push(passages);
+          return passages.map(p => (p.includes('zanzibar') ? 1 : 0));
+        },
+      },
+    });
+    const credentials = mockCredentials.user('user:default/someone');
+    const answered = await service.ask(
+      { question: 'ledger refunds' },
+      { credentials },
+    );
+    const stored = (await store.getAnswer(answered.id))!;
+    const policy = stored.policy as any;
+    expect(calls).toHaveLength(1);
+    expect(policy.reranker).toMatchObject({
+      modelId: 'test/audit-reranker',
+      status: 'reranked',
+    });
+    expect(policy.reranker.scores).toHaveLength(calls[0].length);
+    // The stored ranks are the reranked order: the chunk second when fused is first.
+    expect(policy.reranker.scores.map((r: any) => r.chunkId)).toEqual([
+      'refunds',
+      'secret',
+    ]);
+    const byRank = [...stored.retrieved].sort((a, b) => a.rank - b.rank);
+    expect(byRank.map(r => r.chunkId)).toEqual(['secret', 'refunds']);
+
+    // A refused question records no reranker run.
+    const refused = await service.ask(
+      { question: 'weather sunny today' },
+      { credentials },
+    );
+    expect(refused.status).toBe('not_in_knowledge_base');
+    const refusedPolicy = (await store.getAnswer(refused.id))!.policy as any;
+    expect(refusedPolicy.reranker).toBeUndefined();
+    expect(calls).toHaveLength(1);
   });
 });

@@ -6,8 +6,10 @@ import {
   answerQuestion,
 } from '../answer';
 import type { ConversationTurn } from '../answer';
+import { LoggerService } from '@backstage/backend-plugin-api';
 import type { KnowledgeIndex } from '../database/IndexReader';
 import { Embedder } from '../embedding';
+import type { Reranker } from '../embedding/reranker';
 import { Analyzers } from '../language';
 import { Visibility } from '../permissions';
 import {
@@ -20,6 +22,7 @@ import {
   RetrievalScope,
   retrieve,
 } from '../retrieval';
+import { RerankRecord, rerankChunks } from '../retrieval/rerank';
 import {
   PreparedQuestion,
   prepareQuestion,
@@ -58,6 +61,15 @@ export interface QuestionPipelineOptions {
   answer: AnswerOptions;
   /** Distinct content words a question may have (default DEFAULT_MAX_QUERY_TERMS). */
   maxQueryTerms?: number;
+  /** Optional cross-encoder that reorders the top retrieved chunks (createReranker). */
+  reranker?: Reranker;
+  /** Where a reranker failure at question time is reported. */
+  logger?: Pick<LoggerService, 'warn'>;
+}
+
+/** Retrieval as the pipeline returns it: with what the reranker did, when one is configured. */
+export interface PipelineRetrieval extends RetrievalResult {
+  reranker?: RerankRecord;
 }
 
 /** A question analysed for both retrievers; only QuestionPipeline.analyse() makes one. */
@@ -76,6 +88,8 @@ export interface PipelineRetrieveOptions {
   mode?: RetrievalMode;
   /** Replaces product settings for this call (e.g. a wider k or no evidence filter). */
   settings?: Partial<RetrievalSettings>;
+  /** Apply the configured reranker (default true); comparisons of single retrievers skip it. */
+  rerank?: boolean;
 }
 
 export interface PipelineRunOptions {
@@ -91,7 +105,7 @@ export interface PipelineRunOptions {
 }
 
 export interface PipelineAnswer {
-  retrieval: RetrievalResult;
+  retrieval: PipelineRetrieval;
   /** The chunks handed to the answer step, in rank order. */
   chunks: RetrievedChunk[];
   result: AnswerResult;
@@ -124,17 +138,26 @@ export class QuestionPipeline {
     return Object.freeze({ ...question, queryVector });
   }
 
-  /** Chunks the asker may see that answer the question, ranked and filtered. */
+  /**
+   * Chunks the asker may see that answer the question, ranked and filtered, then (with a
+   * reranker) the top ones reordered by it.
+   */
   async retrieve(
     question: EmbeddedQuestion,
     visibility: Visibility,
     options: PipelineRetrieveOptions = {},
-  ): Promise<RetrievalResult> {
+  ): Promise<PipelineRetrieval> {
     const { embedder } = this.o;
     const { vectorText } = question;
     const corrected = (corrections: Array<{ from: string; to: string }>) =>
       rewriteWords(vectorText, new Map(corrections.map(c => [c.from, c.to])));
-    return retrieve({
+    const settings = { ...this.o.retrieval, ...options.settings };
+    const reranker = options.rerank === false ? undefined : this.o.reranker;
+    // The reranker picks from the top N chunks that passed the filter, so retrieve() returns
+    // that many; the candidate pool stays the retriever's default for the product's k, so
+    // fusion, the evidence decision and the filter see exactly what they see without it.
+    const pool = settings.candidates ?? Math.max(4 * settings.k, 40);
+    const result = await retrieve({
       reader: this.o.index.reader(visibility),
       scope: options.scope,
       queryVector: question.queryVector,
@@ -145,9 +168,28 @@ export class QuestionPipeline {
       // With restored diacritics: the question's language is one of the evidence features.
       question: vectorText,
       mode: options.mode ?? 'hybrid',
-      ...this.o.retrieval,
-      ...options.settings,
+      ...settings,
+      ...(reranker
+        ? {
+            k: Math.max(settings.k, Math.min(reranker.candidates, pool)),
+            candidates: pool,
+          }
+        : {}),
     });
+    if (!reranker || result.chunks.length === 0) return result;
+    // The cross-encoder reads the question as the vector side searched for it.
+    const { chunks, record } = await rerankChunks(
+      result.chunks,
+      corrected(result.corrections),
+      reranker,
+      settings.k,
+      error =>
+        this.o.logger?.warn(
+          `ask-docs: reranker ${reranker.modelId} failed, keeping the fused order: ` +
+            `${error.message}`,
+        ),
+    );
+    return { ...result, chunks, reranker: record };
   }
 
   /** The answer step on retrieved chunks; the model sees nothing else. */

@@ -242,6 +242,12 @@ const health: Wire.HealthResponse = {
   },
   llm: { configured: true, model: 'fake-model' },
   languages: ['en', 'cs'],
+  reranker: {
+    modelId: 'cross-encoder',
+    loaded: false,
+    candidates: 20,
+    note: 'not loaded',
+  },
 };
 
 describe('ask-docs router and OpenAPI spec', () => {

@@ -29,6 +29,18 @@ export interface TinyBertModelOptions {
   /** Seed for the embedding table, so two builds can be made to differ deliberately. */
   seed?: number;
   modelMaxLength?: number;
+  /**
+   * Writes a sequence-classification model (a cross-encoder) instead of an encoder: see
+   * encodeTinyCrossEncoderOnnx for what its logits are.
+   */
+  crossEncoder?: TinyCrossEncoderHead;
+}
+
+export interface TinyCrossEncoderHead {
+  /** 1: one relevance logit per pair; 2: (not relevant, relevant). Default 1. */
+  labels?: number;
+  /** Added to the relevance logit (default 0). */
+  bias?: number;
 }
 
 export interface TinyBertModel {
@@ -171,6 +183,83 @@ export function encodeTinyBertOnnx(
   return model.finish();
 }
 
+/**
+ * A BERT-shaped cross-encoder whose score is known exactly: each token's vector is one-hot
+ * (zero for the tokens in `uncounted`), so the dot product of the summed first-segment
+ * (question) vectors and the summed second-segment (passage) vectors counts matching token
+ * pairs; padding is masked out. [SEP] counts, so a pair that keeps its closing separator scores
+ * one more than one cut through it. The logits are [batch, labels]: with one label that count
+ * plus `bias`; with two, (-bias / 2, count + bias / 2), whose difference is again count + bias.
+ */
+export function encodeTinyCrossEncoderOnnx(
+  vocabSize: number,
+  uncounted: number[],
+  head: TinyCrossEncoderHead,
+): Uint8Array {
+  const labels = head.labels ?? 1;
+  const bias = head.bias ?? 0;
+  const oneHot = new Float32Array(vocabSize * vocabSize);
+  for (let i = 0; i < vocabSize; i++) oneHot[i * vocabSize + i] = 1;
+  for (const i of uncounted) oneHot[i * vocabSize + i] = 0;
+  // The relevance label is the last one; any earlier label reads nothing.
+  const weights = new Float32Array(vocabSize * labels);
+  for (let d = 0; d < vocabSize; d++) weights[d * labels + labels - 1] = 1;
+  const biases = new Float32Array(labels);
+  if (labels === 1) biases[0] = bias;
+  else {
+    biases[0] = -bias / 2;
+    biases[labels - 1] = bias / 2;
+  }
+
+  const model = new ProtoWriter();
+  model.varint(1, 8); // ir_version
+  model.string(2, 'ask-docs-tiny-cross-encoder-test');
+  model.message(8, op => op.string(1, '').varint(2, 13)); // default opset 13
+  model.message(7, g => {
+    const add = (op: string, ins: string[], out: string, attrs = {}) =>
+      g.message(1, n => node(n, op, ins, [out], attrs));
+    add('Gather', ['word_embeddings', 'input_ids'], 'vectors');
+    add('Cast', ['attention_mask'], 'mask', { to: ELEM_FLOAT });
+    add('Cast', ['token_type_ids'], 'types', { to: ELEM_FLOAT });
+    add('Mul', ['mask', 'types'], 'second');
+    add('Sub', ['mask', 'second'], 'first');
+    for (const segment of ['first', 'second']) {
+      add('Unsqueeze', [segment, 'last_axis'], `${segment}_3d`);
+      add('Mul', ['vectors', `${segment}_3d`], `${segment}_vectors`);
+      add(
+        'ReduceSum',
+        [`${segment}_vectors`, 'sequence_axis'],
+        `${segment}_sum`,
+        {
+          keepdims: 0,
+        },
+      );
+    }
+    add('Mul', ['first_sum', 'second_sum'], 'matches');
+    add('MatMul', ['matches', 'classifier_weight'], 'unbiased');
+    add('Add', ['unbiased', 'classifier_bias'], 'logits');
+    g.string(2, 'tiny_cross_encoder');
+    g.message(5, t =>
+      floatTensor(t, 'word_embeddings', [vocabSize, vocabSize], oneHot),
+    );
+    g.message(5, t =>
+      floatTensor(t, 'classifier_weight', [vocabSize, labels], weights),
+    );
+    g.message(5, t => floatTensor(t, 'classifier_bias', [labels], biases));
+    g.message(5, t => int64Tensor(t, 'last_axis', [2n]));
+    g.message(5, t => int64Tensor(t, 'sequence_axis', [1n]));
+    for (const input of ['input_ids', 'attention_mask', 'token_type_ids']) {
+      g.message(11, v =>
+        valueInfo(v, input, ELEM_INT64, ['batch_size', 'sequence_length']),
+      );
+    }
+    g.message(12, v =>
+      valueInfo(v, 'logits', ELEM_FLOAT, ['batch_size', labels]),
+    );
+  });
+  return model.finish();
+}
+
 function tokenizerJson(
   vocab: Record<string, number>,
   cls: number,
@@ -250,8 +339,17 @@ export async function buildTinyBertModel(
   const modelDir = path.join(dir, modelId);
   await fs.mkdir(path.join(modelDir, 'onnx'), { recursive: true });
 
+  const head = options.crossEncoder;
+  const labels = head?.labels ?? 1;
   const config = {
-    architectures: ['BertModel'],
+    architectures: [head ? 'BertForSequenceClassification' : 'BertModel'],
+    ...(head
+      ? {
+          id2label: Object.fromEntries(
+            Array.from({ length: labels }, (_, i) => [i, `LABEL_${i}`]),
+          ),
+        }
+      : {}),
     model_type: 'bert',
     hidden_size: dimension,
     num_attention_heads: 1,
@@ -289,7 +387,13 @@ export async function buildTinyBertModel(
     ),
     fs.writeFile(
       path.join(modelDir, 'onnx', 'model.onnx'),
-      encodeTinyBertOnnx(tokens.length, dimension, seed),
+      head
+        ? encodeTinyCrossEncoderOnnx(
+            tokens.length,
+            ['[PAD]', '[UNK]', '[CLS]', '[MASK]'].map(t => vocab[t]),
+            head,
+          )
+        : encodeTinyBertOnnx(tokens.length, dimension, seed),
     ),
   ]);
 

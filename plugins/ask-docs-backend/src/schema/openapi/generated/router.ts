@@ -863,6 +863,27 @@ export const spec = {
               type: 'string',
             },
           },
+          reranker: {
+            description:
+              'The optional cross-encoder reranker (absent when none is configured); `loaded` is false when it could not be loaded and chunks keep the fused order (`note` says why).',
+            type: 'object',
+            additionalProperties: false,
+            required: ['modelId', 'loaded', 'candidates'],
+            properties: {
+              modelId: {
+                type: 'string',
+              },
+              loaded: {
+                type: 'boolean',
+              },
+              candidates: {
+                type: 'integer',
+              },
+              note: {
+                type: 'string',
+              },
+            },
+          },
         },
       },
     },
