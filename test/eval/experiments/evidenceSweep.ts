@@ -8,13 +8,15 @@
  *     --product --sets items-train,items-dev,shared-dev --out test-results/eval/evidence-dump.json
  *   node -r @backstage/cli/config/nodeTransform.cjs test/eval/experiments/evidenceSweep.ts \
  *     --dump test-results/eval/evidence-dump.json --run test-results/eval/base.json \
- *     [--add f1,f2] [--drop f3] [--l2 0.01] [--weights] [--uni] [--show items-train]
+ *     [--add f1,f2] [--drop f3] [--l2 0.03] [--weights] [--uni] [--cv] [--show items-train]
  *
  * --add: offline features (newFeatures below) added to the run's EVIDENCE_FEATURES; an offline
- * feature named like a product one (sentenceMax5) replaces the recorded value; --uni: each
- * offline feature's AUC alone; --show: a set's questions the shipped model gets wrong, with their
- * top candidates. Env W / S: window width / candidates of windowMax5 / sentenceMax5. Offline
- * words are the dump's query tokens, before spelling corrections.
+ * feature named like a product one (sentenceMax5) replaces the recorded value only when added
+ * (before the seventh round it always did); --uni: each offline feature's AUC alone; --show: a
+ * set's questions the shipped model gets wrong, with their top candidates; --cv: 10-fold
+ * cross-validation within items-train (5 shuffles), pooled out-of-fold AUC and refusal at ≤ 5 %
+ * / 3 % false refusal. Env W / S: window width / candidates of windowMax5 / sentenceMax5.
+ * Offline words are the dump's query tokens, before spelling corrections.
  */
 import fs from 'fs';
 import path from 'path';
@@ -22,6 +24,7 @@ import {
   EVIDENCE_FEATURES,
   evidenceProbability,
   EvidenceFeatureName,
+  identifierMissing,
 } from '../../../plugins/ask-docs-backend/src/retrieval/evidence';
 import {
   MatchQueryToken,
@@ -43,6 +46,8 @@ interface DumpItem {
     id: string;
     page: string;
     coverage: number | null;
+    similarity?: number | null;
+    keywordScore?: number | null;
     sectionPath?: string;
     title?: string;
     text?: string;
@@ -168,7 +173,197 @@ export function newFeatures(item: DumpItem): Record<string, number> {
   const absent40 =
     total > 0 ? absent.reduce((a, i) => a + idfs[i], 0) / total : 0;
   const absent40Max = Math.max(0, ...absent.map(i => idfs[i])) / idfNone;
+  // Issue 16, seventh round: candidates.
+  // Page agreement: the vector list's best candidate and the keyword list's on one page.
+  const argmax = (f: (c: (typeof cands)[number]) => number) =>
+    cands.reduce<number>(
+      (b, c, j) => (b < 0 || f(c) > f(cands[b]) ? j : b),
+      -1,
+    );
+  const vTop = argmax(c => c.similarity ?? -1);
+  const kTop = argmax(c => c.keywordScore ?? -1);
+  const pageAgreeVK =
+    vTop >= 0 && kTop >= 0 && cands[vTop].page === cands[kTop].page ? 1 : 0;
+  // Sentences of the top 5 with the question's word indices.
+  const sentences = cands.slice(0, 5).flatMap(c =>
+    (c.text ?? '').split(/[.!?;:]+\s+|\n+/).map(t => ({
+      t,
+      s: new Set(wordHits(item, t).flat()),
+    })),
+  );
+  const knownByIdf = [...known].sort((a, b) => idfs[b] - idfs[a]);
+  const focus = knownByIdf.slice(0, 2);
+  const focusSentence5 = focus.length
+    ? Math.max(
+        0,
+        ...sentences.map(
+          x => focus.filter(i => x.s.has(i)).length / focus.length,
+        ),
+      )
+    : 0;
+  const bestSentence = sentences.reduce<{ t: string; v: number } | undefined>(
+    (b, x) => {
+      const v = share(x.s);
+      return !b || v > b.v ? { t: x.t, v } : b;
+    },
+    undefined,
+  );
+  // Answer type: a quantity question wants a number in its best sentences; a "which
+  // option/setting/function" question an identifier-like token.
+  const q = item.question;
+  const wantsNumber =
+    /\b(how (many|much|long|old)|kolik|jak dlouho|jak (velk|star))/i.test(q);
+  const thing =
+    'option|setting|parameter|function|command|flag|filter|tool|view|extension|plugin|' +
+    'aggregate|nastaven\\S*|parametr\\S*|volb\\S*|funkc\\S*|příkaz\\S*|filtr\\S*|' +
+    'nástroj\\S*|rozšíření|zásuvn\\S*';
+  const wantsName = new RegExp(
+    `\\b(which|what|jak\\S*|kter\\S*)\\s+(\\S+\\s+)?(${thing})`,
+    'i',
+  ).test(q);
+  const goodSentences = sentences.filter(
+    x =>
+      bestSentence && share(x.s) >= 0.5 * bestSentence.v && bestSentence.v > 0,
+  );
+  const IDENT =
+    /(`[^`]+`|\b\w+_\w+\b|\b\w+\(\)|--\w|\b[a-z]+[A-Z]\w*\b|\b[A-Z]{2,}\b)/;
+  const answerTypeMissing = wantsNumber
+    ? goodSentences.some(x => /\d/.test(x.t))
+      ? 0
+      : 1
+    : wantsName
+    ? goodSentences.some(x => IDENT.test(x.t))
+      ? 0
+      : 1
+    : 0;
+  // Names the question capitalises (not its first word) that no candidate has.
+  const names = [
+    ...q.matchAll(
+      /(?<=[\s(\/"'])(\p{Lu}[\p{L}\d]*(?:[\s-]\p{Lu}[\p{L}\d]*)*)/gu,
+    ),
+  ]
+    .flatMap(m =>
+      m[1]
+        .split(/[\s-]+/)
+        .map(w => [...new Set(queryWordMatcher(item.tokens)(w.toLowerCase()))]),
+    )
+    .filter(ix => ix.length > 0);
+  const namedMissing = names.length
+    ? names.filter(ix => !ix.some(i => union.has(i))).length / names.length
+    : 0;
+  const namedMissing5 = names.length
+    ? names.filter(ix => !ix.some(i => top5.some(s => s.has(i)))).length /
+      names.length
+    : 0;
+  // Sharper coverage: idf² weights put more on the rarest words.
+  const sharp = (x: Set<number>) => {
+    const t = counted.reduce((a, i) => a + idfs[i] ** 2, 0);
+    return t > 0
+      ? counted.filter(i => x.has(i)).reduce((a, i) => a + idfs[i] ** 2, 0) / t
+      : 0;
+  };
+  const sharpCov5 = Math.max(0, ...top5.map(sharp));
+  const sharpCovTop = present[0] ? sharp(present[0]) : 0;
+  // Site agreement: the share of the top 5 from the top candidate's site.
+  const siteOf = (c: (typeof cands)[number]) => c.page.split('|')[0];
+  const siteAgree5 = cands.length
+    ? cands.slice(0, 5).filter(c => siteOf(c) === siteOf(cands[0])).length /
+      Math.min(5, cands.length)
+    : 0;
+  const sites10 = new Set(cands.slice(0, 10).map(siteOf)).size;
+  // The question's most specific neighbouring pair (by the smaller idf), side by side in a
+  // candidate (at most one word between).
+  let pair: [number, number] | undefined;
+  for (let j = 1; j < counted.length; j++) {
+    const a = counted[j - 1];
+    const b = counted[j];
+    if (
+      !pair ||
+      Math.min(idfs[a], idfs[b]) > Math.min(idfs[pair[0]], idfs[pair[1]])
+    )
+      pair = [a, b];
+  }
+  const pairIn = (hits: ReadonlyArray<readonly number[]>) => {
+    if (!pair) return 0;
+    for (let p = 0; p < hits.length; p++)
+      if (hits[p].includes(pair[0]) || hits[p].includes(pair[1]))
+        for (let d = 1; d <= 2 && p + d < hits.length; d++)
+          if (
+            (hits[p].includes(pair[0]) && hits[p + d].includes(pair[1])) ||
+            (hits[p].includes(pair[1]) && hits[p + d].includes(pair[0]))
+          )
+            return 1;
+    return 0;
+  };
+  const rarePair5 = Math.max(0, ...hitsOf.slice(0, 5).map(pairIn));
+  const rarePair40 = Math.max(0, ...hitsOf.map(pairIn));
+  // Names the question capitalises (not its first word), sought as whole words in the
+  // candidates' texts: English names as written, Czech ones also with another ending.
+  const czechQ = /[áčďéěíňóřšťúůýž]/i.test(q);
+  const fold = (w: string) =>
+    w.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+  const nameList = [
+    ...new Set(
+      [...q.matchAll(/(?<=[\s(\/"'])\p{Lu}[\p{L}\d]{2,}/gu)].map(m =>
+        fold(m[0]),
+      ),
+    ),
+  ];
+  const candWords = new Set(
+    cands.flatMap(c =>
+      fold(`${c.sectionPath ?? ''} ${c.text ?? ''}`).split(/[^\p{L}\d]+/u),
+    ),
+  );
+  const nameFound = (n: string) => {
+    if (candWords.has(n)) return true;
+    if (!czechQ) return false;
+    const base = n.slice(0, Math.max(3, n.length - 2));
+    for (const w of candWords)
+      if (w.startsWith(base) && Math.abs(w.length - n.length) <= 2) return true;
+    return false;
+  };
+  const nameMissing = nameList.length
+    ? nameList.filter(n => !nameFound(n)).length / nameList.length
+    : 0;
+  const nameMissingAny = nameList.some(n => !nameFound(n)) ? 1 : 0;
+  // Without short all-capital acronyms (CTE, SQL: the docs may spell them out) and without
+  // parts of dotted names (Sli.do).
+  const wordNames = [
+    ...new Set(
+      [
+        ...q.matchAll(
+          /(?<=[\s(\/"'])\p{Lu}[\p{L}\d]{2,}(?![.\p{L}\d]*\.\p{L})/gu,
+        ),
+      ]
+        .map(m => m[0])
+        .filter(w => !/^[\p{Lu}\d]{2,4}$/u.test(w))
+        .map(fold),
+    ),
+  ];
+  const nameMissingWord = wordNames.some(n => !nameFound(n)) ? 1 : 0;
+  const idMiss = identifierMissing(
+    q,
+    cands.map(c => `${c.sectionPath ?? ''}\n${c.text ?? ''}`),
+  );
+  const termMissing = Math.max(idMiss > 0 ? 1 : 0, nameMissingWord);
   return {
+    termMissing,
+    nameMissing,
+    nameMissingAny,
+    nameMissingWord,
+    sharpCov5,
+    sharpCovTop,
+    siteAgree5,
+    sites10,
+    rarePair5,
+    rarePair40,
+    pageAgreeVK,
+    focusSentence5,
+    answerTypeMissing,
+    wantsNumber: wantsNumber ? 1 : 0,
+    wantsName: wantsName ? 1 : 0,
+    namedMissing,
+    namedMissing5,
     absent40,
     absent40Max,
     absentAny: absent.length > 0 ? 1 : 0,
@@ -224,6 +419,7 @@ function main() {
       'utf8',
     ),
   );
+  const added = arg('--add', '').split(',').filter(Boolean);
   const byId = new Map<string, any>(
     run.results.map((r: any) => [`${r.set}|${r.id}`, r]),
   );
@@ -231,10 +427,16 @@ function main() {
     .map(d => {
       const r = byId.get(`${d.set}|${d.id}`);
       if (!r?.product?.evidence) return undefined;
+      const offline = newFeatures(d);
       return {
         d,
         r,
-        x: { ...r.product.evidence.features, ...newFeatures(d) },
+        // Recorded product features win, except those named in --add (offline versions).
+        x: {
+          ...offline,
+          ...r.product.evidence.features,
+          ...Object.fromEntries(added.map(f => [f, offline[f]])),
+        },
         answerable: d.answerable,
         set: d.set,
         lang: d.lang,
@@ -287,7 +489,7 @@ function main() {
   }
   const extra = arg('--add', '').split(',').filter(Boolean);
   const drop = arg('--drop', '').split(',').filter(Boolean);
-  const l2 = Number(arg('--l2', '0.01'));
+  const l2 = Number(arg('--l2', '0.03'));
   const names = [
     ...EVIDENCE_FEATURES.filter(f => !drop.includes(f)),
     ...extra,
@@ -318,6 +520,42 @@ function main() {
           ).toFixed(1)}`,
       );
     }
+  // --cv: 10-fold cross-validation within items-train (5 shuffles), pooled out-of-fold
+  // probabilities: a less noisy comparison than one small dev set, still without dev data.
+  if (argv.includes('--cv')) {
+    const pooled: Array<{ p: number; answerable: boolean }> = [];
+    for (let rep = 0; rep < 5; rep++) {
+      let seed = 7 + rep;
+      const rnd = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
+      const order = train.map((s, i) => ({ s, k: rnd(), i }));
+      order.sort((a, b) => a.k - b.k);
+      for (let fold = 0; fold < 10; fold++) {
+        const held = order.filter((_, j) => j % 10 === fold).map(o => o.s);
+        const rest = order.filter((_, j) => j % 10 !== fold).map(o => o.s);
+        const m = fitLogistic(rest as any, l2, 'cv', names);
+        for (const h of held)
+          pooled.push({
+            p: evidenceProbability(m, h.x),
+            answerable: h.answerable,
+          });
+      }
+    }
+    const a = pooled
+      .filter(x => x.answerable)
+      .map(x => x.p)
+      .sort((x, y) => x - y);
+    const u = pooled.filter(x => !x.answerable).map(x => x.p);
+    let pairs = 0;
+    for (const x of a)
+      for (const y of u) pairs += x > y ? 1 : x === y ? 0.5 : 0;
+    const at = (f: number) =>
+      (100 * u.filter(y => y < a[Math.floor(f * a.length)]).length) / u.length;
+    out.push(
+      `train-cv all: AUC ${(pairs / (a.length * u.length)).toFixed(3)} at5 ${at(
+        0.05,
+      ).toFixed(1)} at3 ${at(0.03).toFixed(1)}`,
+    );
+  }
   if (argv.includes('--weights'))
     names.forEach((n, j) => out.push(`  ${n} ${model.weights[j].toFixed(3)}`));
   // Univariate AUC of each new feature on train (answerable high).

@@ -7,7 +7,9 @@ import {
   evidenceProbability,
   featureNames,
   identifierMissing,
+  nameMissing,
   questionIdentifiers,
+  questionNames,
 } from './evidence';
 import { FITTED_EVIDENCE_MODELS } from './evidenceModel.fitted';
 import { readRetrievalSettings } from '../settings';
@@ -214,6 +216,71 @@ describe('identifiers the question names', () => {
       }).identifierMissing;
     expect(f(['hot_standby_feedback and slots'])).toBe(1);
     expect(f(['Set sync_replication_slots = on.'])).toBe(0);
+    expect(f()).toBe(1);
+  });
+});
+
+describe('names the question capitalises', () => {
+  it('finds capitalised words inside a sentence, folded, once each', () => {
+    expect(
+      questionNames(
+        'How do I add a custom domain to a Vercel deployment on Vercel?',
+      ),
+    ).toEqual(['vercel']);
+    expect(questionNames('Kolik platí Pyvec měsíčně za verzi Slacku?')).toEqual(
+      ['pyvec', 'slacku'],
+    );
+    expect(
+      questionNames('Jak v GIMPu otevřít soubor z aplikace „Procreate“?'),
+    ).toEqual(['gimpu', 'procreate']);
+  });
+
+  it('skips the first word, sentence starts, short acronyms and dotted names', () => {
+    expect(questionNames('Which filter blurs the image?')).toEqual([]);
+    expect(questionNames('I have a table. Which index helps?')).toEqual([]);
+    expect(questionNames('inlining a CTE with SQL in a UUID')).toEqual([]);
+    expect(questionNames('Kde na Sli.do zapnu zobrazení dotazů?')).toEqual([]);
+    expect(questionNames('jak zesilit ucinek filtru vitr')).toEqual([]);
+  });
+
+  it('is 1 when a name is in no candidate as a whole word', () => {
+    const texts = [
+      'Canvas Size › Resizing the canvas of an image',
+      'Slack\nPyvec má placený Slack pro organizátory; sraz v Brně.',
+    ];
+    // "Canva" only as the start of "canvas": missing; English names keep their spelling.
+    expect(nameMissing('How do I make a logo in Canva?', texts)).toBe(1);
+    expect(nameMissing('Does Slacker post here?', texts)).toBe(1);
+    expect(nameMissing('How do I resize the Canvas?', texts)).toBe(0);
+    // Czech names with another ending, in a Czech question.
+    expect(
+      nameMissing('Kolik platí Pyvec měsíčně za verzi Slacku?', texts),
+    ).toBe(0);
+    expect(nameMissing('Kde je sraz v Brně?', texts)).toBe(0);
+    expect(nameMissing('Kde je sraz v Ostravě?', texts)).toBe(1);
+    // No names, or names in every case: nothing missing.
+    expect(nameMissing('how do I resize an image?', texts)).toBe(0);
+    expect(nameMissing('How do I make a logo in Canva?', [])).toBe(1);
+  });
+
+  it('is an evidence feature over the candidate section paths and texts', () => {
+    const f = (passages?: Array<{ sectionPath?: string; text?: string }>) =>
+      evidenceFeatures({
+        fused: [],
+        vectorIds: [],
+        keywordHits: [],
+        corrections: 0,
+        tokens: 2,
+        maxFused: 0,
+        question: 'How do I configure MongoDB replica sets?',
+        passages: passages?.map((p, i) => ({ chunkId: `c${i}`, ...p })),
+      }).nameMissing;
+    expect(
+      f([{ text: 'Replication sets up a replica of the database.' }]),
+    ).toBe(1);
+    expect(
+      f([{ sectionPath: 'Migrating from MongoDB', text: 'Use COPY.' }]),
+    ).toBe(0);
     expect(f()).toBe(1);
   });
 });

@@ -37,6 +37,7 @@ export const EVIDENCE_FEATURES = [
   'titleMax5',
   'identifierMissing',
   'sentenceMax5',
+  'nameMissing',
 ] as const;
 export type EvidenceFeatureName = (typeof EVIDENCE_FEATURES)[number];
 export type EvidenceFeatures = Record<EvidenceFeatureName, number>;
@@ -132,6 +133,31 @@ export function questionIdentifiers(question: string): string[] {
 }
 
 /**
+ * Finds words in passages as whole words: the passages are lowercased and folded once (on first
+ * use), a word is sought by indexOf. `slack` lets the passage's word differ in its last letters:
+ * it may drop up to `slack` of the word's final letters and have a length within `slack` of it
+ * (Czech endings: "Slacku" finds "Slack", "Brně" finds "Brno"); 0 asks for the word itself.
+ */
+function wordFinder(texts: readonly string[]) {
+  let folded: string[] | undefined;
+  const isWordChar = (c: string | undefined) => !!c && /[\p{L}\p{N}_]/u.test(c);
+  return (word: string, slack = 0): boolean => {
+    folded ??= texts.map(t => foldDiacritics(t.toLowerCase()));
+    const base = word.slice(0, Math.max(3, word.length - slack));
+    return folded.some(t => {
+      for (let i = t.indexOf(base); i >= 0; i = t.indexOf(base, i + 1)) {
+        if (isWordChar(t[i - 1])) continue;
+        let end = i + base.length;
+        while (end - i <= word.length + slack && isWordChar(t[end])) end++;
+        if (!isWordChar(t[end]) && Math.abs(end - i - word.length) <= slack)
+          return true;
+      }
+      return false;
+    });
+  };
+}
+
+/**
  * Share of the question's identifiers (questionIdentifiers) that no candidate text contains as a
  * whole word, ignoring case; 0 without identifiers. A question about `transaction_timeout` that
  * no passage mentions asks about something the documentation does not have.
@@ -139,18 +165,47 @@ export function questionIdentifiers(question: string): string[] {
 export function identifierMissing(
   question: string,
   texts: readonly string[],
+  finds = wordFinder(texts),
 ): number {
   const ids = questionIdentifiers(question);
   if (ids.length === 0) return 0;
-  const lower = texts.map(t => t.toLowerCase());
-  const isWordChar = (c: string | undefined) => !!c && /[a-z0-9_]/.test(c);
-  const named = (id: string) =>
-    lower.some(t => {
-      for (let i = t.indexOf(id); i >= 0; i = t.indexOf(id, i + 1))
-        if (!isWordChar(t[i - 1]) && !isWordChar(t[i + id.length])) return true;
-      return false;
-    });
-  return ids.filter(id => !named(id)).length / ids.length;
+  return ids.filter(id => !finds(id)).length / ids.length;
+}
+
+const CZECH_LETTER = /[áčďéěíňóřšťúůýž]/i;
+
+// A capitalised word inside a sentence (not after sentence-ending punctuation, not a part of a
+// dotted name such as "Sli.do"), three letters or more.
+const NAME =
+  /(?<=[^.!?\s]\s+|[("'„/])\p{Lu}[\p{L}\p{N}]{2,}(?![\p{L}\p{N}]*\.[\p{L}\p{N}])/gu;
+// All-capital words up to four letters: acronyms the docs may spell out (CTE, SQL).
+const ACRONYM = /^[\p{Lu}\p{N}]{2,4}$/u;
+
+/** The names a question capitalises mid-sentence (products, services, places), folded. */
+export function questionNames(question: string): string[] {
+  const words = [...question.normalize('NFC').matchAll(NAME)].map(m => m[0]);
+  return [
+    ...new Set(
+      words
+        .filter(w => !ACRONYM.test(w))
+        .map(w => foldDiacritics(w.toLowerCase())),
+    ),
+  ];
+}
+
+/**
+ * 1 when the question capitalises a name (questionNames) that no candidate text contains as a
+ * whole word, else 0: Canva, Vercel or Kafka asked about where no passage names them. Keyword
+ * search finds such words' stems elsewhere ("canva" in "canvas"); the name itself is the
+ * evidence. In a Czech question a name may come with another ending (up to two letters).
+ */
+export function nameMissing(
+  question: string,
+  texts: readonly string[],
+  finds = wordFinder(texts),
+): number {
+  const slack = CZECH_LETTER.test(question) ? 2 : 0;
+  return questionNames(question).some(n => !finds(n, slack)) ? 1 : 0;
 }
 
 const HOW = /^\s*(how|jak|kudy|čím|cim)\b/i;
@@ -231,6 +286,11 @@ export function evidenceFeatures(input: EvidenceInput): EvidenceFeatures {
     id === undefined ? 0 : input.titleCoverage?.get(id) ?? 0;
   const uncoveredMaxIdf =
     maxIdf > 0 ? lacking.reduce((m, t) => Math.max(m, t.idf), 0) / maxIdf : 0;
+  // Identifiers and names are sought in every candidate's section path and text, read once.
+  const texts = (input.passages ?? []).map(
+    p => `${p.sectionPath ?? ''}\n${p.text ?? ''}`,
+  );
+  const finds = wordFinder(texts);
   return {
     coverageTop: fused[0]?.coverage ?? 0,
     coverageMax5: top(
@@ -260,17 +320,13 @@ export function evidenceFeatures(input: EvidenceInput): EvidenceFeatures {
     yesNoQuestion: yesNo ? 1 : 0,
     uncoveredMaxIdf,
     uncoveredShare: searched.length ? lacking.length / searched.length : 0,
-    czech: /[áčďéěíňóřšťúůýž]/i.test(q) ? 1 : 0,
+    czech: CZECH_LETTER.test(q) ? 1 : 0,
     // A page or section named after the question is strong evidence that it is answered.
     titleTop: title(fused[0]?.id),
     titleMax5: top(fused.slice(0, 5).map(f => title(f.id))),
-    identifierMissing: identifierMissing(
-      q,
-      (input.passages ?? []).map(
-        p => `${p.sectionPath ?? ''}\n${p.text ?? ''}`,
-      ),
-    ),
+    identifierMissing: identifierMissing(q, texts, finds),
     sentenceMax5: sentenceMax5(input),
+    nameMissing: nameMissing(q, texts, finds),
   };
 }
 
