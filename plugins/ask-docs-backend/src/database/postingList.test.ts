@@ -99,6 +99,10 @@ describe('posting list bytes', () => {
     expect(() => decodePostingArrays(Buffer.from([1, 5, 1]), 1)).toThrow(
       /incomplete entry/,
     );
+    // A varint cut off inside an entry the count expects is refused, not read as a number.
+    expect(() => decodePostingArrays(Buffer.from([1, 5, 1, 0x80]), 1)).toThrow(
+      /truncated varint/,
+    );
   });
 
   it('decodes many lists into one arena without one list overwriting another', () => {
@@ -128,6 +132,28 @@ describe('posting list bytes', () => {
     fresh.lengths.fill(-1);
     decoded.forEach((d, k) =>
       expect([...d.lengths]).toEqual(lists[k].map(p => p.length)),
+    );
+  });
+
+  it('reuses released blocks zeroed: no list of one question shows in the next', () => {
+    const first = new PostingArena();
+    const taken = first.take(1000);
+    taken.chunkNos.fill(7);
+    taken.tfs.fill(7);
+    taken.lengths.fill(7);
+    first.release();
+    const next = new PostingArena().take(1000);
+    // The same memory (the block was reused), but none of the first question's values.
+    expect(next.chunkNos.buffer).toBe(taken.chunkNos.buffer);
+    expect([...next.chunkNos, ...next.tfs, ...next.lengths]).toEqual(
+      new Array(3000).fill(0),
+    );
+    // A block of another size is never shared.
+    const small = new PostingArena(8);
+    small.take(4).chunkNos.fill(9);
+    small.release();
+    expect(new PostingArena().take(4).chunkNos.buffer).not.toBe(
+      taken.chunkNos.buffer,
     );
   });
 });

@@ -100,7 +100,7 @@ describe('deferred reading of frequent tokens', () => {
   const listReads = async (fn: () => Promise<unknown>) => {
     const reads: string[] = [];
     const record = (query: { sql: string }) => {
-      if (query.sql.includes('encode(p.postings')) reads.push(query.sql);
+      if (query.sql.includes("'base64') AS postings")) reads.push(query.sql);
     };
     db.knex.on('query', record);
     try {
@@ -185,6 +185,32 @@ describe('deferred reading of frequent tokens', () => {
       .where('entity_ref', 'component:default/hidden')
       .pluck('chunk_id');
     expect(await lists.score(hidden)).toEqual([]);
+    // Released, the lists' memory belongs to other questions: no more scores from them.
+    lists.release();
+    await expect(lists.best(3)).rejects.toThrow(/after release/);
+    await expect(lists.score(others)).rejects.toThrow(/after release/);
+  });
+
+  it("sends a token's identical key lists once, and different lists apart", async () => {
+    const reader = new IndexReader(db.knex, owner);
+    const alpha = (tok: number, kind: 'l' | 's' | 'w') => ({
+      tok,
+      kind,
+      term: 'alpha',
+    });
+    // The same words made the lemma, stem and word keys: one list per visible entity.
+    const same = await reader.postingLists(
+      [alpha(0, 'l'), alpha(0, 's'), alpha(0, 'w')],
+      [],
+    );
+    expect(same).toHaveLength(sizes.length);
+    expect(new Set(same.map(r => r.entityNo)).size).toBe(sizes.length);
+    // Another token's copy, and another key's list, still come (the hidden entity's never).
+    const apart = await reader.postingLists(
+      [alpha(0, 'l'), alpha(1, 'l'), { tok: 0, kind: 'l', term: 'beta' }],
+      [],
+    );
+    expect(apart).toHaveLength(3 * sizes.length);
   });
 
   describe('deferredTiers', () => {

@@ -140,9 +140,12 @@ function readKeys(tokens: QueryToken[], exact: boolean[]): Key[] {
  * Lists grouped by entity, each token's key lists merged into one (largest tf): `groups[g][tok]`
  * is the token's list in entity group g, undefined where it has none.
  */
-function groupLists(rows: PostingListRow[], tokens: number) {
+function groupLists(
+  rows: PostingListRow[],
+  tokens: number,
+  arena: PostingArena,
+) {
   const byEntity = new Map<number, PostingArrays[][]>();
-  const arena = new PostingArena();
   for (const row of rows) {
     const lists =
       byEntity.get(row.entityNo) ??
@@ -160,11 +163,14 @@ function groupLists(rows: PostingListRow[], tokens: number) {
 async function prefixDf(reader: IndexReader, keys: Key[]) {
   const df = new Map<number, number>();
   const tokens = Math.max(-1, ...keys.map(k => k.tok)) + 1;
-  for (const lists of groupLists(await reader.postingLists([], keys), tokens)) {
+  const rows = await reader.postingLists([], keys);
+  const arena = new PostingArena();
+  for (const lists of groupLists(rows, tokens, arena)) {
     lists.forEach((l, tok) => {
       if (l) df.set(tok, (df.get(tok) ?? 0) + l.chunkNos.length);
     });
   }
+  arena.release();
   return df;
 }
 
@@ -301,6 +307,7 @@ export async function keywordSearch(
   const hits = options.selection?.chunkIds
     ? await lists.score(options.selection.chunkIds, options.limit)
     : await lists.best(options.limit);
+  lists.release();
   return { hits, statistics: lists.statistics };
 }
 
@@ -322,6 +329,11 @@ export interface KeywordLists {
   best(limit: number): Promise<KeywordHit[]>;
   /** Hits for the visible ones of `chunkIds`, best first, at most `limit`. */
   score(chunkIds: string[], limit?: number): Promise<KeywordHit[]>;
+  /**
+   * Gives the decoded lists' memory back for other questions (call once their hits are in;
+   * `best` and `score` refuse afterwards).
+   */
+  release(): void;
 }
 
 export async function keywordLists(
@@ -356,6 +368,7 @@ class QuestionLists implements KeywordLists {
   private readonly arena = new PostingArena();
   /** Entities whose lists of a tier are read ('all': every visible entity). */
   private readonly loaded: Array<Set<number> | 'all'> = [new Set(), new Set()];
+  private released = false;
 
   constructor(
     private readonly options: KeywordSearchOptions,
@@ -415,7 +428,15 @@ class QuestionLists implements KeywordLists {
     );
   }
 
+  release(): void {
+    this.released = true;
+    this.lists.clear();
+    this.unions.clear();
+    this.arena.release();
+  }
+
   async best(limit: number): Promise<KeywordHit[]> {
+    this.assertHeld();
     const keep = Math.max(0, Math.floor(limit));
     if (keep === 0 || this.empty) return [];
     const window = keep + TIE_WINDOW;
@@ -465,6 +486,7 @@ class QuestionLists implements KeywordLists {
     chunkIds: string[],
     limit = chunkIds.length,
   ): Promise<KeywordHit[]> {
+    this.assertHeld();
     const keep = Math.max(0, Math.floor(limit));
     if (keep === 0 || chunkIds.length === 0 || this.empty) return [];
     const rows = await this.options.reader.chunkNumbers({
@@ -482,6 +504,10 @@ class QuestionLists implements KeywordLists {
       new Map(rows.map(r => [r.chunkNo, r.chunkId])),
       keep,
     );
+  }
+
+  private assertHeld() {
+    if (this.released) throw new Error('posting lists used after release()');
   }
 
   /** Visible entities with any list read. */
@@ -509,6 +535,7 @@ class QuestionLists implements KeywordLists {
       toks.flatMap(t => this.keys[t].prefix),
       { ...this.scope, entityNos: wanted === 'all' ? undefined : wanted },
     );
+    this.assertHeld();
     for (const row of rows) {
       const lists =
         this.lists.get(row.entityNo) ??
@@ -530,6 +557,7 @@ class QuestionLists implements KeywordLists {
     entityNo: number,
     only?: Tier,
   ): Array<PostingArrays | undefined> {
+    this.assertHeld();
     let merged = this.unions.get(entityNo);
     if (!merged) {
       merged = (this.lists.get(entityNo) ?? []).map(keyLists =>

@@ -61,10 +61,12 @@ describe('bestChunks', () => {
   const bm25 = (w: number, tf: number, len: number) =>
     (w * tf * 2.2) / (tf + 1.2 * (0.25 + (0.75 * len) / 40));
 
-  // Dense chunk numbers are scored term at a time, sparse ones document at a time.
+  // Chunk numbers within a span of 2^20 are scored term at a time (dense or in runs far apart),
+  // wider spans document at a time.
   it.each([
     ['dense', 1],
     ['sparse', 100],
+    ['wider than the slot table', 10_000],
   ])(
     'keeps the same best chunks as scoring every chunk and sorting (%s)',
     (_, spread) => {
@@ -80,7 +82,7 @@ describe('bestChunks', () => {
             new Set(
               Array.from(
                 { length: 60 },
-                () => g * 100_000 + spread * Math.floor(random() * 300),
+                () => spread * (g * 400 + Math.floor(random() * 300)),
               ),
             ),
           ).sort((a, b) => a - b);

@@ -112,20 +112,33 @@ function lengthNorm({ k1, b, averageLength }: ScoringOptions) {
 }
 
 /**
+ * Chunk-number spans up to this size are scored term at a time through a slot table; wider ones
+ * (an entity whose chunks are numbered far apart) document at a time.
+ */
+const MAX_SLOT_SPAN = 1 << 20;
+
+/**
+ * Slot table shared by every scorer (scoring never yields, so one call uses it at a time):
+ * `slots[chunkNo - low]` is 1 + the chunk's index in the scorer's output, 0 when not seen yet.
+ * All zero between calls: a call clears exactly the entries it set.
+ */
+let slots = new Int32Array(0);
+
+/**
  * Scores one group of token lists (one entity; `lists[tok]` undefined when the token has no
  * list there) at a time into reused arrays: after `score(lists)`, `chunkNos` and `scores` hold
- * its matching chunks in chunk order, `count` of them. Term at a time into an array over the
- * group's chunk numbers where they are dense enough (the usual case: an entity's chunks are
- * numbered together), else document at a time; both add the tokens' contributions in token
- * order. Callers loop over the arrays themselves: a callback per chunk, shared by callers, is
- * slower than the scoring (at 100k chunks a question scores hundreds of thousands).
+ * its matching chunks, `count` of them, in no particular order (callers rank by score and chunk
+ * number). Term at a time, each posting added into its chunk's slot: an entity's chunks are
+ * numbered in runs spread over the index (pages added later, bulk loads), so an array over the
+ * whole span would be mostly empty to clear and sweep. Both paths add the tokens' contributions
+ * in token order, starting from 0. Callers loop over the arrays themselves: a callback per chunk,
+ * shared by callers, is slower than the scoring (at 100k chunks a question scores hundreds of
+ * thousands).
  */
 class GroupScorer {
   chunkNos = new Int32Array(0);
   scores = new Float64Array(0);
   count = 0;
-  private sums = new Float64Array(0);
-  private seen = new Uint8Array(0);
   private readonly c1: number;
   private readonly c2: number;
   private readonly w: Float64Array;
@@ -151,42 +164,39 @@ class GroupScorer {
       this.chunkNos = new Int32Array(2 * postings);
       this.scores = new Float64Array(2 * postings);
     }
-    const range = high - low + 1;
-    if (range > 8 * postings + 4096) {
+    const span = high - low + 1;
+    if (span > MAX_SLOT_SPAN) {
       this.scoreDocuments(lists);
       return;
     }
-    if (this.sums.length < range) {
-      this.sums = new Float64Array(2 * range);
-      this.seen = new Uint8Array(2 * range);
-    } else {
-      this.sums.fill(0, 0, range);
-      this.seen.fill(0, 0, range);
-    }
-    const { sums, seen, c1, c2 } = this;
+    if (slots.length < span)
+      slots = new Int32Array(Math.min(MAX_SLOT_SPAN, 2 * span));
+    const { chunkNos, scores, c1, c2 } = this;
+    let n = 0;
     for (let t = 0; t < lists.length; t++) {
       const l = lists[t];
       if (!l) continue;
       const w = this.w[t];
-      const { chunkNos, tfs, lengths } = l;
-      for (let i = 0; i < chunkNos.length; i++) {
+      const { tfs, lengths } = l;
+      const nos = l.chunkNos;
+      for (let i = 0; i < nos.length; i++) {
+        const at = nos[i] - low;
+        let slot = slots[at];
+        if (slot === 0) {
+          slot = ++n;
+          slots[at] = slot;
+          chunkNos[slot - 1] = nos[i];
+          scores[slot - 1] = 0;
+        }
         const tf = tfs[i];
-        const at = chunkNos[i] - low;
-        sums[at] += (w * tf) / (tf + (c1 + c2 * lengths[i]));
-        seen[at] = 1;
+        scores[slot - 1] += (w * tf) / (tf + (c1 + c2 * lengths[i]));
       }
     }
-    const { chunkNos, scores } = this;
-    let n = 0;
-    for (let at = 0; at < range; at++) {
-      if (!seen[at]) continue;
-      chunkNos[n] = low + at;
-      scores[n++] = sums[at];
-    }
+    for (let i = 0; i < n; i++) slots[chunkNos[i] - low] = 0;
     this.count = n;
   }
 
-  /** Sparse chunk numbers: the lists merged document at a time. */
+  /** Chunk numbers too far apart for the slot table: the lists merged document at a time. */
   private scoreDocuments(lists: Array<PostingArrays | undefined>) {
     const { c1, c2 } = this;
     const at = new Array<number>(lists.length).fill(0);

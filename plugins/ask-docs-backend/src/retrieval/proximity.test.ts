@@ -58,6 +58,15 @@ describe('phraseShare', () => {
     expect(phraseShare(q, one, 'a primary key, then create')).toBeCloseTo(0.5);
   });
 
+  it('finds a phrase at any occurrence of its words, not only the first', () => {
+    const late =
+      'create it; much later: primary things, then create primary key';
+    expect(phraseShare(q, one, late)).toBe(1);
+    // Every "primary" is too far after every "create": only "primary key" joins.
+    const apart = 'create a b c primary d e f create g h i primary key';
+    expect(phraseShare(q, one, apart)).toBeCloseTo(0.5);
+  });
+
   it('weights pairs by the smaller idf of their words', () => {
     const idf = (t: string) => ({ create: 1, primary: 3, key: 2 }[t] ?? 0);
     // Only "primary key" (min idf 2) of the pairs' 1 + 2.

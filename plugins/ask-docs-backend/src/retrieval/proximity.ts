@@ -78,34 +78,42 @@ export const PHRASE_GAP = 2;
  */
 export const phraseShare: TextEvidence = (tokens, idfOf, text, match) => {
   const matcher = match ?? queryWordMatcher(tokens);
-  // The tokens that count, in question order, and their idf.
-  const counted = tokens
-    .map((t, index) => ({ index, idf: idfOf(t.token) }))
-    .filter(t => t.idf > 0);
-  if (counted.length < 2) return 0;
-  const order = new Map(counted.map((t, i) => [t.index, i]));
-  // positions[i]: where the i-th counted token occurs in the text.
-  const positions: Array<Set<number>> = counted.map(() => new Set());
-  tokenize(text).forEach((w, p) => {
-    for (const index of matcher(w)) {
-      const i = order.get(index);
-      if (i !== undefined) positions[i].add(p);
-    }
+  // The tokens that count, in question order, and their idf; slot[token index] is its place
+  // among them (-1: not counted).
+  const idf: number[] = [];
+  const slot = new Array<number>(tokens.length).fill(-1);
+  tokens.forEach((t, index) => {
+    const value = idfOf(t.token);
+    if (value > 0) slot[index] = idf.push(value) - 1;
   });
+  if (idf.length < 2) return 0;
+  // positions[i]: where the i-th counted token occurs in the text, ascending.
+  const positions: number[][] = idf.map(() => []);
+  const words = tokenize(text);
+  for (let p = 0; p < words.length; p++) {
+    for (const index of matcher(words[p])) {
+      const i = slot[index];
+      if (i >= 0) positions[i].push(p);
+    }
+  }
   let total = 0;
   let joined = 0;
-  for (let i = 1; i < counted.length; i++) {
-    const weight = Math.min(counted[i - 1].idf, counted[i].idf);
+  for (let i = 1; i < idf.length; i++) {
+    const weight = Math.min(idf[i - 1], idf[i]);
     total += weight;
     if (follows(positions[i - 1], positions[i])) joined += weight;
   }
   return joined / total;
 };
 
-/** True when some occurrence of b comes 1 to PHRASE_GAP + 1 words after one of a. */
-function follows(a: ReadonlySet<number>, b: ReadonlySet<number>): boolean {
-  for (const p of a)
-    for (let d = 1; d <= PHRASE_GAP + 1; d++) if (b.has(p + d)) return true;
+/** True when some occurrence in b is 1 to PHRASE_GAP + 1 words after one in a (both sorted). */
+function follows(a: readonly number[], b: readonly number[]): boolean {
+  let j = 0;
+  for (const p of a) {
+    while (j < b.length && b[j] <= p) j++;
+    if (j === b.length) return false;
+    if (b[j] <= p + PHRASE_GAP + 1) return true;
+  }
   return false;
 }
 

@@ -274,12 +274,14 @@ export async function retrieve(
     lists.map(l => l.ids),
     { k: options.rrfK ?? DEFAULT_RRF_K, weights: lists.map(l => l.weight) },
   );
-  if (fused.length === 0)
+  if (fused.length === 0) {
+    postings?.release();
     return {
       ...empty,
       corrections: corrections.map(({ from, to }) => ({ from, to })),
       keywordStatistics: statistics,
     };
+  }
 
   // Fill in the evidence each retriever did not provide, for the fused candidates only.
   const similarity = new Map(vectorHits.map(h => [h.chunkId, h.similarity]));
@@ -306,6 +308,8 @@ export async function retrieve(
       : Promise.resolve<KeywordHit[]>([]),
     fetchVisibleChunks(reader, ids, scope),
   ]);
+  // The decoded lists are done with: their memory serves the next question.
+  postings?.release();
   for (const h of moreSimilar) similarity.set(h.chunkId, h.similarity);
   for (const h of moreCovered) keyword.set(h.chunkId, h);
 
