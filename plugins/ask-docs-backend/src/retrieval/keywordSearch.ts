@@ -273,6 +273,43 @@ export async function keywordStatistics(
   };
 }
 
+/**
+ * The statistics after spelling corrections, without reading them again: a corrected token's one
+ * key is the suggested word, whose visible df the correction step has just read (`df`), and
+ * every other token keeps its keys and so its statistics as typed; N and the average length do
+ * not change. Undefined when a correction merged with another token of the question (its keys
+ * changed): read them then. Only for corrections read over the same chunks as the statistics
+ * (no entity scope: statistics are over everything the asker sees).
+ */
+export function correctedStatistics(
+  asTyped: KeywordStatistics,
+  tokens: QueryToken[],
+  corrections: ReadonlyArray<{ from: string; to: string; df: number }>,
+): KeywordStatistics | undefined {
+  if (tokens.length !== asTyped.tokens.length) return undefined;
+  const byTo = new Map(corrections.map(c => [c.to, c]));
+  const n = asTyped.visibleChunks;
+  const out: TokenStatistics[] = [];
+  for (const [i, t] of tokens.entries()) {
+    const before = asTyped.tokens[i];
+    const c = byTo.get(t.token);
+    if (c && before.token === c.from && c.df > 0) {
+      out.push({
+        token: t.token,
+        match: 'exact',
+        df: c.df,
+        idf: idf(n, c.df),
+        weight: tokenWeight(t),
+      });
+    } else if (!c && before.token === t.token) {
+      out.push(before);
+    } else {
+      return undefined;
+    }
+  }
+  return { ...asTyped, tokens: out };
+}
+
 export interface KeywordResult {
   hits: KeywordHit[];
   statistics: KeywordStatistics;

@@ -12,6 +12,7 @@ import {
   words,
 } from './testUtils/seed';
 import {
+  correctedStatistics,
   idf,
   keywordSearch,
   keywordStatistics,
@@ -20,7 +21,12 @@ import {
 import { suggestCorrections } from './typo';
 import { EXACT_SEARCH_UP_TO, vectorSearch } from './vectorSearch';
 import { ensureVectorIndex, vectorIndexName } from '../database/vectorIndex';
-import { CORRECTION_WEIGHT, retrieve, RetrieveOptions } from './retriever';
+import {
+  CORRECTION_WEIGHT,
+  correctedTokens,
+  retrieve,
+  RetrieveOptions,
+} from './retriever';
 import { fetchVisibleChunks } from './fetchChunks';
 import {
   DEFAULT_RRF_K,
@@ -533,6 +539,81 @@ describe('suggestCorrections', () => {
       { from: 'bookeepng', to: 'bookkeeping', distance: 2, df: 1 },
     ]);
     expect(await suggest(alice, 'bokeepng')).toEqual([]); // 3 edits
+  });
+});
+
+describe('the spelling path reads nothing twice', () => {
+  // Tokens as the analyser makes them: the surface form is one of the token's words.
+  const typed = (...ws: string[]) =>
+    q(...ws).map(t => ({ ...t, words: [t.token] }));
+
+  it('skips the visible-key check for tokens the statistics found unmatched', async () => {
+    const reader = new IndexReader(db.knex, alice);
+    const check = jest.spyOn(reader, 'tokensWithVisibleKeys');
+    const tokens = typed('ledgr', 'bookeeping');
+    const read = await suggestCorrections({ reader, queryTokens: tokens });
+    expect(check).toHaveBeenCalledTimes(1);
+    expect(
+      await suggestCorrections({
+        reader,
+        queryTokens: tokens,
+        unmatched: true,
+      }),
+    ).toEqual(read);
+    expect(check).toHaveBeenCalledTimes(1);
+    // Without its surface form among its words a token has other keys here: checked again.
+    await suggestCorrections({
+      reader,
+      queryTokens: q('ledgr'),
+      unmatched: true,
+    });
+    expect(check).toHaveBeenCalledTimes(2);
+  });
+
+  it('derives the corrected statistics exactly as a second read gives them', async () => {
+    let corrected = 0;
+    for (const visibility of [alice, bob, everyone, nobody]) {
+      const reader = new IndexReader(db.knex, visibility);
+      const question = typed(
+        'ledgr',
+        'payments',
+        'bookkeep',
+        'quaran',
+        'zanzibr',
+      );
+      const asTyped = await keywordStatistics({
+        reader,
+        queryTokens: question,
+      });
+      const corrections = await suggestCorrections({
+        reader,
+        queryTokens: question.filter(
+          (_, i) => asTyped.tokens[i].match === 'none',
+        ),
+        unmatched: true,
+      });
+      corrected += corrections.length;
+      const tokens = correctedTokens(question, corrections);
+      expect(correctedStatistics(asTyped, tokens, corrections)).toEqual(
+        await keywordStatistics({ reader, queryTokens: tokens }),
+      );
+    }
+    expect(corrected).toBeGreaterThanOrEqual(4);
+  });
+
+  it('gives way to a second read when a correction merges with another token', async () => {
+    const reader = new IndexReader(db.knex, alice);
+    const question = typed('ledgr', 'ledger');
+    const asTyped = await keywordStatistics({ reader, queryTokens: question });
+    const corrections = await suggestCorrections({
+      reader,
+      queryTokens: [question[0]],
+      unmatched: true,
+    });
+    expect(corrections.map(c => c.to)).toEqual(['ledger']);
+    const tokens = correctedTokens(question, corrections);
+    expect(tokens).toHaveLength(1);
+    expect(correctedStatistics(asTyped, tokens, corrections)).toBeUndefined();
   });
 });
 

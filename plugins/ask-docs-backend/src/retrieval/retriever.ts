@@ -14,6 +14,7 @@ import {
 } from './fusion';
 import { phraseShare, queryWordMatcher } from './proximity';
 import {
+  correctedStatistics,
   FEW_VISIBLE_CHUNKS,
   keywordLists,
   keywordStatistics,
@@ -64,6 +65,31 @@ export const DEFAULT_TITLE_WEIGHT = 0.05;
  * right page, the one with the phrase, comes first).
  */
 export const DEFAULT_PHRASE_WEIGHT = 0.1;
+
+/**
+ * The question's tokens with each corrected word replaced by the suggestion: matched as that
+ * word only (no lemma or stem of its own), at CORRECTION_WEIGHT.
+ */
+export function correctedTokens(
+  tokens: QueryToken[],
+  corrections: ReadonlyArray<{ from: string; to: string }>,
+): QueryToken[] {
+  const to = new Map(corrections.map(c => [c.from, c.to]));
+  return normaliseTokens(
+    tokens.map(t => {
+      const word = to.get(t.token);
+      return word === undefined
+        ? t
+        : {
+            token: word,
+            lemmas: [],
+            stems: [],
+            words: [word],
+            weight: CORRECTION_WEIGHT,
+          };
+    }),
+  );
+}
 
 export interface RankedChunk extends ChunkPassage {
   /** Fused score; the order of `chunks`. */
@@ -198,26 +224,19 @@ export async function retrieve(
             fewVisible: statistics.visibleChunks <= FEW_VISIBLE_CHUNKS,
           },
           queryTokens: tokens.filter(t => unmatched.includes(t.token)),
+          // Statistics are over everything visible; a scoped question's check reads its scope.
+          unmatched: !scope.entityRefs?.length,
         });
         if (corrections.length > 0) {
-          const to = new Map(corrections.map(c => [c.from, c.to]));
-          tokens = normaliseTokens(
-            tokens.map(t =>
-              to.has(t.token)
-                ? {
-                    token: to.get(t.token)!,
-                    lemmas: [],
-                    stems: [],
-                    words: [to.get(t.token)!],
-                    weight: CORRECTION_WEIGHT,
-                  }
-                : t,
-            ),
-          );
-          // The corrected words' statistics and the corrected question's vector, at once.
+          tokens = correctedTokens(tokens, corrections);
+          // The corrected statistics (derived from the corrections' df when their reads were
+          // over the same chunks) and the corrected question's vector, at once.
           const reembed = options.reembed;
+          const derived = scope.entityRefs?.length
+            ? undefined
+            : correctedStatistics(statistics, tokens, corrections);
           [statistics, queryVector] = await Promise.all([
-            keywordStatistics({ reader, queryTokens: tokens }),
+            derived ?? keywordStatistics({ reader, queryTokens: tokens }),
             useVector && reembed
               ? reembed(corrections.map(({ from, to }) => ({ from, to })))
               : Promise.resolve(queryVector),

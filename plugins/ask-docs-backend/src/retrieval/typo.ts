@@ -79,6 +79,12 @@ export async function suggestCorrections(
     reader: IndexReader;
     selection?: RetrievalScope & Pick<ChunkSelection, 'fewVisible'>;
     queryTokens: QueryToken[];
+    /**
+     * The caller has found that none of these tokens has a visible exact key (keywordStatistics:
+     * match 'none', over the same chunks), so that check is not read again; it still is for a
+     * token whose surface forms are not among its words (its keys here would differ).
+     */
+    unmatched?: boolean;
   } & TypoOptions,
 ): Promise<Correction[]> {
   const { reader, selection } = options;
@@ -97,10 +103,13 @@ export async function suggestCorrections(
   }));
   if (tokens.length === 0) return [];
 
-  const known = await reader.tokensWithVisibleKeys(
-    exactKeys(tokens),
-    selection,
+  const sameKeys = options.queryTokens.every(t =>
+    [t.token, t.token.toLowerCase()].every(w => (t.words ?? []).includes(w)),
   );
+  const known =
+    options.unmatched && sameKeys
+      ? new Set<number>()
+      : await reader.tokensWithVisibleKeys(exactKeys(tokens), selection);
 
   const words: Array<{ t: QueryToken; word: string; chars: string[] }> = [];
   for (const [tok, t] of tokens.entries()) {
