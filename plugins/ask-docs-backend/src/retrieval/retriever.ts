@@ -91,6 +91,11 @@ export function correctedTokens(
   );
 }
 
+/** Candidates taken from each retriever for `k` chunks: `candidates`, default max(4k, 40). */
+export function candidatePool(k: number, candidates?: number): number {
+  return Math.max(k, Math.floor(candidates ?? Math.max(4 * k, 40)));
+}
+
 export interface RankedChunk extends ChunkPassage {
   /** Fused score; the order of `chunks`. */
   rrf: number;
@@ -178,10 +183,7 @@ export async function retrieve(
 ): Promise<RetrievalResult> {
   const { reader, modelId, mode } = options;
   const k = Math.max(0, Math.floor(options.k));
-  const candidates = Math.max(
-    k,
-    Math.floor(options.candidates ?? Math.max(4 * k, 40)),
-  );
+  const candidates = candidatePool(k, options.candidates);
   const thresholds = options.thresholds ?? DEFAULT_RELEVANCE_THRESHOLDS;
   const scope: RetrievalScope = { entityRefs: options.scope?.entityRefs };
   let queryVector =

@@ -23,6 +23,7 @@ import {
   retrieve,
 } from '../retrieval';
 import { RerankRecord, rerankChunks } from '../retrieval/rerank';
+import { candidatePool } from '../retrieval/retriever';
 import {
   PreparedQuestion,
   prepareQuestion,
@@ -156,7 +157,7 @@ export class QuestionPipeline {
     // The reranker picks from the top N chunks that passed the filter, so retrieve() returns
     // that many; the candidate pool stays the retriever's default for the product's k, so
     // fusion, the evidence decision and the filter see exactly what they see without it.
-    const pool = settings.candidates ?? Math.max(4 * settings.k, 40);
+    const pool = candidatePool(settings.k, settings.candidates);
     const result = await retrieve({
       reader: this.o.index.reader(visibility),
       scope: options.scope,
