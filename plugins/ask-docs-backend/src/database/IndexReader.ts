@@ -270,37 +270,49 @@ export class IndexReader {
   }
 
   /**
-   * Surface words that may be one spelling edit or two away from a word: first or second
-   * letter in `heads`, length in [minLength, maxLength], with a visible list. Letter and length
-   * are the keys of two indexes of the key dictionary (migration 0006). Past `limit`, the
-   * lengths closest to `length` are kept.
+   * Surface words that may be `maxEdits` spelling edits or fewer from `word` (lower case, as
+   * the dictionary's words are): first or second letter in `heads`, length within `maxEdits`
+   * of the word's, with a visible list. Letter and length are the keys of two indexes of the
+   * key dictionary (migration 0006). Past `limit`, the lengths closest to the word's are kept.
+   *
+   * Before the visible-list probe (most of the cost), two lower bounds of the edit distance
+   * drop words out of reach: a candidate's letters absent from the word each need an insertion
+   * or substitution, the word's letters absent from the candidate a deletion or substitution
+   * (a transposition brings in no letter).
    */
   async spellingCandidates(
     options: {
+      word: string;
+      maxEdits: number;
       heads: string[];
-      minLength: number;
-      maxLength: number;
-      length: number;
       limit: number;
     },
     scope?: ListScope,
   ): Promise<string[]> {
     const { knex, visibility } = this;
-    const { heads } = options;
+    const { heads, word, maxEdits } = options;
+    const length = Array.from(word).length;
+    const letters = Array.from(new Set(word)).join('');
     const result = await knex.raw(
       `SELECT k.term FROM ask_docs_keys AS k
           WHERE k.kind = 'w'
             AND (substr(k.term, 1, 1) = ANY(?::text[]) OR substr(k.term, 2, 1) = ANY(?::text[]))
             AND char_length(k.term) BETWEEN ? AND ?
+            AND char_length(translate(k.term, ?, '')) <= ?
+            AND char_length(translate(?, k.term, '')) <= ?
             AND EXISTS (SELECT 1 FROM ? AS p WHERE p.key_id = k.key_id)
           ORDER BY abs(char_length(k.term) - ?), k.term LIMIT ?`,
       [
         heads,
         heads,
-        options.minLength,
-        options.maxLength,
+        length - maxEdits,
+        length + maxEdits,
+        letters,
+        maxEdits,
+        word,
+        maxEdits,
         visiblePostings(knex, visibility, scope),
-        options.length,
+        length,
         options.limit,
       ],
     );
@@ -339,8 +351,9 @@ export class IndexReader {
 
   /**
    * The k nearest visible vectors of one model (cosine distance, unsorted within ties). An
-   * index search runs in a transaction so the HNSW settings are local to it; an exact one reads
-   * no setting and is one statement.
+   * exact search reads no setting. An index search sets its HNSW settings for its own
+   * transaction: once the server's settings are known, in the statement itself (one round
+   * trip; see `searchSettingsGate`), else in an explicit transaction.
    */
   async nearestVectors(options: {
     modelId: string;
@@ -353,12 +366,24 @@ export class IndexReader {
     const { mode } = options;
     const search = (db: Knex) =>
       vectorQuery(db, visibility, { ...options, exact: mode.exact === true });
-    const rows: Array<{ chunk_id: string; distance: number }> = mode.exact
-      ? await search(knex)
-      : await knex.transaction(async trx => {
-          await setSearchLocals(knex, trx, mode);
-          return search(trx);
-        });
+    const iterative = iterativeScans.get(knex);
+    let rows: Array<{ chunk_id: string; distance: number }>;
+    if (mode.exact) {
+      rows = await search(knex);
+    } else if (iterative !== undefined && !mode.indexOnly) {
+      const gate = searchSettingsGate(searchLocals(mode, iterative));
+      try {
+        rows = await search(knex).whereRaw(gate.sql, gate.bindings);
+      } catch (error) {
+        iterativeScans.delete(knex); // the server changed (e.g. a failover): probe again
+        throw error;
+      }
+    } else {
+      rows = await knex.transaction(async trx => {
+        await setSearchLocals(knex, trx, mode);
+        return search(trx);
+      });
+    }
     return rows.map(r => ({
       chunkId: r.chunk_id,
       distance: Number(r.distance),
@@ -425,10 +450,43 @@ async function trySetLocal(
 
 /**
  * Whether the server has iterative index scans (pgvector >= 0.8), learnt on a database's first
- * search: later searches then set everything in one statement, without a savepoint (three
- * round trips less per search).
+ * search: later searches make their settings in the search statement itself (no transaction,
+ * savepoint or separate statement).
  */
 const iterativeScans = new WeakMap<Knex, boolean>();
+
+/** The settings an index search makes, as (name, value) pairs. */
+function searchLocals(
+  settings: { efSearch: number; indexOnly: boolean },
+  iterative: boolean,
+): Array<[string, string]> {
+  const locals: Array<[string, string]> = [
+    ['hnsw.ef_search', String(settings.efSearch)],
+  ];
+  if (iterative) locals.push(['hnsw.iterative_scan', 'relaxed_order']);
+  if (settings.indexOnly) locals.push(['enable_seqscan', 'off']);
+  return locals;
+}
+
+/**
+ * A WHERE clause that makes the search's settings local to the statement's own transaction
+ * before the scan reads them. It references no column, so PostgreSQL evaluates it once (an
+ * InitPlan as the one-time filter of a Result above the scan) before the first row is asked
+ * of the scan; pgvector reads `hnsw.*` at the scan's first tuple, not when it is planned
+ * (planner settings such as `enable_seqscan` cannot be made this way). A test checks that the
+ * setting reaches the scan.
+ */
+export function searchSettingsGate(locals: Array<[string, string]>): {
+  sql: string;
+  bindings: string[];
+} {
+  return {
+    sql: `(SELECT ${locals
+      .map(() => 'set_config(?, ?, true) IS NOT NULL')
+      .join(' AND ')})`,
+    bindings: locals.flat(),
+  };
+}
 
 /** The HNSW settings of one search, local to its transaction. */
 async function setSearchLocals(
@@ -444,11 +502,7 @@ async function setSearchLocals(
     );
     iterativeScans.set(knex, iterative);
   }
-  const locals: Array<[string, string]> = [
-    ['hnsw.ef_search', String(settings.efSearch)],
-  ];
-  if (iterative) locals.push(['hnsw.iterative_scan', 'relaxed_order']);
-  if (settings.indexOnly) locals.push(['enable_seqscan', 'off']);
+  const locals = searchLocals(settings, iterative);
   try {
     await trx.raw(
       `SELECT ${locals.map(() => 'set_config(?, ?, true)').join(', ')}`,

@@ -34,7 +34,11 @@ import {
   maxFusedScore,
 } from './fusion';
 import { visibleChunkDetails } from '../database/visibilityPredicate';
-import { IndexReader, vectorQuery } from '../database/IndexReader';
+import {
+  IndexReader,
+  searchSettingsGate,
+  vectorQuery,
+} from '../database/IndexReader';
 
 const MODEL = 'test-model/v1.0';
 const PAY = 'component:default/payments';
@@ -1079,14 +1083,60 @@ preferred`, async () => {
     for (const sql of indexed) expect(sql).not.toContain(') + 0');
   });
 
-  it('probes for iterative scans once, then sets the locals in one statement', async () => {
+  it(`probes for iterative scans once, then searches in one statement with its \
+settings`, async () => {
     const args = searchArgs(5);
     await vectorSearch(args);
-    const { statements } = await statementsOf(() => vectorSearch(args));
-    expect(statements.filter(s => /savepoint/i.test(s))).toEqual([]);
-    const locals = statements.filter(s => s.includes('set_config'));
-    expect(locals).toHaveLength(1);
-    expect(statements.filter(s => /^\s*set /i.test(s))).toEqual([]);
+    const { result, statements } = await statementsOf(() => vectorSearch(args));
+    expect(result).toHaveLength(5);
+    expect(statements).toHaveLength(1);
+    expect(statements[0]).toContain('<=>');
+    expect(statements[0]).toContain('set_config');
+    expect(statements[0]).not.toMatch(/savepoint|begin/i);
+  });
+
+  it('the settings made in the search statement reach the scan, and end with it', async () => {
+    const connection = await db.knex.client.acquireConnection();
+    try {
+      // Session settings under which a plain graph walk starves at ~1% visible.
+      await connection.query('SET hnsw.iterative_scan = off');
+      await connection.query('SET hnsw.ef_search = 40');
+      await connection.query('SET enable_seqscan = off');
+      const gate = searchSettingsGate([
+        ['hnsw.ef_search', '40'],
+        ['hnsw.iterative_scan', 'relaxed_order'],
+      ]);
+      const random = seededRandom(11);
+      let plainRows = 0;
+      let gatedRows = 0;
+      for (let i = 0; i < 3; i++) {
+        const query = vectorQuery(db.knex, visible, {
+          modelId: RECALL_MODEL,
+          queryVector: randomUnitVector(random, DIM),
+          k: 10,
+        });
+        const plain = query.clone().toSQL().toNative();
+        const gated = query
+          .clone()
+          .whereRaw(gate.sql, gate.bindings)
+          .toSQL()
+          .toNative();
+        plainRows += (await connection.query(plain.sql, plain.bindings)).rows
+          .length;
+        gatedRows += (await connection.query(gated.sql, gated.bindings)).rows
+          .length;
+      }
+      expect(plainRows).toBeLessThan(25);
+      expect(gatedRows).toBe(30);
+      // Local to the statement's own transaction: the session's setting is back.
+      const after = await connection.query(
+        "SELECT current_setting('hnsw.iterative_scan') AS value",
+      );
+      expect(after.rows[0].value).toBe('off');
+    } finally {
+      await connection.query('RESET ALL');
+      await db.knex.client.releaseConnection(connection);
+    }
   });
 
   it('searches exactly in one statement, without a transaction or HNSW settings', async () => {

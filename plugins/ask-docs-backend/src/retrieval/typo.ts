@@ -137,13 +137,7 @@ export async function suggestCorrections(
       // visible lists. Past the cap, the lengths closest to the word's are kept.
       const heads = Array.from(new Set([chars[0], chars[1]]));
       const candidates = await reader.spellingCandidates(
-        {
-          heads,
-          minLength: chars.length - maxDistance,
-          maxLength: chars.length + maxDistance,
-          length: chars.length,
-          limit: maxCandidates,
-        },
+        { word, maxEdits: maxDistance, heads, limit: maxCandidates },
         selection,
       );
       return candidates.flatMap(term => {

@@ -3,7 +3,7 @@ import { resolveVisibility, Visibility } from '../permissions/visibility';
 import { startTestDatabase, TestDatabase } from '../testUtils/testDatabase';
 import { fakePermissions } from '../testUtils/fakePermissions';
 import { queryTokens, seedIndex } from './testUtils/seed';
-import { suggestCorrections } from './typo';
+import { boundedDamerauLevenshtein, suggestCorrections } from './typo';
 import { IndexReader } from '../database/IndexReader';
 
 /** The typo path does bounded work however many misspelled words a question has. */
@@ -22,6 +22,33 @@ const WORDS = [
   'transfer',
   'account',
 ];
+/** Words around "kolace" (Czech letters too): every one-edit variant and some two and three. */
+const BASE = 'kolace';
+const ALPHABET = ['a', 'c', 'č', 'e', 'k', 'l', 'o', 'x', 'z'];
+const variants = (w: string): string[] => {
+  const out: string[] = [];
+  for (let i = 0; i <= w.length; i++) {
+    for (const a of ALPHABET) out.push(w.slice(0, i) + a + w.slice(i));
+    if (i < w.length) {
+      out.push(w.slice(0, i) + w.slice(i + 1));
+      for (const a of ALPHABET) out.push(w.slice(0, i) + a + w.slice(i + 1));
+    }
+    if (i + 1 < w.length)
+      out.push(w.slice(0, i) + w[i + 1] + w[i] + w.slice(i + 2));
+  }
+  return out;
+};
+const oneEdit = variants(BASE);
+const twoEdits = oneEdit.filter((_, i) => i % 7 === 0).flatMap(variants);
+const NEAR = Array.from(
+  new Set([
+    ...oneEdit,
+    ...twoEdits,
+    ...twoEdits.filter((_, i) => i % 23 === 0).flatMap(variants),
+    'kxzxcx', // three letters foreign to the word, its length
+    'kolxzx',
+  ]),
+).filter(w => w !== BASE);
 // One substitution in the middle of each word.
 const typo = (w: string) => `${w.slice(0, 3)}x${w.slice(4)}`;
 const q = queryTokens;
@@ -38,6 +65,11 @@ beforeAll(async () => {
         entityRef: 'component:default/payments',
         title: 'Payments',
         chunks: [{ text: WORDS.join(' ') }],
+      },
+      {
+        entityRef: 'component:default/payments',
+        title: 'Spelling',
+        chunks: [{ text: NEAR.join(' ') }],
       },
     ],
   });
@@ -90,5 +122,38 @@ describe('suggestCorrections bounds', () => {
     expect(await suggest([typo('settlement')], { maxWordLength: 9 })).toEqual(
       [],
     );
+  });
+});
+
+describe('spelling candidates', () => {
+  it('keeps every visible word within two edits, and reads no word out of reach', async () => {
+    const reader = new IndexReader(db.knex, everyone);
+    const heads = [BASE[0], BASE[1]];
+    const candidates = await reader.spellingCandidates({
+      word: BASE,
+      maxEdits: 2,
+      heads,
+      limit: 100_000,
+    });
+    const distance = (w: string) => boundedDamerauLevenshtein(BASE, w, 2);
+    const inReach = NEAR.filter(
+      w => distance(w) <= 2 && (heads.includes(w[0]) || heads.includes(w[1])),
+    );
+    expect(inReach.length).toBeGreaterThan(500);
+    expect(candidates.filter(w => distance(w) <= 2).sort()).toEqual(
+      inReach.sort(),
+    );
+    // The letter bounds drop words before their lists are probed; the length alone would not.
+    const foreign = (a: string, b: string) =>
+      Array.from(a).filter(c => !b.includes(c)).length;
+    const outOfReach = NEAR.filter(
+      w =>
+        (heads.includes(w[0]) || heads.includes(w[1])) &&
+        Math.abs(w.length - BASE.length) <= 2 &&
+        Math.max(foreign(w, BASE), foreign(BASE, w)) > 2,
+    );
+    expect(outOfReach).toEqual(expect.arrayContaining(['kxzxcx', 'kolxzx']));
+    expect(outOfReach.length).toBeGreaterThan(50);
+    expect(candidates.filter(w => outOfReach.includes(w))).toEqual([]);
   });
 });
