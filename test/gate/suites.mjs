@@ -51,6 +51,7 @@ export const suites = [
       'plugins/ask-docs-backend/src/service/IngestionController.test.ts',
       'plugins/ask-docs-backend/src/language/czechDerivation.test.ts',
       'test/integration/retrievalBenchmark.test.ts',
+      'test/src/benchMeasure.test.ts',
       'plugins/ask-docs-backend/src/ingestion/reanalysis.test.ts',
       'plugins/ask-docs-backend/src/ingestion/parsing/chunkSections.test.ts',
       // security (issue 14)
