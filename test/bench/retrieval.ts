@@ -658,8 +658,9 @@ function render(report: {
   out.push(
     'Each question once right after the load, when most pages are only in the operating ' +
       "system's cache; then, where the server has pg_prewarm, after it loaded the knowledge " +
-      `index into shared buffers, as on a server that has been answering questions: ${WARM_PASSES} ` +
-      'passes over the same questions, percentiles over all their timings, and in brackets ' +
+      'index into shared buffers, as on a server that has been answering questions: ' +
+      `${WARM_PASSES} passes over the same questions, percentiles over all their timings, and in ` +
+      'brackets ' +
       "the range of the passes' own p95.",
   );
   out.push('');

@@ -270,10 +270,11 @@ export class IndexReader {
   }
 
   /**
-   * Surface words that may be `maxEdits` spelling edits or fewer from `word` (lower case, as
-   * the dictionary's words are): first or second letter in `heads`, length within `maxEdits`
-   * of the word's, with a visible list. Letter and length are the keys of two indexes of the
-   * key dictionary (migration 0006). Past `limit`, the lengths closest to the word's are kept.
+   * Surface words that may be `maxEdits` spelling edits or fewer from `word` (lower case and
+   * NFC, as `tokenize` makes the dictionary's words): first or second letter in `heads`, length
+   * within `maxEdits` of the word's, with a visible list. Letter and length are the keys of two
+   * indexes of the key dictionary (migration 0006). Past `limit`, the lengths closest to the
+   * word's are kept.
    *
    * Before the visible-list probe (most of the cost), two lower bounds of the edit distance
    * drop words out of reach: a candidate's letters absent from the word each need an insertion
@@ -472,9 +473,10 @@ function searchLocals(
  * A WHERE clause that makes the search's settings local to the statement's own transaction
  * before the scan reads them. It references no column, so PostgreSQL evaluates it once (an
  * InitPlan as the one-time filter of a Result above the scan) before the first row is asked
- * of the scan; pgvector reads `hnsw.*` at the scan's first tuple, not when it is planned
- * (planner settings such as `enable_seqscan` cannot be made this way). A test checks that the
- * setting reaches the scan.
+ * of the scan, where pgvector reads `hnsw.*`. The planner has run by then: its HNSW cost
+ * estimate sees the session's `hnsw.ef_search`, and planner settings such as
+ * `enable_seqscan` cannot be made this way. Used on the root client only (in a caller's
+ * transaction the settings would last to its end). A test checks that they reach the scan.
  */
 export function searchSettingsGate(locals: Array<[string, string]>): {
   sql: string;

@@ -39,10 +39,10 @@ export interface VectorSearchOptions {
 export const EXACT_SEARCH_UP_TO = 2000;
 
 /**
- * k nearest visible chunks by cosine distance. An index search runs in a transaction so the
- * HNSW settings are local to it: iterative index scans (pgvector >= 0.8) keep scanning the
- * graph until k rows pass the visibility filter, so a restrictive filter does not starve the
- * result.
+ * k nearest visible chunks by cosine distance. An index search makes its HNSW settings local to
+ * its own transaction (IndexReader.nearestVectors): iterative index scans (pgvector >= 0.8) keep
+ * scanning the graph until k rows pass the visibility filter, so a restrictive filter does not
+ * starve the result.
  */
 export async function vectorSearch(
   options: VectorSearchOptions,
@@ -50,7 +50,7 @@ export async function vectorSearch(
   const { reader, modelId, queryVector, selection } = options;
   const dimension = queryVector.length;
   assertDimension(dimension);
-  toVectorLiteral(queryVector); // validate before opening a transaction
+  toVectorLiteral(queryVector); // validate before any read
   const k = Math.max(0, Math.floor(options.k));
   if (k === 0) return [];
   const efSearch = Math.min(
