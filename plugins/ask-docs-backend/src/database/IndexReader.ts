@@ -271,10 +271,10 @@ export class IndexReader {
 
   /**
    * Surface words that may be `maxEdits` spelling edits or fewer from `word` (lower case and
-   * NFC, as `tokenize` makes the dictionary's words): first or second letter in `heads`, length
-   * within `maxEdits` of the word's, with a visible list. Letter and length are the keys of two
-   * indexes of the key dictionary (migration 0006). Past `limit`, the lengths closest to the
-   * word's are kept.
+   * NFC, as `tokenize` makes the dictionary's words), with a visible list: first or second letter
+   * among the word's first two (an edit there leaves one of them in place), length within
+   * `maxEdits` of the word's. Letter and length are the keys of two indexes of the key
+   * dictionary (migration 0006). Past `limit`, the lengths closest to the word's are kept.
    *
    * Before the visible-list probe (most of the cost), two lower bounds of the edit distance
    * drop words out of reach: a candidate's letters absent from the word each need an insertion
@@ -285,14 +285,15 @@ export class IndexReader {
     options: {
       word: string;
       maxEdits: number;
-      heads: string[];
       limit: number;
     },
     scope?: ListScope,
   ): Promise<string[]> {
     const { knex, visibility } = this;
-    const { heads, word, maxEdits } = options;
-    const length = Array.from(word).length;
+    const { word, maxEdits } = options;
+    const chars = Array.from(word);
+    const length = chars.length;
+    const heads = Array.from(new Set(chars.slice(0, 2)));
     const letters = Array.from(new Set(word)).join('');
     const result = await knex.raw(
       `SELECT k.term FROM ask_docs_keys AS k

@@ -132,12 +132,10 @@ export async function suggestCorrections(
   const near = await Promise.all(
     words.map(async ({ word, chars }) => {
       const maxDistance = chars.length <= shortWordMaxLength ? 1 : 2;
-      // Prefilter: with one edit in the first two letters, the candidate still has one of the
-      // word's first two letters as its first or second letter; a word counts only with
-      // visible lists. Past the cap, the lengths closest to the word's are kept.
-      const heads = Array.from(new Set([chars[0], chars[1]]));
+      // The dictionary's visible words within reach by letters and length (spellingCandidates);
+      // past the cap, the lengths closest to the word's are kept.
       const candidates = await reader.spellingCandidates(
-        { word, maxEdits: maxDistance, heads, limit: maxCandidates },
+        { word, maxEdits: maxDistance, limit: maxCandidates },
         selection,
       );
       return candidates.flatMap(term => {

@@ -132,7 +132,6 @@ describe('spelling candidates', () => {
     const candidates = await reader.spellingCandidates({
       word: BASE,
       maxEdits: 2,
-      heads,
       limit: 100_000,
     });
     const distance = (w: string) => boundedDamerauLevenshtein(BASE, w, 2);
