@@ -70,7 +70,10 @@ export type ReplacedDocument = Pick<
   'chunksWritten' | 'chunksDeleted' | 'chunksReanalysed'
 >;
 
-/** A retrieved chunk in the audit record: enough to replay it from ask_docs_chunk_versions. */
+/**
+ * A retrieved chunk in the audit record: enough to replay it, from ask_docs_chunks while its text
+ * is current, from ask_docs_chunk_versions once superseded.
+ */
 export interface RetrievedChunkAudit
   extends Pick<
     IndexedChunk,
@@ -217,8 +220,8 @@ export interface AskDocsStore {
   deleteAnswersBefore(date: Date): Promise<number>;
   /**
    * Deletes chunk versions superseded before `supersededBefore`, except those an answer created
-   * at or after `keepAnswersSince` retrieved (by chunk id and content hash). Current versions
-   * (never superseded) are never deleted. Returns the number deleted.
+   * at or after `keepAnswersSince` retrieved (by chunk id and content hash). Current texts live
+   * in the chunk rows, which this never touches. Returns the number deleted.
    */
   deleteChunkVersions(options: {
     supersededBefore: Date;

@@ -289,30 +289,8 @@ export class DatabaseAskDocsStore implements AskDocsStore {
           await tx('ask_docs_chunks')
             .insert(rows.slice(i, i + CHUNK_INSERT_BATCH))
             .onConflict('chunk_id')
-            .merge();
+            .merge(mergeChunkColumns(tx, Object.keys(rows[0])));
         }
-      }
-      const versionRows = written.flatMap(({ page: { doc }, changed }) =>
-        uniqueBy(changed, c => `${c.chunkId} ${c.contentHash}`).map(c => ({
-          chunk_id: c.chunkId,
-          content_hash: c.contentHash,
-          revision: doc.revision,
-          document_id: doc.documentId,
-          entity_ref: doc.entityRef,
-          title: c.title,
-          section_path: c.sectionPath,
-          anchor: c.anchor,
-          text: c.text,
-        })),
-      );
-      for (let i = 0; i < versionRows.length; i += CHUNK_INSERT_BATCH) {
-        await tx('ask_docs_chunk_versions')
-          .insert(versionRows.slice(i, i + CHUNK_INSERT_BATCH))
-          .onConflict(['chunk_id', 'content_hash'])
-          .merge({
-            superseded_at: null,
-            revision: tx.raw('excluded.revision'),
-          });
       }
       // One rewrite of the posting lists for the whole batch: a key shared by its pages is
       // read and written once, not once a page.
@@ -401,12 +379,12 @@ export class DatabaseAskDocsStore implements AskDocsStore {
     const changed = chunks.filter(
       c => existing.get(c.chunkId) !== c.contentHash,
     );
-    // Old texts stay addressable in ask_docs_chunk_versions for audit replay.
+    // Replaced texts stay addressable in ask_docs_chunk_versions for audit replay.
     const replacedIds = [
       ...gone,
       ...changed.map(c => c.chunkId).filter(id => existing.has(id)),
     ];
-    if (replacedIds.length > 0) await this.supersedeVersions(tx, replacedIds);
+    if (replacedIds.length > 0) await this.archiveVersions(tx, replacedIds);
     return {
       gone,
       changed,
@@ -446,7 +424,7 @@ export class DatabaseAskDocsStore implements AskDocsStore {
     if (values.length === 0) return 0;
     return this.db.transaction(async tx => {
       const chunks = () => tx('ask_docs_chunks').whereIn(column, values);
-      await this.supersedeVersions(tx, chunks().select('chunk_id'));
+      await this.archiveVersions(tx, chunks().select('chunk_id'));
       await beforeDelete?.(tx, chunks);
       const n = await chunks().delete();
       await tx(table).whereIn(column, values).delete();
@@ -628,14 +606,22 @@ export class DatabaseAskDocsStore implements AskDocsStore {
     return result;
   }
 
-  private async supersedeVersions(
+  /**
+   * Copies the current versions of these chunks to ask_docs_chunk_versions, superseded now, before
+   * their rows change or go (migration 0008: the current text is stored once, in the chunk row).
+   */
+  private async archiveVersions(
     tx: Knex.Transaction,
     chunkIds: string[] | Knex.QueryBuilder,
   ) {
-    await tx('ask_docs_chunk_versions')
-      .whereIn('chunk_id', chunkIds as any)
-      .whereNull('superseded_at')
-      .update({ superseded_at: tx.fn.now() });
+    const ids = Array.isArray(chunkIds);
+    await tx.raw(
+      `INSERT INTO ask_docs_chunk_versions (${VERSION_COLUMNS}, first_seen, superseded_at)
+       SELECT ${VERSION_COLUMNS}, first_seen, now() FROM ask_docs_chunks
+        WHERE chunk_id ${ids ? '= ANY(?::text[])' : 'IN ?'}
+       ON CONFLICT (chunk_id, content_hash) DO UPDATE SET superseded_at = excluded.superseded_at`,
+      [chunkIds],
+    );
   }
 }
 
@@ -685,6 +671,20 @@ function answerFromRow(r: any): StoredAnswer {
 }
 
 /** The last of the items with the same key, in first-seen order. */
-function uniqueBy<T>(items: T[], key: (item: T) => string): T[] {
-  return Array.from(new Map(items.map(i => [key(i), i])).values());
+/** The columns a superseded version keeps (the chunk row's, as they were). */
+const VERSION_COLUMNS =
+  'chunk_id, content_hash, revision, document_id, entity_ref, title, section_path, anchor, text';
+
+/**
+ * The ON CONFLICT update of a chunk row: every written column, and `first_seen` reset only when
+ * the text changed (an unchanged chunk is rewritten for its page's new revision and position).
+ */
+function mergeChunkColumns(tx: Knex.Transaction, columns: string[]) {
+  return {
+    ...Object.fromEntries(columns.map(c => [c, tx.raw('excluded.??', [c])])),
+    first_seen: tx.raw(
+      'CASE WHEN ask_docs_chunks.content_hash = excluded.content_hash ' +
+        'THEN ask_docs_chunks.first_seen ELSE now() END',
+    ),
+  };
 }

@@ -1,7 +1,8 @@
 /*
  * Retention of ask_docs_chunk_versions (askDocs.retention.chunkVersionsDays): superseded
  * versions older than the window go, unless an answer still kept for audit retrieved them;
- * the current version of a chunk is never deleted, however old.
+ * a version not marked superseded is never deleted, however old. (Since migration 0008 a current
+ * text lives in its chunk row only; rows with superseded_at null are those written before.)
  */
 import { randomUUID } from 'crypto';
 import { useTestDatabase } from '../testUtils/testDatabase';

@@ -194,9 +194,114 @@ describe('migrations', () => {
     ).toEqual(['c1 component:default/a', 'c3 component:default/b']);
   });
 
+  it('0008 keeps each current text once, with when it was first seen, and back', async () => {
+    await applyDatabaseMigrations(db.knex);
+    await db.knex.migrate.down(config); // 0008
+    const at = (iso: string) => new Date(iso);
+    await db.knex('ask_docs_entities').insert({
+      entity_ref: 'component:default/v0008',
+      kind: 'component',
+      namespace: 'default',
+      name: 'v',
+      title: 'V',
+      etag: 'e1',
+    });
+    await db.knex('ask_docs_documents').insert({
+      document_id: 'doc-0008',
+      entity_ref: 'component:default/v0008',
+      source_kind: 'techdocs',
+      page_path: 'index.html',
+      title: 'V',
+      url: '/docs/v',
+      lang: 'en',
+      revision: 'r2',
+      content_hash: 'page',
+      text_length: 10,
+    });
+    const columns = {
+      document_id: 'doc-0008',
+      entity_ref: 'component:default/v0008',
+      title: 'V',
+      section_path: 'V',
+      anchor: '',
+    };
+    await db.knex('ask_docs_chunks').insert({
+      ...columns,
+      chunk_id: 'c-0008',
+      ordinal: 0,
+      char_start: 0,
+      char_end: 3,
+      text: 'new',
+      content_hash: 'h-new',
+      revision: 'r2',
+      lang: 'en',
+    });
+    // As the store wrote them before 0008: the current text also as a version.
+    await db.knex('ask_docs_chunk_versions').insert([
+      {
+        ...columns,
+        chunk_id: 'c-0008',
+        content_hash: 'h-old',
+        revision: 'r1',
+        text: 'old',
+        first_seen: at('2026-01-01T00:00:00Z'),
+        superseded_at: at('2026-02-01T00:00:00Z'),
+      },
+      {
+        ...columns,
+        chunk_id: 'c-0008',
+        content_hash: 'h-new',
+        revision: 'r2',
+        text: 'new',
+        first_seen: at('2026-02-01T00:00:00Z'),
+        superseded_at: null,
+      },
+    ]);
+
+    await db.knex.migrate.up(config); // 0008
+    const mine = { chunk_id: 'c-0008' };
+    expect(
+      await db
+        .knex('ask_docs_chunk_versions')
+        .where(mine)
+        .pluck('content_hash'),
+    ).toEqual(['h-old']);
+    const chunk = await db
+      .knex('ask_docs_chunks')
+      .where(mine)
+      .first('first_seen');
+    expect(new Date(chunk.first_seen).toISOString()).toBe(
+      '2026-02-01T00:00:00.000Z',
+    );
+
+    await db.knex.migrate.down(config); // 0008 back: the current text is a version again
+    const back = await db
+      .knex('ask_docs_chunk_versions')
+      .where(mine)
+      .orderBy('content_hash')
+      .select('content_hash', 'text', 'first_seen', 'superseded_at');
+    expect(back.map(v => [v.content_hash, v.text, v.superseded_at])).toEqual([
+      ['h-new', 'new', null],
+      ['h-old', 'old', at('2026-02-01T00:00:00Z')],
+    ]);
+    expect(new Date(back[0].first_seen).toISOString()).toBe(
+      '2026-02-01T00:00:00.000Z',
+    );
+    expect(
+      await db.knex.schema.hasColumn('ask_docs_chunks', 'first_seen'),
+    ).toBe(false);
+    await db
+      .knex('ask_docs_entities')
+      .where('entity_ref', 'component:default/v0008')
+      .delete();
+    await db.knex('ask_docs_chunk_versions').where(mine).delete();
+    await applyDatabaseMigrations(db.knex);
+  });
+
   it('migrates 0006 down to row postings and marks every document for re-analysis', async () => {
     await applyDatabaseMigrations(db.knex);
     await db.knex('ask_docs_documents').update({ analysis_signature: 'sig' });
+    await db.knex.migrate.down(config); // 0008
     await db.knex.migrate.down(config); // 0007: vectors back to the vector type
     await db.knex.migrate.down(config); // 0006
     expect(await db.knex.schema.hasTable('ask_docs_terms')).toBe(true);

@@ -7,7 +7,8 @@ import { decodeKeyIds, decodePostings } from './postingList';
 /*
  * Migrations 0005 and 0006: the posting lists per (key, entity), their counts, the chunks' key
  * lists and the per-entity chunk totals follow the chunks through every write path, in the same
- * transaction; vectors carry their chunk's entity (enforced).
+ * transaction; vectors carry their chunk's entity (enforced). Migration 0008: a current text is
+ * stored once, and a replaced or deleted one is kept as a superseded version.
  */
 
 const sha = (s: string) => createHash('sha256').update(s).digest('hex');
@@ -211,6 +212,58 @@ describe('postings by entity', () => {
     v = await statistics();
     expect(v.stored).toEqual(v.derived);
     expect(v.stored.length).toBeGreaterThan(0);
+  });
+
+  it('stores a current text once, keeps each replaced or deleted one as a version', async () => {
+    const a = 'component:default/a';
+    await store.upsertEntity(entity(a));
+    await db.knex('ask_docs_chunk_versions').delete(); // earlier tests' deletions
+    const versions = async () =>
+      (
+        await rows(
+          `SELECT text, superseded_at IS NOT NULL AS superseded
+             FROM ask_docs_chunk_versions ORDER BY text`,
+        )
+      ).map(r => `${r.text}${r.superseded ? '' : ' (current)'}`);
+    const texts = async () =>
+      (await rows('SELECT text FROM ask_docs_chunks ORDER BY text')).map(
+        r => r.text,
+      );
+
+    await writePage(a, 'one', ['alpha text', 'beta text']);
+    // Nothing is written twice: the new texts are only in the chunk rows.
+    expect(await versions()).toEqual([]);
+    // A rewrite with the same texts archives nothing.
+    await writePage(a, 'one', ['alpha text', 'beta text']);
+    expect(await versions()).toEqual([]);
+
+    // The second chunk's text changes: its old text becomes a superseded version.
+    await writePage(a, 'one', ['alpha text', 'gamma text']);
+    expect(await versions()).toEqual(['beta text']);
+    expect(await texts()).toEqual(['alpha text', 'gamma text']);
+    // Back to the old text: the version stays addressable, and so does the one replaced now.
+    await writePage(a, 'one', ['alpha text', 'beta text']);
+    expect(await versions()).toEqual(['beta text', 'gamma text']);
+    // A page that loses a chunk, then a deleted document: their texts are archived too.
+    await writePage(a, 'one', ['alpha text']);
+    expect(await versions()).toEqual(['beta text', 'gamma text']);
+    await writePage(a, 'two', ['delta text']);
+    await store.deleteDocuments([page(a, 'two', [])[0].documentId]);
+    await store.deleteEntities([a]);
+    expect(await texts()).toEqual([]);
+    expect(await versions()).toEqual([
+      'alpha text',
+      'beta text',
+      'delta text',
+      'gamma text',
+    ]);
+    // Each archived version keeps its chunk's identity and the time its text was first seen.
+    const kept = await rows(
+      `SELECT chunk_id, content_hash, first_seen <= superseded_at AS ordered
+         FROM ask_docs_chunk_versions`,
+    );
+    expect(kept.every(r => r.ordered)).toBe(true);
+    expect(new Set(kept.map(r => r.content_hash)).size).toBe(4);
   });
 
   it('writes a batch of pages as page-by-page writes would, shared keys included', async () => {
