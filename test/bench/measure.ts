@@ -123,6 +123,14 @@ export async function prewarmIndex(knex: Knex): Promise<boolean> {
   } catch {
     return false;
   }
+  for (const rel of await knowledgeIndexRelations(knex)) {
+    await knex.raw('SELECT pg_prewarm(?::regclass)', [rel]);
+  }
+  return true;
+}
+
+/** The knowledge index's relations: ask_docs_* tables, their indexes, TOAST and its indexes. */
+async function knowledgeIndexRelations(knex: Knex): Promise<string[]> {
   const relations = await knex.raw(
     `WITH own AS (SELECT oid, reltoastrelid FROM pg_class
                    WHERE relname LIKE 'ask!_docs!_%' ESCAPE '!' AND relkind = 'r')
@@ -132,8 +140,31 @@ export async function prewarmIndex(knex: Knex): Promise<boolean> {
      UNION SELECT indexrelid::regclass::text FROM pg_index
             WHERE indrelid IN (SELECT reltoastrelid FROM own)`,
   );
-  for (const { rel } of relations.rows as Array<{ rel: string }>) {
-    await knex.raw('SELECT pg_prewarm(?::regclass)', [rel]);
+  return (relations.rows as Array<{ rel: string }>).map(r => r.rel);
+}
+
+/**
+ * The share of the knowledge index's pages that are in shared buffers (pg_buffercache), so a
+ * first pass can be told apart from one that reads the operating system's cache; undefined
+ * without the extension.
+ */
+export async function bufferedShare(knex: Knex): Promise<number | undefined> {
+  try {
+    await knex.raw('CREATE EXTENSION IF NOT EXISTS pg_buffercache');
+  } catch {
+    return undefined;
   }
-  return true;
+  const rels = await knowledgeIndexRelations(knex);
+  const { rows } = await knex.raw(
+    `WITH r AS (SELECT pg_relation_filenode(c.oid) AS node,
+                       pg_relation_size(c.oid) / 8192 AS pages
+                  FROM pg_class c WHERE c.oid = ANY(?::regclass[]))
+     SELECT (SELECT sum(pages) FROM r)::float8 AS pages,
+            (SELECT count(*) FROM pg_buffercache b JOIN r ON b.relfilenode = r.node
+              WHERE b.reldatabase = (SELECT oid FROM pg_database WHERE datname = current_database())
+                AND b.relforknumber = 0)::float8 AS buffered`,
+    [rels],
+  );
+  const { pages, buffered } = rows[0];
+  return pages > 0 ? buffered / pages : undefined;
 }

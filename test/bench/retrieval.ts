@@ -60,6 +60,7 @@ import {
 } from '../../plugins/ask-docs-backend/src/service/QuestionPipeline';
 import {
   Latency,
+  bufferedShare,
   mb,
   prewarmIndex,
   ratio,
@@ -123,6 +124,15 @@ async function startEvalDatabase(options: { dataDir?: string } = {}) {
 }
 /** The group whose entities the filtered user sees: 1 of ENTITIES, i.e. ~1% of chunks. */
 const FILTER_OWNER = 7;
+
+/** How much of the index was in shared buffers before a first pass, when known. */
+function bufferedNote(share: number | undefined): string {
+  return share === undefined
+    ? ''
+    : ` (${(share * 100).toFixed(
+        0,
+      )} % of the index's pages in shared buffers before it)`;
+}
 
 /** A p95 cell: the figure, and with several passes the range of the passes' own p95. */
 function withPassRange(latency: Latency): string {
@@ -275,6 +285,8 @@ interface SizePoint {
   hnswBuildSeconds: number;
   hnswMemory: string;
   hnswUsed: Record<string, boolean>;
+  /** Share of the knowledge index's pages in shared buffers before the first pass. */
+  bufferedAtFirstPass?: number;
   latency: Record<string, Latency>;
   /** recall: HNSW forced; productRecall: the product's 'auto' (exact when few are visible). */
   ann: Record<
@@ -420,6 +432,7 @@ async function measureSize(options: {
   // ~20 ms slower at p95 with every page in shared buffers (decision record 0011, seventh
   // round). That first pass is kept as a row of its own ('hybrid/all/process').
   const latency: Record<string, Latency> = {};
+  const bufferedAtFirstPass = await bufferedShare(knex);
   for (const [name, v] of Object.entries(visibility)) {
     for (const mode of modes) {
       log(`  process warm-up ${mode} / ${name}`);
@@ -595,6 +608,7 @@ async function measureSize(options: {
     hnswBuildSeconds,
     hnswMemory: options.hnswMemory,
     hnswUsed,
+    bufferedAtFirstPass,
     latency,
     ann,
     replaced,
@@ -724,7 +738,7 @@ function render(report: {
           l
             ? `${report.sizes[i].chunks}: ${l.p50.toFixed(0)} / ${l.p95.toFixed(
                 0,
-              )}`
+              )}${bufferedNote(report.sizes[i].bufferedAtFirstPass)}`
             : '',
         )
         .filter(Boolean)
