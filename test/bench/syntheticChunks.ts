@@ -176,6 +176,8 @@ export async function addSyntheticChunks(options: {
   from: number;
   to: number;
   seed?: number;
+  /** Also fill the replaced layout's rows (bench_row_postings); default true. */
+  rowPostings?: boolean;
   onProgress?: (done: number) => void;
 }): Promise<{
   chunks: number;
@@ -265,6 +267,8 @@ export async function addSyntheticChunks(options: {
           .join(',')}]`,
       });
       keyed.push({ chunkId, terms: analysis.terms });
+      terms += analysis.terms.length;
+      if (options.rowPostings === false) continue;
       for (const t of analysis.terms) {
         termRows.push({
           chunk_id: chunkId,
@@ -306,12 +310,12 @@ export async function addSyntheticChunks(options: {
           next: prepared.get(k.chunkId)!.tfs,
         })),
       );
-      await insertColumns(trx, ROW_POSTINGS, TERM_COLUMNS, termRows);
+      if (termRows.length > 0)
+        await insertColumns(trx, ROW_POSTINGS, TERM_COLUMNS, termRows);
     });
     const t2 = performance.now();
     generateMs += t1 - t0;
     writeMs += t2 - t1;
-    terms += termRows.length;
     done += numbers.length;
     options.onProgress?.(done);
   }
