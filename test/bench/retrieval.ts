@@ -850,6 +850,15 @@ function render(report: {
       );
     }
   }
+  // Also without the replaced layout (--no-replaced), where the table above has no rows.
+  out.push('');
+  out.push(
+    'Bytes per chunk, all knowledge-index tables with indexes and TOAST: ' +
+      report.sizes
+        .map(s => `${s.chunks}: ${s.bytesPerChunk.toFixed(0)}`)
+        .join(', ') +
+      '.',
+  );
   out.push('');
   out.push('### Build, load and memory');
   out.push('');

@@ -2,7 +2,7 @@
 /*
  * A chunk's current text is stored once (decision record 0011, issue 15). Until now every text a
  * chunk had was written to ask_docs_chunk_versions when it was written to ask_docs_chunks, so an
- * ingested index held each current text twice: about 1 KB a chunk of the 8 KB it may take all-in.
+ * ingested index held each current text twice: about 1.4 KB a chunk of the 8 KB it may take all-in.
  * From here the current version lives only in ask_docs_chunks (with the time its text was first
  * seen), and a version is copied to ask_docs_chunk_versions when it is superseded or deleted.
  * An answer's retrieved (chunk id, content hash) is found in the one or the other.

@@ -335,7 +335,7 @@ export class DatabaseAskDocsStore implements AskDocsStore {
   /**
    * A page's document row, and what changes for its chunks: the ids that are gone, the chunks
    * with new text, and those whose postings are rebuilt (changed ones, and all of them when the
-   * stored analysis signature differs). Superseded versions are marked here.
+   * stored analysis signature differs). The texts replaced or gone are archived here.
    */
   private async writeDocumentRow(tx: Knex.Transaction, page: PageWrite) {
     const { doc, chunks } = page;
@@ -670,7 +670,6 @@ function answerFromRow(r: any): StoredAnswer {
   };
 }
 
-/** The last of the items with the same key, in first-seen order. */
 /** The columns a superseded version keeps (the chunk row's, as they were). */
 const VERSION_COLUMNS =
   'chunk_id, content_hash, revision, document_id, entity_ref, title, section_path, anchor, text';

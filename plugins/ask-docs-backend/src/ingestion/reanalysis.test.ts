@@ -91,7 +91,8 @@ describe('re-analysis when the language analysis changes', () => {
     chunks: await db
       .knex('ask_docs_chunks')
       .orderBy('chunk_id')
-      .select('chunk_id', 'content_hash'),
+      // first_seen: an unchanged text keeps it when its row is rewritten (migration 0008)
+      .select('chunk_id', 'content_hash', 'first_seen'),
     vectors: await db
       .knex('ask_docs_embeddings')
       .orderBy('chunk_id')
