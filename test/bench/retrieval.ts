@@ -438,38 +438,32 @@ async function measureSize(options: {
 
   // The process first answers other questions of the same corpus, so the rows below time the
   // index's pages and not Node compiling the retrieval code: a fresh process's first pass is
-  // ~20 ms slower at p95 with every page in shared buffers (decision record 0011, seventh
-  // round). That first pass is kept as a row of its own ('hybrid/all/process').
+  // 20-35 ms slower at p95 with every page in shared buffers (decision record 0011, seventh
+  // round). That pass is kept too ('<mode>/<visibility>/process'; the report shows hybrid/all).
   const latency: Record<string, Latency> = {};
-  const bufferedAtFirstPass = await bufferedShare(knex);
-  for (const [name, v] of Object.entries(visibility)) {
-    for (const mode of modes) {
-      log(`  process warm-up ${mode} / ${name}`);
-      const first = await timeEach(
-        options.warmupQueries,
-        q => pipeline.retrieve(q, v, { mode }),
-        { warmup: 0 },
-      );
-      if (mode === 'hybrid' && name === 'all')
-        latency['hybrid/all/process'] = first;
-    }
-  }
-  // Then as loaded (one pass, no question seen before: first touch of their pages), then with
-  // the index in shared buffers (steady state: WARM_PASSES passes over the same queries).
-  const timeModes = async (phase: string, passes: number, warmup: number) => {
+  const timeModes = async (
+    phase: string,
+    inputs: Query[],
+    timing: { passes: number; warmup: number },
+  ) => {
     for (const [name, v] of Object.entries(visibility)) {
       for (const mode of modes) {
         log(`  latency ${mode} / ${name}${phase}`);
         latency[`${mode}/${name}${phase}`] = await timeEach(
-          queries,
+          inputs,
           q => pipeline.retrieve(q, v, { mode }),
-          { passes, warmup },
+          timing,
         );
       }
     }
   };
-  await timeModes('', 1, 0);
-  if (await prewarmIndex(knex)) await timeModes('/warm', WARM_PASSES, 2);
+  const bufferedAtFirstPass = await bufferedShare(knex);
+  await timeModes('/process', options.warmupQueries, { passes: 1, warmup: 0 });
+  // Then as loaded (one pass, no question seen before: first touch of their pages), then with
+  // the index in shared buffers (steady state: WARM_PASSES passes over the same queries).
+  await timeModes('', queries, { passes: 1, warmup: 0 });
+  if (await prewarmIndex(knex))
+    await timeModes('/warm', queries, { passes: WARM_PASSES, warmup: 2 });
 
   const replaced: SizePoint['replaced'] = {};
   const agreement: SizePoint['agreement'] = {};
@@ -701,11 +695,9 @@ function render(report: {
   out.push(
     'Each question once right after the load, its pages touched for the first time (those ' +
       "not in shared buffers come from the operating system's cache); then, where the server " +
-      'has pg_prewarm, after it loaded the knowledge ' +
-      'index into shared buffers, as on a server that has been answering questions: ' +
-      `${WARM_PASSES} passes over the same questions, percentiles over all their timings, and in ` +
-      'brackets ' +
-      "the range of the passes' own p95.",
+      'has pg_prewarm, after it loaded the knowledge index into shared buffers, as on a server ' +
+      `that has been answering questions: ${WARM_PASSES} passes over the same questions, ` +
+      "percentiles over all their timings, and in brackets the range of the passes' own p95.",
   );
   out.push('');
   out.push(

@@ -614,11 +614,11 @@ export class DatabaseAskDocsStore implements AskDocsStore {
     tx: Knex.Transaction,
     chunkIds: string[] | Knex.QueryBuilder,
   ) {
-    const ids = Array.isArray(chunkIds);
+    const isList = Array.isArray(chunkIds);
     await tx.raw(
       `INSERT INTO ask_docs_chunk_versions (${VERSION_COLUMNS}, first_seen, superseded_at)
        SELECT ${VERSION_COLUMNS}, first_seen, now() FROM ask_docs_chunks
-        WHERE chunk_id ${ids ? '= ANY(?::text[])' : 'IN ?'}
+        WHERE chunk_id ${isList ? '= ANY(?::text[])' : 'IN ?'}
        ON CONFLICT (chunk_id, content_hash) DO UPDATE SET superseded_at = excluded.superseded_at`,
       [chunkIds],
     );
