@@ -10,6 +10,8 @@ export interface Latency {
   mean: number;
   /** With several passes over the inputs: each pass's own p50 and p95 (the spread). */
   passes?: Array<{ p50: number; p95: number }>;
+  /** The three slowest timings with their place in the pass (0: first), to tell a slow start. */
+  slowest: Array<{ at: number; ms: number }>;
 }
 
 /**
@@ -41,6 +43,10 @@ export async function timeEach<T>(
     p50: percentile(ms, 50),
     p95: percentile(ms, 95),
     mean: ms.reduce((a, b) => a + b, 0) / ms.length,
+    slowest: ms
+      .map((t, i) => ({ at: i % inputs.length, ms: Math.round(t * 10) / 10 }))
+      .sort((a, b) => b.ms - a.ms)
+      .slice(0, 3),
     ...(passes > 1 ? { passes: perPass } : {}),
   };
 }

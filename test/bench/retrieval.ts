@@ -122,16 +122,35 @@ async function startEvalDatabase(options: { dataDir?: string } = {}) {
   }
   return startDatabase(options);
 }
+
 /** The group whose entities the filtered user sees: 1 of ENTITIES, i.e. ~1% of chunks. */
 const FILTER_OWNER = 7;
 
-/** How much of the index was in shared buffers before a first pass, when known. */
-function bufferedNote(share: number | undefined): string {
-  return share === undefined
-    ? ''
-    : ` (${(share * 100).toFixed(
-        0,
-      )} % of the index's pages in shared buffers before it)`;
+/**
+ * One size's pass over the training questions (the process's first at that size): p50 / p95,
+ * the share of the index in shared buffers before it, where in the pass its slowest question
+ * came, and the same questions timed again after the warm passes (only that compares).
+ */
+function trainingPass(size: SizePoint): string {
+  const first = size.latency['hybrid/all/process'];
+  if (!first) return '';
+  const again = size.latency['hybrid/all/process/warm'];
+  const ms = (l: Latency) => `${l.p50.toFixed(0)} / ${l.p95.toFixed(0)}`;
+  const share = size.bufferedAtFirstPass;
+  const slowest = first.slowest[0];
+  const notes = [
+    share === undefined
+      ? ''
+      : `${(share * 100).toFixed(0)} % of the index's pages in shared buffers`,
+    slowest
+      ? `slowest question ${slowest.at + 1} of the pass, ${slowest.ms} ms`
+      : '',
+  ].filter(Boolean);
+  return (
+    `${size.chunks}: ${ms(first)}` +
+    (notes.length ? ` (${notes.join('; ')})` : '') +
+    (again ? `, again after the warm passes ${ms(again)}` : '')
+  );
 }
 
 /** A p95 cell: the figure, and with several passes the range of the passes' own p95. */
@@ -462,8 +481,14 @@ async function measureSize(options: {
   // Then as loaded (one pass, no question seen before: first touch of their pages), then with
   // the index in shared buffers (steady state: WARM_PASSES passes over the same queries).
   await timeModes('', queries, { passes: 1, warmup: 0 });
-  if (await prewarmIndex(knex))
+  if (await prewarmIndex(knex)) {
     await timeModes('/warm', queries, { passes: WARM_PASSES, warmup: 2 });
+    // The training questions again, warm: their first pass is only comparable with this one.
+    await timeModes('/process/warm', options.warmupQueries, {
+      passes: 1,
+      warmup: 0,
+    });
+  }
 
   const replaced: SizePoint['replaced'] = {};
   const agreement: SizePoint['agreement'] = {};
@@ -735,17 +760,7 @@ function render(report: {
       'on the same manual once per mode and visibility (none of them timed later), so the rows ' +
       "time the index's pages, not Node compiling the retrieval code. That pass, hybrid and " +
       'everything visible (p50 / p95 ms; the first size is a new process): ' +
-      report.sizes
-        .map(s => s.latency['hybrid/all/process'])
-        .map((l, i) =>
-          l
-            ? `${report.sizes[i].chunks}: ${l.p50.toFixed(0)} / ${l.p95.toFixed(
-                0,
-              )}${bufferedNote(report.sizes[i].bufferedAtFirstPass)}`
-            : '',
-        )
-        .filter(Boolean)
-        .join(', ') +
+      report.sizes.map(trainingPass).filter(Boolean).join(', ') +
       '.',
   );
   out.push('');

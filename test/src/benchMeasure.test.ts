@@ -28,4 +28,23 @@ describe('timeEach', () => {
     expect(latency.n).toBe(2);
     expect(latency.passes).toBeUndefined();
   });
+
+  it('names the slowest timings by their place in the pass, not overall', async () => {
+    const wait = (ms: number) => new Promise(r => setTimeout(r, ms));
+    let call = 0;
+    // Inputs 0..3, two passes: the first call of the second pass (input 0) is by far the slowest.
+    const latency = await timeEach(
+      [0, 1, 2, 3],
+      async () => wait(++call === 5 ? 60 : 1),
+      { warmup: 0, passes: 2 },
+    );
+    expect(latency.slowest).toHaveLength(3);
+    expect(latency.slowest[0].at).toBe(0);
+    expect(latency.slowest[0].ms).toBeGreaterThanOrEqual(55);
+    expect(latency.slowest[1].ms).toBeLessThan(latency.slowest[0].ms);
+    for (const s of latency.slowest) {
+      expect(s.at).toBeGreaterThanOrEqual(0);
+      expect(s.at).toBeLessThan(4);
+    }
+  });
 });
