@@ -3,11 +3,13 @@
  *
  *   node -r @backstage/cli/config/nodeTransform.cjs test/bench/retrieval.ts [--sizes 10000,100000]
  *     [--queries 20] [--skip-tiny] [--ingest-pages N] [--no-replaced]
+ *     [--quality items-train,items-dev,shared-dev]
  *
  * Every number is reported against a baseline measured in the same run: filtered vs unfiltered
  * latency, HNSW vs exact kNN, tiny transformers model vs hashing ingestion, 100k vs 10k. Embedded
  * Postgres (PGlite, WASM) on loopback only; every loop is bounded by the inputs listed here.
  */
+import { spawn } from 'child_process';
 import fs from 'fs';
 import os from 'os';
 import path from 'path';
@@ -52,8 +54,9 @@ import {
   ingest,
   startEvalDatabase as startDatabase,
 } from '../eval/buildIndex';
-import { ITEMS_DIR, loadEvalItems } from '../eval/evalItems';
+import { EVAL_SETS, ITEMS_DIR, loadEvalItems } from '../eval/evalItems';
 import { productSettings } from '../eval/evaluate';
+import { EvalReport, renderBySet } from '../eval/report';
 import {
   EmbeddedQuestion,
   QuestionPipeline,
@@ -183,6 +186,8 @@ function parseArgs(argv: string[]) {
      */
     replaced: true,
     ingestPages: Infinity,
+    /** Evaluation sets whose quality figures the report carries (--quality), none by default. */
+    quality: [] as string[],
     out: path.resolve(__dirname, '../../test-results/bench'),
   };
   eachArgument(argv, (a, value) => {
@@ -194,6 +199,8 @@ function parseArgs(argv: string[]) {
     else if (a === '--hnsw-memory') args.hnswMemory = value();
     else if (a === '--ingest-pages') args.ingestPages = Number(value());
     else if (a === '--out') args.out = path.resolve(value());
+    else if (a === '--quality')
+      args.quality = value().split(',').filter(Boolean);
     else throw new Error(`unknown argument ${a}`);
   });
   if (
@@ -202,6 +209,15 @@ function parseArgs(argv: string[]) {
   ) {
     throw new Error('--sizes must be increasing positive integers');
   }
+  const unknownSets = args.quality.filter(
+    x => !(EVAL_SETS as readonly string[]).includes(x),
+  );
+  if (unknownSets.length)
+    throw new Error(
+      `--quality: unknown sets ${unknownSets.join(
+        ', ',
+      )} (known: ${EVAL_SETS.join(', ')})`,
+    );
   if (!(args.queries >= 1 && args.queries <= 200))
     throw new Error('--queries must be 1..200');
   if (!/^\d+(kB|MB|GB)$/.test(args.hnswMemory))
@@ -225,6 +241,68 @@ interface IngestionResult {
   /** Time to embed every chunk text alone, outside ingestion. */
   embedOnlySeconds: number;
   errors: number;
+}
+
+/** The evaluation harness's figures for some sets, as the report carries them. */
+interface QualityResult {
+  command: string;
+  /** Per set: hybrid ranking and the product path's refusals (the harness's bySet). */
+  bySet: EvalReport['bySet'];
+  /** Where the harness wrote its full report (items included). */
+  file: string;
+}
+
+/** A path as the repository's root sees it: relative inside it, absolute outside. */
+function inRepository(root: string, file: string): string {
+  const relative = path.relative(root, file);
+  return relative.startsWith('..') || path.isAbsolute(relative)
+    ? file
+    : relative;
+}
+
+/**
+ * Runs the evaluation harness (`test/eval/run.ts --quick`) on the given sets in a child process,
+ * on its own embedded database: the harness ingests the shared corpora, and pointing it at the
+ * benchmark's server (ASK_DOCS_TEST_PG_URL) would mix its chunks with the synthetic ones.
+ */
+async function measureQuality(
+  sets: string[],
+  outDir: string,
+): Promise<QualityResult> {
+  const name = 'bench-quality';
+  const root = path.resolve(__dirname, '../..');
+  const argv = [
+    '-r',
+    '@backstage/cli/config/nodeTransform.cjs',
+    inRepository(root, path.resolve(__dirname, '../eval/run.ts')),
+    '--quick',
+    '--sets',
+    sets.join(','),
+    '--name',
+    name,
+    '--out',
+    inRepository(root, outDir),
+  ];
+  const env = { ...process.env };
+  delete env.ASK_DOCS_TEST_PG_URL;
+  const exit = await new Promise<string>((resolve, reject) => {
+    const child = spawn(process.execPath, argv, {
+      cwd: root,
+      env,
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+    child.on('error', reject);
+    child.on('exit', (code, signal) =>
+      resolve(code === 0 ? '' : signal ? `signal ${signal}` : `code ${code}`),
+    );
+  });
+  const command = `node ${argv.join(' ')}`;
+  if (exit) throw new Error(`${command} ended with ${exit}`);
+  const file = path.join(outDir, `${name}.json`);
+  const { report } = JSON.parse(fs.readFileSync(file, 'utf8')) as {
+    report: EvalReport;
+  };
+  return { command, bySet: report.bySet, file };
 }
 
 async function measureIngestion(
@@ -483,7 +561,8 @@ async function measureSize(options: {
   await timeModes('', queries, { passes: 1, warmup: 0 });
   if (await prewarmIndex(knex)) {
     await timeModes('/warm', queries, { passes: WARM_PASSES, warmup: 2 });
-    // The training questions again, warm: their first pass is only comparable with this one.
+    // The training questions again, warm: their first pass is only comparable with this one
+    // (every mode and visibility are kept in the JSON; the report shows hybrid/all).
     await timeModes('/process/warm', options.warmupQueries, {
       passes: 1,
       warmup: 0,
@@ -666,6 +745,7 @@ function render(report: {
   baselineRss: { bench: number; server?: number };
   embedder: string;
   server: ServerSettings;
+  quality?: QualityResult;
   totalSeconds: number;
 }): string {
   const out: string[] = [];
@@ -913,6 +993,7 @@ function render(report: {
     );
   }
   out.push('');
+  if (report.quality) out.push(...renderQuality(report.quality), '');
   out.push(`Total ${report.totalSeconds.toFixed(0)}s.`);
   return out.join('\n');
 }
@@ -948,6 +1029,7 @@ async function main() {
   // 2. Synthetic corpus of growing size in one on-disk database (100k chunks exceed what an
   // in-memory WASM heap should hold).
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ask-docs-bench-db-'));
+  const file = path.join(args.out, 'retrieval.json');
   const db = await startEvalDatabase({ dataDir });
   // An interrupted run must not leave a busy WASM server (it cannot react to SIGTERM while an
   // index build runs) or gigabytes of data behind.
@@ -1092,7 +1174,6 @@ async function main() {
       totalSeconds: (Date.now() - started) / 1000,
     };
     fs.mkdirSync(args.out, { recursive: true });
-    const file = path.join(args.out, 'retrieval.json');
     fs.writeFileSync(file, JSON.stringify(report, null, 2));
     process.stdout.write(`${render(report)}\n`);
     log(`wrote ${file}`);
@@ -1100,9 +1181,29 @@ async function main() {
     await db.stop();
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
+  // After the sizes are saved and the bench's database is stopped: a failing harness loses
+  // nothing, and the two databases never hold memory at once.
+  if (args.quality.length) {
+    const quality = await measureQuality(args.quality, args.out);
+    const report = JSON.parse(fs.readFileSync(file, 'utf8'));
+    fs.writeFileSync(file, JSON.stringify({ ...report, quality }, null, 2));
+    process.stdout.write(`${renderQuality(quality).join('\n')}\n`);
+    log(`added the evaluation's figures to ${file}`);
+  }
 }
 
 main().catch(e => {
   process.stderr.write(`${e instanceof Error ? e.stack : String(e)}\n`);
   process.exit(1);
 });
+
+/** The quality section: the harness's table by set and language. */
+function renderQuality(quality: QualityResult): string[] {
+  return [
+    `### Quality (evaluation harness: \`${quality.command}\`)`,
+    '',
+    renderBySet(quality.bySet),
+    '',
+    `The harness's full report: ${quality.file}.`,
+  ];
+}

@@ -332,6 +332,42 @@ function table(header: string[], rows: string[][]): string {
   ].join('\n');
 }
 
+/** Hybrid ranking and product-path refusal by evaluation set and language, as a table. */
+export function renderBySet(bySet: EvalReport['bySet']): string {
+  const setRow = (name: string, g: GroupSummary) => [
+    name,
+    `${g.answerable.n} / ${g.unanswerable.n}`,
+    pct(g.ranking.recall['@1']),
+    pct(g.ranking.recall['@5']),
+    pct(g.ranking.recall['@10']),
+    f3(g.ranking.mrr),
+    `${g.unanswerable.refused}/${g.unanswerable.n} = ${pct(
+      g.unanswerable.refusalRate,
+    )}`,
+    `${g.answerable.refused}/${g.answerable.n} = ${pct(
+      g.answerable.falseRefusalRate,
+    )}`,
+  ];
+  return table(
+    [
+      'set',
+      'answerable / unanswerable',
+      'R@1',
+      'R@5',
+      'R@10',
+      'MRR',
+      'refused unanswerable %',
+      'false refusal %',
+    ],
+    Object.entries(bySet).flatMap(([name, s]) => [
+      setRow(`**${name}**`, s),
+      ...Object.entries(s.byLang).map(([lang, g]) =>
+        setRow(`${name} ${lang}`, g),
+      ),
+    ]),
+  );
+}
+
 export function renderMarkdown(report: EvalReport): string {
   const out: string[] = [];
   out.push(`### Retrieval evaluation (${report.corpora.join(', ')})`);
@@ -396,40 +432,7 @@ export function renderMarkdown(report: EvalReport): string {
     'By evaluation set and language (hybrid ranking; refusal on the product path):',
   );
   out.push('');
-  const setRow = (name: string, g: GroupSummary) => [
-    name,
-    `${g.answerable.n} / ${g.unanswerable.n}`,
-    pct(g.ranking.recall['@1']),
-    pct(g.ranking.recall['@5']),
-    pct(g.ranking.recall['@10']),
-    f3(g.ranking.mrr),
-    `${g.unanswerable.refused}/${g.unanswerable.n} = ${pct(
-      g.unanswerable.refusalRate,
-    )}`,
-    `${g.answerable.refused}/${g.answerable.n} = ${pct(
-      g.answerable.falseRefusalRate,
-    )}`,
-  ];
-  out.push(
-    table(
-      [
-        'set',
-        'answerable / unanswerable',
-        'R@1',
-        'R@5',
-        'R@10',
-        'MRR',
-        'refused unanswerable %',
-        'false refusal %',
-      ],
-      Object.entries(report.bySet).flatMap(([name, s]) => [
-        setRow(`**${name}**`, s),
-        ...Object.entries(s.byLang).map(([lang, g]) =>
-          setRow(`${name} ${lang}`, g),
-        ),
-      ]),
-    ),
-  );
+  out.push(renderBySet(report.bySet));
   const r = report.refusal;
   out.push('');
   out.push(
