@@ -745,7 +745,6 @@ function render(report: {
   baselineRss: { bench: number; server?: number };
   embedder: string;
   server: ServerSettings;
-  quality?: QualityResult;
   totalSeconds: number;
 }): string {
   const out: string[] = [];
@@ -993,9 +992,19 @@ function render(report: {
     );
   }
   out.push('');
-  if (report.quality) out.push(...renderQuality(report.quality), '');
   out.push(`Total ${report.totalSeconds.toFixed(0)}s.`);
   return out.join('\n');
+}
+
+/** The quality section: the harness's table by set and language. */
+function renderQuality(quality: QualityResult): string[] {
+  return [
+    `### Quality (evaluation harness: \`${quality.command}\`)`,
+    '',
+    renderBySet(quality.bySet),
+    '',
+    `The harness's full report: ${quality.file}.`,
+  ];
 }
 
 async function main() {
@@ -1196,14 +1205,3 @@ main().catch(e => {
   process.stderr.write(`${e instanceof Error ? e.stack : String(e)}\n`);
   process.exit(1);
 });
-
-/** The quality section: the harness's table by set and language. */
-function renderQuality(quality: QualityResult): string[] {
-  return [
-    `### Quality (evaluation harness: \`${quality.command}\`)`,
-    '',
-    renderBySet(quality.bySet),
-    '',
-    `The harness's full report: ${quality.file}.`,
-  ];
-}
