@@ -5,6 +5,7 @@
 import fs from 'fs';
 import path from 'path';
 import { corporaDir } from '../../plugins/ask-docs-backend/src/ingestion/parsing/testUtils';
+import { formVariants } from './questionForm';
 
 export interface EvalItem {
   id: string;
@@ -32,11 +33,25 @@ export const EVAL_SETS = [
   'items-train',
   'items-dev',
   'items-test',
+  // The same questions in their other form (questionForm.ts), reported apart; run when named.
+  'form-shared-dev',
+  'form-train',
+  'form-dev',
+  'form-test',
 ] as const;
 
-/** Both sources: shared/eval (set 'shared-dev') and test/eval/items (set 'items-<split>'). */
+/** The sets a run without --sets measures: the hand-written questions. */
+export const DEFAULT_EVAL_SETS: readonly string[] = EVAL_SETS.filter(
+  s => !s.startsWith('form-'),
+);
+
+/**
+ * Both sources: shared/eval (set 'shared-dev') and test/eval/items (set 'items-<split>'), and
+ * their question-form variants (set 'form-<split>').
+ */
 export function loadAllEvalItems(): EvalItem[] {
-  const items = [...loadEvalItems(), ...loadEvalItems({ dir: ITEMS_DIR })];
+  const written = [...loadEvalItems(), ...loadEvalItems({ dir: ITEMS_DIR })];
+  const items = [...written, ...formVariants(written)];
   const ids = new Set<string>();
   for (const i of items) {
     if (ids.has(i.id))

@@ -30,7 +30,7 @@ import {
 } from '../../plugins/ask-docs-backend/src/embedding';
 import { SentenceEncoderEmbedder } from './sentenceEncoderEmbedder';
 import { buildEvalIndex, evalAnalyzers } from './buildIndex';
-import { EVAL_SETS, loadAllEvalItems } from './evalItems';
+import { DEFAULT_EVAL_SETS, EVAL_SETS, loadAllEvalItems } from './evalItems';
 import { evaluate, productSettings } from './evaluate';
 import { buildReport, renderMarkdown } from './report';
 import { extractiveModel } from './extractiveModel';
@@ -189,9 +189,8 @@ async function main() {
     process.stderr.write(
       `[eval ${((Date.now() - started) / 1000).toFixed(0)}s] ${m}\n`,
     );
-  const allItems = loadAllEvalItems().filter(
-    i => !args.sets || args.sets.includes(i.set),
-  );
+  const sets = args.sets ?? DEFAULT_EVAL_SETS;
+  const allItems = loadAllEvalItems().filter(i => sets.includes(i.set));
   const named = [...new Set(allItems.map(i => i.corpus))];
   const corpora = args.corpora ?? ALL_CORPORA.filter(c => named.includes(c));
   const unknown = corpora.filter(c => !named.includes(c));

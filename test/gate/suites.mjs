@@ -52,6 +52,7 @@ export const suites = [
       'plugins/ask-docs-backend/src/language/czechDerivation.test.ts',
       'test/integration/retrievalBenchmark.test.ts',
       'test/src/benchMeasure.test.ts',
+      'test/src/questionForm.test.ts',
       'plugins/ask-docs-backend/src/ingestion/reanalysis.test.ts',
       'plugins/ask-docs-backend/src/ingestion/parsing/chunkSections.test.ts',
       // security (issue 14)

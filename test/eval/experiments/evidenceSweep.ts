@@ -470,7 +470,6 @@ function main() {
             'titleMax5',
             'uncoveredShare',
             'missingShare',
-            'howQuestion',
           ]
             .map(k => `${k}=${Number(s.x[k]).toFixed(2)}`)
             .join(' ')}\n` +

@@ -65,8 +65,6 @@ describe('evidenceFeatures', () => {
     expect(f.overlap10).toBeCloseTo(0.2);
     expect(f.fusedTop).toBeCloseTo(1);
     expect(f.missingShare).toBeCloseTo(4 / 7);
-    expect(f.howQuestion).toBe(1);
-    expect(f.yesNoQuestion).toBe(0);
     expect(f.czech).toBe(0);
   });
 
@@ -90,15 +88,17 @@ describe('evidenceFeatures', () => {
     expect(covered.uncoveredShare).toBe(0);
   });
 
-  it('tells yes/no questions from wh-questions in both languages', () => {
-    const form = (question: string) => evidenceFeatures({ ...base, question });
-    expect(form('Does VACUUM return space to the OS?').yesNoQuestion).toBe(1);
-    expect(form('Lze vrátit nasazení?').yesNoQuestion).toBe(1);
-    expect(form('Co dělá pokladna v noci?').yesNoQuestion).toBe(0);
-    expect(form('Jak nasadit pokladnu?')).toMatchObject({
-      howQuestion: 1,
-      yesNoQuestion: 0,
-    });
+  it('gives the same features to a question however it is worded', () => {
+    // Most hand-written unanswerable questions begin "How do I"; a decision that learnt the
+    // wording would refuse real users' how-questions (decision record 0009, eighth round).
+    const same = (a: string, b: string) =>
+      expect(evidenceFeatures({ ...base, question: a })).toEqual(
+        evidenceFeatures({ ...base, question: b }),
+      );
+    same('How do I vacuum in parallel?', 'vacuum in parallel');
+    same('Can vacuum run in parallel?', 'vacuum in parallel');
+    same('Jak nasadit pokladnu?', 'nasadit pokladnu');
+    same('Lze nasadit pokladnu?', 'Kdy nasadit pokladnu?');
   });
 
   it("finds the best sentence of the top 5 candidates by the query tokens' keys", () => {

@@ -2,8 +2,10 @@
  * The question-level evidence decision (decision record 0009): does the visible corpus answer
  * this question at all? Features describe how well the fused candidates match the question
  * (coverage, similarity, agreement of the two retrievers, score margins, words the corpus does
- * not have, the question's form); a logistic model fitted on the training questions
- * (test/eval/fitEvidenceModel.ts) turns them into a probability, refused below its cutoff.
+ * not have); a logistic model fitted on the training questions (test/eval/fitEvidenceModel.ts)
+ * turns them into a probability, refused below its cutoff. Nothing looks at how the question is
+ * worded ("How do I …?" or a bare request): the same question must get the same decision in any
+ * form (decision record 0009, eighth round).
  */
 import { foldDiacritics } from '../language/tokenize';
 import type { TokenStatistics } from './keywordSearch';
@@ -28,8 +30,6 @@ export const EVIDENCE_FEATURES = [
   'missingShare',
   'corrected',
   'logTokens',
-  'howQuestion',
-  'yesNoQuestion',
   'uncoveredMaxIdf',
   'uncoveredShare',
   'czech',
@@ -92,7 +92,7 @@ export interface EvidenceInput {
   tokens: number;
   /** Largest possible fused score (sum of list weights / (k + 1)), to scale `rrf`. */
   maxFused: number;
-  /** The question (with restored diacritics): its form and language are features. */
+  /** The question (with restored diacritics): its language, identifiers and names are features. */
   question?: string;
   /** Share of the question a candidate's section path names (fusion.ts titleCoverage). */
   titleCoverage?: ReadonlyMap<string, number>;
@@ -208,18 +208,6 @@ export function nameMissing(
   return questionNames(question).some(n => !finds(n, slack)) ? 1 : 0;
 }
 
-const HOW = /^\s*(how|jak|kudy|čím|cim)\b/i;
-// Yes/no questions start with an auxiliary (en) or are Czech questions without a wh-word.
-const YES_NO_EN =
-  /^\s*(is|are|does|do|did|can|could|will|should|has|have|was|were)\b/i;
-const WH_CS = new RegExp(
-  '^\\s*(jak|co|kde|kdy|proč|proc|který|ktery|která|ktera|které|ktere|kolik|' +
-    'čím|cim|kdo|čeho|ceho)\\b',
-  'i',
-);
-const CS_YES_NO =
-  /^\s*(je|jsou|lze|dá|da|má|ma|musí|musi|může|muze|umí|umi)\b/i;
-
 const top = (xs: Array<number | null | undefined>, n = xs.length) =>
   xs
     .slice(0, n)
@@ -263,12 +251,6 @@ export function evidenceFeatures(input: EvidenceInput): EvidenceFeatures {
     .filter(t => t.match === 'none')
     .reduce((s, t) => s + t.idf, 0);
   const q = input.question ?? '';
-  const yesNo =
-    YES_NO_EN.test(q) ||
-    CS_YES_NO.test(q) ||
-    (/\?\s*$/.test(q) &&
-      !WH_CS.test(q) &&
-      !/^\s*(what|which|where|when|why|who|how)\b/i.test(q));
   const fusedTop = fused[0]?.rrf ?? 0;
   // The most specific question words the best-covering top-5 chunk lacks: a near-miss question
   // usually shares the product's vocabulary but not its one distinctive word.
@@ -316,8 +298,6 @@ export function evidenceFeatures(input: EvidenceInput): EvidenceFeatures {
     missingShare: idfSum > 0 ? missing / idfSum : 0,
     corrected: input.corrections > 0 ? 1 : 0,
     logTokens: Math.log(1 + input.tokens),
-    howQuestion: HOW.test(q) ? 1 : 0,
-    yesNoQuestion: yesNo ? 1 : 0,
     uncoveredMaxIdf,
     uncoveredShare: searched.length ? lacking.length / searched.length : 0,
     czech: CZECH_LETTER.test(q) ? 1 : 0,
