@@ -16,11 +16,13 @@ import { buildReport, EvalReport } from '../eval/report';
 const CORPORA = ['mkdocs-docs-en', 'pyvec-docs-cs'];
 
 /*
- * Measured on this subset (docs/evaluation.md): 9 of 12 unanswerable questions refused, 1 of 27
- * answerable ones wrongly refused. The bars leave one item of slack each way, no more.
+ * Measured on this subset (docs/evaluation.md): 10 of 12 unanswerable questions refused, 3 of 27
+ * answerable ones wrongly refused, since the evidence decision no longer reads the question's
+ * wording (decision record 0009, eighth round; 9 of 12 and 1 of 27 before). The bars leave one
+ * item of slack each way, no more.
  */
-const MIN_REFUSAL_ACCURACY = 8 / 12;
-const MAX_FALSE_REFUSAL_RATE = 2 / 27;
+const MIN_REFUSAL_ACCURACY = 9 / 12;
+const MAX_FALSE_REFUSAL_RATE = 4 / 27;
 
 describe('retrieval quality (MkDocs guide + Pyvec docs, hashing embedder)', () => {
   let index: BuiltIndex;

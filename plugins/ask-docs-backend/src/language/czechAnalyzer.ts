@@ -29,8 +29,9 @@ export const DEFAULT_CZECH_DICTIONARY = {
 /**
  * Bump when the key computation changes: stored keys must then be rebuilt.
  * 2: derivation keys (verbal nouns and participles also carry their verb as a lemma).
+ * 3: the inflected function words (kterého, všech, musí, nějaký, ...) are stopwords too.
  */
-const KEYS_VERSION = 2;
+const KEYS_VERSION = 3;
 
 // Folded stopwords catch questions typed without diacritics ("pri", "pred", "muze").
 const FOLDED_STOPWORDS = new Set([...CZECH_STOPWORDS].map(foldDiacritics));
