@@ -189,6 +189,8 @@ export class HashingEmbedder implements Embedder {
   readonly modelId: string;
   readonly dimension: number;
   readonly fallbackReason?: string;
+  /** v2 hashes the analyzers' keys and skips their stopwords. */
+  readonly dependsOnAnalysis: boolean;
   private readonly analyzers?: Analyzers;
 
   constructor(options: HashingEmbedderOptions = {}) {
@@ -200,6 +202,7 @@ export class HashingEmbedder implements Embedder {
     }
     this.dimension = dimension;
     this.analyzers = options.analyzers;
+    this.dependsOnAnalysis = this.analyzers !== undefined;
     // The vectors depend on the analyzers, so their languages are part of the model id: a
     // changed language list re-embeds instead of mixing two vector spaces.
     this.modelId = this.analyzers

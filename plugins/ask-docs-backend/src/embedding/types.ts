@@ -14,6 +14,11 @@ export interface Embedder {
   readonly dimension: number;
   /** Set when this embedder stands in for a model that could not be loaded. */
   readonly fallbackReason?: string;
+  /**
+   * True when the vectors are computed from the language analysis (stopwords, lemma and stem
+   * keys), so a changed analysis signature means the stored vectors are stale.
+   */
+  readonly dependsOnAnalysis?: boolean;
   embedPassages(texts: string[]): Promise<number[][]>;
   embedQuery(text: string): Promise<number[]>;
 }

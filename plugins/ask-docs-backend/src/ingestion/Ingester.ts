@@ -446,8 +446,14 @@ export class Ingester {
       documentId,
       embedder.modelId,
     );
+    // An embedder whose vectors come from the keyword analysis (the hashing fallback's v2) embeds
+    // a page again when the analysis changed, even if its text did not.
+    const reembed =
+      embedder.dependsOnAnalysis === true &&
+      state !== undefined &&
+      state.analysisSignature !== this.signature;
     const toEmbed = chunks.filter(
-      c => embedded.get(c.chunkId) !== c.contentHash,
+      c => reembed || embedded.get(c.chunkId) !== c.contentHash,
     );
     const vectors = new Map<string, number[]>();
     if (toEmbed.length > 0) {

@@ -2,7 +2,8 @@
  * Postings follow the language analysis they were made with (migration 0003). When the analysis
  * changes while the text does not (here: the Czech dictionary arrives, as when Debian's
  * hunspell-cs is installed or updated), the next run rebuilds the keys of unchanged chunks without
- * re-embedding them or changing their ids, and queries analysed the new way find them.
+ * changing their ids, and queries analysed the new way find them. Their vectors are kept unless
+ * the embedder computes them from the analysis (the hashing fallback's v2).
  */
 import { mockCredentials, mockServices } from '@backstage/backend-test-utils';
 import { Entity } from '@backstage/catalog-model';
@@ -73,15 +74,16 @@ describe('re-analysis when the language analysis changes', () => {
   let withDictionary: Analyzers;
   let visibility: Visibility;
   const fixtures = new Fixtures();
-  // One embedder for both runs: what changes is the keyword analysis only.
+  // One embedder for the runs, independent of the analysis (v1): what changes is the keyword
+  // analysis only.
   let embedder: HashingEmbedder;
 
-  const ingest = (analyzers: Analyzers) =>
+  const ingest = (analyzers: Analyzers, withEmbedder = embedder) =>
     new Ingester({
       store: new DatabaseAskDocsStore(db.knex),
       entities: fixtures,
       techdocs: fixtures,
-      embedder,
+      embedder: withEmbedder,
       analyzers,
       languages: ['en', 'cs'],
       logger: mockServices.logger.mock(),
@@ -145,7 +147,7 @@ describe('re-analysis when the language analysis changes', () => {
       logger: { warn: () => {} },
     });
     withDictionary = await createLanguageAnalyzers({ languages: ['en', 'cs'] });
-    embedder = new HashingEmbedder({ analyzers: withDictionary });
+    embedder = new HashingEmbedder();
     visibility = await resolveVisibility({
       permissions: fakePermissions({}),
       credentials: mockCredentials.user(),
@@ -237,5 +239,25 @@ describe('re-analysis when the language analysis changes', () => {
     expect(legacy.chunksEmbedded).toBe(0);
     const again = await ingest(withDictionary);
     expect(again.chunksReanalysed).toBe(0);
+  });
+
+  it('embeds unchanged chunks again when the vectors come from the analysis', async () => {
+    // The plugin builds the fallback's v2 from the configured analyzers: a new dictionary (or a
+    // new keys version) changes its vectors under the same model id.
+    const v2 = (analyzers: Analyzers) => new HashingEmbedder({ analyzers });
+    expect(v2(stemOnly).modelId).toBe(v2(withDictionary).modelId);
+    await ingest(stemOnly, v2(stemOnly));
+    const before = await snapshot();
+    const changed = await ingest(withDictionary, v2(withDictionary));
+    expect(changed.errors).toEqual([]);
+    expect(changed.chunksWritten).toBe(0);
+    expect(changed.chunksReanalysed).toBe(before.chunks.length);
+    expect(changed.chunksEmbedded).toBe(before.chunks.length);
+    const after = await snapshot();
+    expect(after.chunks).toEqual(before.chunks);
+    expect(after.vectors).not.toEqual(before.vectors);
+    // Nothing again while the analysis stays.
+    const same = await ingest(withDictionary, v2(withDictionary));
+    expect(same.chunksEmbedded).toBe(0);
   });
 });
