@@ -2,9 +2,11 @@
  * Fits the question-level evidence model (decision record 0009) on the TRAINING split only,
  * from an evaluation run's recorded features. From the repository root:
  *
- *   node -r @backstage/cli/config/nodeTransform.cjs test/eval/run.ts --quick --name features
+ *   node -r @backstage/cli/config/nodeTransform.cjs test/eval/run.ts --quick --name features \
+ *     --sets items-train,items-dev,shared-dev,form-train,form-dev,form-shared-dev
  *   node -r @backstage/cli/config/nodeTransform.cjs test/eval/fitEvidenceModel.ts \
  *     [--run test-results/eval/features.json] [--l2 0.1] [--cost 2 | --max-false 0.04] [--write]
+ *     [--drop feature,…] [--train items-train[,form-train]]
  *
  * Logistic regression on standardised features (full-batch gradient descent, L2 penalty, classes
  * weighted to equal total weight), then the cutoff that maximises refusal rate − cost × false
@@ -298,6 +300,9 @@ function main() {
       lang: r.lang,
     }));
   const train = samples.filter(s => args.train.includes(s.set));
+  const absent = args.train.filter(t => !train.some(s => s.set === t));
+  if (absent.length)
+    throw new Error(`${args.run} has no results for ${absent.join(', ')}`);
   if (train.length < 50)
     throw new Error(
       `only ${train.length} training items with features in ${args.run}`,

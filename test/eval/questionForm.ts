@@ -21,16 +21,23 @@ const NOT_A_VERB = new Set(
     'would should shall may might must has have had if in on at to for from with after before ' +
     'during while without by of as all any each every no not one two there here json jsonb ' +
     // Nouns that how-to fragments start with ("syntax to create a hash index").
-    'number way ways fastest best syntax difference'
+    'number way ways fastest best latest syntax difference column'
   ).split(' '),
 );
 
 /** A Czech infinitive: "nasadit", "zorganizovat", "otočit", "říct", "péci". */
 const CS_INFINITIVE = /^\p{Ll}\p{L}+(?:[aeiouyáéěíóúůý]t|ct|ci)$/u;
+/**
+ * After "Jak" also "převést", "nanést", "vézt": a fragment's first word ending in -st may be a
+ * noun ("část", "most"), so these count only where "Jak" shows the word is a verb.
+ */
+const CS_INFINITIVE_AFTER_JAK =
+  /^\p{Ll}\p{L}+(?:[aeiouyáéěíóúůý]t|ct|ci|st|zt)$/u;
 
 const EN_HOW =
   /^\s*how\s+(?:(?:do|can|should|would)\s+(?:i|we|you)|to)\s+(.+?)\s*\?*\s*$/i;
-const CS_HOW = /^\s*jak\s+(\p{L}+)(.*?)\s*\?*\s*$/iu;
+// "Jak nasadit …?", and reflexive "Jak se přihlásit …?" → "přihlásit se …".
+const CS_HOW = /^\s*jak\s+(?:(se|si)\s+)?(\p{L}+)(.*?)\s*\?*\s*$/iu;
 
 /**
  * The question in its other form, or undefined when it has none. `toHow` allows the fragment →
@@ -57,8 +64,10 @@ export function otherForm(
   }
   if (lang === 'cs') {
     const how = CS_HOW.exec(q);
-    if (how && CS_INFINITIVE.test(how[1].toLowerCase()))
-      return `${how[1].toLowerCase()}${how[2]}`;
+    if (how && CS_INFINITIVE_AFTER_JAK.test(how[2].toLowerCase())) {
+      const reflexive = how[1] ? ` ${how[1].toLowerCase()}` : '';
+      return `${how[2].toLowerCase()}${reflexive}${how[3]}`;
+    }
     const first = q.split(/\s+/)[0];
     if (toHow && !q.endsWith('?') && CS_INFINITIVE.test(first))
       return `Jak ${q}?`;

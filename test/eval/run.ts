@@ -167,6 +167,8 @@ function parseArgs(argv: string[]) {
       process.stdout.write(
         'usage: run.ts [--corpora a,b] ' +
           '[--sets shared-dev,items-train,items-dev,items-test] [--quick]\n' +
+          '  (also form-train, form-dev, form-shared-dev, form-test: the same questions\n' +
+          '  in their other form, only when named)\n' +
           '  [--evidence thresholds|fitted] [--fusion rrf|scores] [--title-weight w]\n' +
           '  [--phrase-weight w]\n' +
           '  [--no-cache] [--embedder hashing-v2|hashing-v1|sentence-encoder] ' +

@@ -28,6 +28,12 @@ describe('question-form variants', () => {
     expect(otherForm('jak prichytit vrstvu k voditkum', 'cs', true)).toBe(
       'prichytit vrstvu k voditkum',
     );
+    expect(otherForm('Jak převést výběr na cestu?', 'cs', false)).toBe(
+      'převést výběr na cestu',
+    );
+    expect(otherForm('Jak se přihlásit na PyCon?', 'cs', false)).toBe(
+      'přihlásit se na PyCon',
+    );
   });
 
   it('turns a request into a how-question only when allowed and when it starts with a verb', () => {
@@ -48,6 +54,10 @@ describe('question-form variants', () => {
       ['How many undo steps are kept?', 'en'],
       ['what range of angles can I enter?', 'en'],
       ['syntax to create a hash index', 'en'],
+      ['latest row per group', 'en'],
+      ['column that is computed from others', 'en'],
+      ['Jak se odhlásím z konference?', 'cs'],
+      ['část obrázku', 'cs'],
       ['pg_locks view outstanding locks', 'en'],
       ['Jak dlouho trvá kurz?', 'cs'],
       ['Jaký je IČO spolku?', 'cs'],

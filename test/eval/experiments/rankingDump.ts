@@ -37,7 +37,7 @@ async function main() {
   // Deeper lists than the product's 40 let a sweep try other depths (and RRF constants).
   const depth = Number(arg('--candidates', '40'));
   const product = argv.includes('--product');
-  if (sets.includes('items-test'))
+  if (sets.includes('items-test') || sets.includes('form-test'))
     throw new Error('the test split is not for sweeping: use run.ts once');
   const items = loadAllEvalItems().filter(i => sets.includes(i.set));
   const analyzers = await evalAnalyzers();

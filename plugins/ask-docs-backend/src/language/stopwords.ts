@@ -26,7 +26,7 @@ kterými jakého jakému jakém jakým jakých jakými čeho čemu čím koho ko
 všechny všech všem všemi každý každá každé každou každého každém nějaký nějaká nějaké nějakou
 nějakého nějakém nějakým nějakých žádný žádná žádné žádnou žádného musí musím musíme musíte
 musejí muset musel musela mohu můžu můžeme můžete mohou mohl mohla lze této těchto těmito tomuto
-svou svého svém svému sebe sobě`;
+svou svého svém svému sebe sobě nelze nemusí nemůže nemohu nemůžu`;
 
 function toSet(list: string): ReadonlySet<string> {
   return new Set(list.split(/\s+/).filter(Boolean));
