@@ -15,37 +15,41 @@ const item = (over: Partial<EvalItem>): EvalItem => ({
 });
 
 describe('question-form variants', () => {
-  it('turns how-questions into the bare request, in both languages', () => {
-    expect(otherForm('How do I rotate my AWS keys?', 'en', false)).toBe(
-      'rotate my AWS keys',
-    );
-    expect(otherForm('how to avoid a full scan', 'en', false)).toBe(
-      'avoid a full scan',
-    );
-    expect(otherForm('Jak nasadit pokladnu?', 'cs', false)).toBe(
-      'nasadit pokladnu',
-    );
-    expect(otherForm('jak prichytit vrstvu k voditkum', 'cs', true)).toBe(
+  // [question, language, fragment → how allowed, other form]
+  const rewrites: Array<[string, string, boolean, string | undefined]> = [
+    ['How do I rotate my AWS keys?', 'en', false, 'rotate my AWS keys'],
+    ['how to avoid a full scan', 'en', false, 'avoid a full scan'],
+    ['Jak nasadit pokladnu?', 'cs', false, 'nasadit pokladnu'],
+    [
+      'jak prichytit vrstvu k voditkum',
+      'cs',
+      true,
       'prichytit vrstvu k voditkum',
-    );
-    expect(otherForm('Jak převést výběr na cestu?', 'cs', false)).toBe(
-      'převést výběr na cestu',
-    );
-    expect(otherForm('Jak se přihlásit na PyCon?', 'cs', false)).toBe(
-      'přihlásit se na PyCon',
-    );
+    ],
+    ['Jak převést výběr na cestu?', 'cs', false, 'převést výběr na cestu'],
+    ['Jak se přihlásit na PyCon?', 'cs', false, 'přihlásit se na PyCon'],
+  ];
+  const requests: Array<[string, string, boolean, string | undefined]> = [
+    [
+      'drop a database with sessions',
+      'en',
+      true,
+      'How do I drop a database with sessions?',
+    ],
+    ['drop a database with sessions', 'en', false, undefined],
+    ['nasadit pokladnu', 'cs', true, 'Jak nasadit pokladnu?'],
+  ];
+  const check = (cases: typeof rewrites) => {
+    for (const [question, lang, toHow, expected] of cases)
+      expect(otherForm(question, lang, toHow)).toBe(expected);
+  };
+
+  it('turns how-questions into the bare request, in both languages', () => {
+    check(rewrites);
   });
 
   it('turns a request into a how-question only when allowed and when it starts with a verb', () => {
-    expect(otherForm('drop a database with sessions', 'en', true)).toBe(
-      'How do I drop a database with sessions?',
-    );
-    expect(otherForm('drop a database with sessions', 'en', false)).toBe(
-      undefined,
-    );
-    expect(otherForm('nasadit pokladnu', 'cs', true)).toBe(
-      'Jak nasadit pokladnu?',
-    );
+    check(requests);
   });
 
   it('leaves other questions alone', () => {
