@@ -82,7 +82,24 @@ oko`, () => {
       ['použít', 'použití', 'použitý'],
       ['zapnout', 'zapnutí'],
       ['zpracovat', 'zpracování'],
-      ['převést', 'převedení'],
+      ['převést', 'převedení', 'převod', 'převodu'],
+      ['přenést', 'přenos'],
+      // Secondary imperfectives: their perfective is the key.
+      ['přidat', 'přidává', 'přidávání'],
+      ['použít', 'používá', 'používat'],
+      ['přepnout', 'přepíná'],
+      ['nastavit', 'nastavuje', 'nastavování'],
+      ['odstranit', 'odstraňuje', 'odstraňování'],
+      ['uložit', 'ukládá', 'ukládání'],
+      ['vložit', 'vkládá'],
+      ['vytvořit', 'vytváří', 'vytváření'],
+      ['vybrat', 'vybírá'],
+      ['otevřít', 'otevírá'],
+      ['spustit', 'spouští', 'spouštění'],
+      ['přesunout', 'přesouvá'],
+      ['vrátit', 'vrací'],
+      ['připomenout', 'připomíná'],
+      ['přichytit', 'přichytává'],
     ];
     for (const [verb, ...derived] of families) {
       const key = `l:${cs.keysForWord(verb).lemmas[0]}`;
@@ -90,7 +107,48 @@ oko`, () => {
     }
   });
 
+  it('gives the irregular verb classes their infinitive at any prefix', () => {
+    // hunspell-cs files these under the first person or the participle ("najde" → najdu).
+    const families = [
+      ['najít', 'najdete', 'najde', 'našel', 'našli'],
+      ['přijít', 'přijde', 'přišel'],
+      ['převést', 'převede', 'převedl', 'převedla'],
+      ['vést', 'vede', 'vedl'],
+      ['napsat', 'napíše', 'napsal'],
+      ['přepsat', 'přepíše', 'přepsal'],
+      ['poslat', 'pošle', 'poslal'],
+      ['odeslat', 'odešle', 'odeslal'],
+      ['převzít', 'převezme', 'převzal'],
+      ['vzít', 'vezme', 'vzal'],
+      ['přijmout', 'přijme', 'přijal'],
+      ['vyjmout', 'vyjme', 'vyjmul'],
+      ['přijet', 'přijede', 'přijel'],
+    ];
+    for (const [verb, ...forms] of families) {
+      const key = `l:${cs.keysForWord(verb).lemmas[0]}`;
+      for (const form of forms)
+        expect([verb, form, shared(verb, form)]).toEqual([
+          verb,
+          form,
+          expect.arrayContaining([key]),
+        ]);
+    }
+  });
+
   it('does not give unrelated words a derivation key in common', () => {
+    // Lengthened prefixes name things of their own: úvod (introduction) is not uvést,
+    // návod (guide) not navést, výnos (yield) not vynést.
+    expect(shared('úvod', 'uvést')).toEqual([]);
+    expect(shared('návod', 'navést')).toEqual([]);
+    expect(shared('výnos', 'vynést')).toEqual([]);
+    // kašel (cough) only looks like a past of jít.
+    expect(cs.keysForWord('kašel').lemmas).toEqual(['kasel']);
+    // začínat pairs with začít, which the -ínat rule does not build: no false "začnout".
+    expect(cs.keysForWord('začínat').lemmas).not.toContain('zacnout');
+    // Imperfectives whose perfective the rules cannot build keep their own lemma only.
+    expect(cs.keysForWord('sbírá').lemmas).toEqual(['sbirat']);
+    expect(cs.keysForWord('ukazuje').lemmas).not.toContain('ukazit');
+    expect(shared('zadávat', 'zadit')).toEqual([]);
     // d/z: vození is from vozit (carry), not vodit (lead); vodění is from vodit.
     expect(shared('vodit', 'vození')).toEqual([]);
     expect(shared('vozit', 'vodění')).toEqual([]);
@@ -217,6 +275,6 @@ describe('Czech analyzer without a dictionary', () => {
       known: true,
     });
     expect(fake.restoreDiacritics!('kocky')).toEqual(['kočky']);
-    expect(fake.signature).toBe('cs:3:hunspell-test');
+    expect(fake.signature).toBe('cs:4:hunspell-test');
   });
 });

@@ -4,7 +4,10 @@
 import { BoundedCache, cachedWordKeys } from './boundedCache';
 import { czechDerivationVerb } from './czechDerivation';
 import { restoreCzechDiacritics } from './czechDiacritics';
-import { czechIrregularLemmas } from './czechIrregularForms';
+import {
+  czechIrregularLemmas,
+  czechIrregularVerb,
+} from './czechIrregularForms';
 import { czechLightStem } from './czechLightStemmer';
 import {
   DictionaryUnavailableError,
@@ -30,8 +33,10 @@ export const DEFAULT_CZECH_DICTIONARY = {
  * Bump when the key computation changes: stored keys must then be rebuilt.
  * 2: derivation keys (verbal nouns and participles also carry their verb as a lemma).
  * 3: the inflected function words (kterého, všech, musí, nějaký, ...) are stopwords too.
+ * 4: infinitives of the irregular verb classes (najdu → najít), of -ávat/-ívat/-ínat
+ *    imperfectives (přidávat → přidat) and of suffixless nouns (převod → převést).
  */
-const KEYS_VERSION = 3;
+const KEYS_VERSION = 4;
 
 // Folded stopwords catch questions typed without diacritics ("pri", "pred", "muze").
 const FOLDED_STOPWORDS = new Set([...CZECH_STOPWORDS].map(foldDiacritics));
@@ -64,12 +69,16 @@ export function createCzechAnalyzer(
     return stems.map(s => s.toLocaleLowerCase('cs'));
   };
 
-  const derivedVerbs = (lemmas: string[]): string[] =>
-    dictionary
-      ? lemmas.flatMap(
-          l => czechDerivationVerb(l, w => dictionary.spellSync(w)) ?? [],
-        )
-      : [];
+  // The infinitive behind a lemma: its irregular-class verb ("najdu" → najít) or the verb it
+  // is derived from ("nasazení" → nasadit).
+  const infinitives = (lemmas: string[]): string[] => {
+    if (!dictionary) return [];
+    const isWord = (w: string) => dictionary.spellSync(w);
+    return lemmas.flatMap(
+      l =>
+        czechIrregularVerb(l, isWord) ?? czechDerivationVerb(l, isWord) ?? [],
+    );
+  };
 
   const compute = (word: string): WordKeys => {
     if (!hasLetter(word)) return { lemmas: [word], stem: word, known: false };
@@ -80,8 +89,9 @@ export function createCzechAnalyzer(
     const readings = irregular
       ? [...irregular, ...fromDictionary.filter(l => l !== word)]
       : fromDictionary;
-    // Derivation key as one more lemma: "nasazení" also carries nasadit (czechDerivation.ts).
-    const lemmas = [...readings, ...derivedVerbs(fromDictionary)];
+    // The infinitive as one more lemma: "nasazení" also carries nasadit (czechDerivation.ts),
+    // "převedl" převést (czechIrregularForms.ts).
+    const lemmas = [...readings, ...infinitives(fromDictionary)];
     const known = lemmas.length > 0;
     return {
       lemmas: unique((known ? lemmas : [word]).map(foldDiacritics)),

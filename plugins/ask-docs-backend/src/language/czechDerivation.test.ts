@@ -16,6 +16,27 @@ const words = new Set([
   'budovat',
   'nahradit',
   'zobrazit',
+  'přidat',
+  'přidávat',
+  'nahrát',
+  'použít',
+  'přepnout',
+  'nastavit',
+  'převést',
+  'přenést',
+  'uvést',
+  'navést',
+  'dat',
+  'uložit',
+  'vytvořit',
+  'vybrat',
+  'zavřít',
+  'spustit',
+  'odstranit',
+  'přesunout',
+  'vrátit',
+  'připomenout',
+  'přichytit',
 ]);
 const derive = (lemma: string) => czechDerivationVerb(lemma, w => words.has(w));
 
@@ -34,6 +55,28 @@ describe('czechDerivationVerb', () => {
     expect(derive('zobrazovat')).toBe('zobrazit');
   });
 
+  it('leads secondary imperfectives and suffixless nouns to their verb', () => {
+    expect(derive('přidávat')).toBe('přidat');
+    expect(derive('přidávání')).toBe('přidat'); // noun → imperfective → perfective
+    expect(derive('nahrávat')).toBe('nahrát');
+    expect(derive('používat')).toBe('použít');
+    expect(derive('přepínat')).toBe('přepnout');
+    expect(derive('nastavovat')).toBe('nastavit');
+    expect(derive('převod')).toBe('převést');
+    expect(derive('přenos')).toBe('přenést');
+    // Endings that carry the root's vowel change, and n/ň.
+    expect(derive('ukládat')).toBe('uložit');
+    expect(derive('vytvářet')).toBe('vytvořit');
+    expect(derive('vybírat')).toBe('vybrat');
+    expect(derive('zavírat')).toBe('zavřít');
+    expect(derive('spouštět')).toBe('spustit');
+    expect(derive('odstraňovat')).toBe('odstranit');
+    expect(derive('přesouvat')).toBe('přesunout');
+    expect(derive('vracet')).toBe('vrátit');
+    expect(derive('připomínat')).toBe('připomenout');
+    expect(derive('přichytávat')).toBe('přichytit');
+  });
+
   it('prefers the unchanged consonant, so vození stays with vozit', () => {
     expect(derive('vození')).toBe('vozit');
     expect(derive('vodění')).toBe('vodit');
@@ -45,5 +88,9 @@ describe('czechDerivationVerb', () => {
     expect(derive('nasadit')).toBeUndefined(); // already a verb
     expect(czechDerivationVerb('dání', () => true)).toBeUndefined(); // stem too short
     expect(derive('')).toBeUndefined();
+    expect(derive('dávat')).toBeUndefined(); // stem too short, although "dat" is a word
+    expect(derive('úvod')).toBeUndefined(); // lengthened prefix: an introduction, not uvést
+    expect(derive('návod')).toBeUndefined();
+    expect(derive('začínat')).toBeUndefined(); // "začnout" is not a word
   });
 });

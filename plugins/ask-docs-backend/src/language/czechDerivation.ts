@@ -2,14 +2,17 @@
  * Czech derivation key: the verb a verbal noun or passive participle comes from ("nasazení",
  * "nasazený" → nasadit; "spuštění" → spustit; "použití" → použít), so a question with
  * the infinitive ("Jak nasadit …?") meets a page titled with the noun ("Nasazení"). Hunspell
- * lists these nouns and adjectives as lemmas of their own, and the consonant alternation (d/z, t/c,
- * s/š, z/ž, st/šť) hides them from the light stemmer.
+ * lists these nouns and adjectives as lemmas of their own, and the consonant alternation (d/z,
+ * t/c, s/š, z/ž, n/ň, st/šť) hides them from the light stemmer.
  *
  * Candidates are built by undoing the suffix and, when needed, the alternation; only a
  * candidate the dictionary knows is kept, and the unchanged consonant is tried first, so
- * "vození" stays with vozit and never meets vodit. Secondary imperfectives in -ovat are
- * mapped too, but only when their stem ends in an alternated consonant ("nasazovat" →
- * nasadit), because -ovat also forms unrelated verbs ("budovat" is not "budit").
+ * "vození" stays with vozit and never meets vodit. Secondary imperfectives lead to their
+ * perfective: in -ovat only when the stem ends in an alternated consonant or v ("nasazovat" →
+ * nasadit, "odstraňovat" → odstranit, "nastavovat" → nastavit), because -ovat also forms
+ * unrelated verbs ("budovat" is not "budit"); the others by their ending ("přidávat" → přidat,
+ * "používat" → použít, "ukládat" → uložit, "vybírat" → vybrat). Nouns without a suffix from
+ * vést, nést and vézt lead to their verb as well ("převod" → převést, "přenos" → přenést).
  */
 
 /** Shortest stem (before the suffix) considered: "dání", "pití" are too ambiguous. */
@@ -23,6 +26,7 @@ const ALTERNATIONS: ReadonlyArray<[string, string[]]> = [
   ['c', ['t']],
   ['š', ['s']],
   ['ž', ['z']],
+  ['ň', ['n']],
 ];
 
 /** Noun and adjective endings, and the infinitive endings their verbs may have. */
@@ -79,11 +83,58 @@ function nounCandidates(lemma: string): string[] {
   return [];
 }
 
+/**
+ * Secondary imperfective endings, the perfective infinitive endings they pair with, and the
+ * shortest stem left before the ending. Endings that carry the root's vowel change ("ukládat" →
+ * uložit, "vytvářet" → vytvořit, "spouštět" → spustit) may leave just the prefix.
+ */
+const IMPERFECTIVES: ReadonlyArray<[string, string[], number]> = [
+  ['ávat', ['at', 'át', 'it'], MIN_DERIVATION_STEM],
+  ['ívat', ['ít'], MIN_DERIVATION_STEM],
+  ['ínat', ['nout', 'enout'], MIN_DERIVATION_STEM],
+  ['kládat', ['ložit'], 1],
+  ['ářet', ['ořit'], 2],
+  ['írat', ['řít', 'rat'], 2],
+  ['ouštět', ['ustit'], 1],
+  ['ouvat', ['unout'], 2],
+  ['acet', ['átit'], 2],
+  ['ácet', ['atit'], 2],
+];
+
+/**
+ * Roots of nouns without a suffix ("převod", "přenos", "odvoz") and their verbs. Only after
+ * prefixes that keep their short vowel: the lengthened ones name things of their own ("úvod"
+ * is an introduction, "návod" a guide, "výnos" a yield).
+ */
+const ROOT_NOUNS: ReadonlyArray<[string, string]> = [
+  ['vod', 'vést'],
+  ['nos', 'nést'],
+  ['voz', 'vézt'],
+];
+const SHORT_PREFIXES = ['pře', 'od', 'roz', 'ob', 'pod'];
+
+function rootNounCandidates(lemma: string): string[] {
+  for (const [root, verb] of ROOT_NOUNS) {
+    if (!lemma.endsWith(root)) continue;
+    const prefix = lemma.slice(0, -root.length);
+    return SHORT_PREFIXES.includes(prefix) ? [prefix + verb] : [];
+  }
+  return [];
+}
+
 function imperfectiveCandidates(lemma: string): string[] {
+  for (const [ending, perfectives, minStem] of IMPERFECTIVES) {
+    if (!lemma.endsWith(ending)) continue;
+    const stem = lemma.slice(0, -ending.length);
+    if (stem.length < minStem) return [];
+    return perfectives.map(p => stem + p);
+  }
   if (!lemma.endsWith('ovat')) return [];
   const stem = lemma.slice(0, -'ovat'.length);
   if (stem.length < MIN_DERIVATION_STEM) return [];
-  if (!ALTERNATIONS.some(([from]) => stem.endsWith(from))) return [];
+  // -v- stems pair regularly too (nastavovat → nastavit, obnovovat → obnovit).
+  const alternated = ALTERNATIONS.some(([from]) => stem.endsWith(from));
+  if (!alternated && !stem.endsWith('v')) return [];
   return stemVariants(stem, true).map(s => `${s}it`);
 }
 
@@ -98,6 +149,10 @@ export function czechDerivationVerb(
   const candidates = [
     ...nounCandidates(lemma),
     ...imperfectiveCandidates(lemma),
+    ...rootNounCandidates(lemma),
   ];
-  return candidates.find(c => c !== lemma && isWord(c));
+  const verb = candidates.find(c => c !== lemma && isWord(c));
+  if (!verb) return undefined;
+  // The noun of an imperfective leads on to its perfective ("přidávání" → přidávat → přidat).
+  return imperfectiveCandidates(verb).find(c => isWord(c)) ?? verb;
 }
