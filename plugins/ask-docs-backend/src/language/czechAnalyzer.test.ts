@@ -149,6 +149,8 @@ oko`, () => {
     expect(cs.keysForWord('sbírá').lemmas).toEqual(['sbirat']);
     expect(cs.keysForWord('ukazuje').lemmas).not.toContain('ukazit');
     expect(shared('zadávat', 'zadit')).toEqual([]);
+    // A candidate must be a lemma: "aktivit" is a form of aktivita, not aktivovat's verb.
+    expect(cs.keysForWord('aktivovat').lemmas).toEqual(['aktivovat']);
     // d/z: vození is from vozit (carry), not vodit (lead); vodění is from vodit.
     expect(shared('vodit', 'vození')).toEqual([]);
     expect(shared('vozit', 'vodění')).toEqual([]);

@@ -70,13 +70,15 @@ export function createCzechAnalyzer(
   };
 
   // The infinitive behind a lemma: its irregular-class verb ("najdu" → najít) or the verb it
-  // is derived from ("nasazení" → nasadit).
+  // is derived from ("nasazení" → nasadit). A candidate must be a dictionary lemma, not just
+  // a form: "aktivit" is a form of aktivita, not the verb of "aktivovat".
   const infinitives = (lemmas: string[]): string[] => {
     if (!dictionary) return [];
-    const isWord = (w: string) => dictionary.spellSync(w);
+    const isLemma = (w: string) =>
+      dictionary.stemSync(w).some(l => l.toLocaleLowerCase('cs') === w);
     return lemmas.flatMap(
       l =>
-        czechIrregularVerb(l, isWord) ?? czechDerivationVerb(l, isWord) ?? [],
+        czechIrregularVerb(l, isLemma) ?? czechDerivationVerb(l, isLemma) ?? [],
     );
   };
 

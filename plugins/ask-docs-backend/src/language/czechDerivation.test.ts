@@ -1,6 +1,6 @@
 import { czechDerivationVerb } from './czechDerivation';
 
-// A stand-in dictionary: the rules only keep candidates it knows.
+// A stand-in dictionary: the rules only keep candidates it has as lemmas.
 const words = new Set([
   'nasadit',
   'vozit',

@@ -6,8 +6,8 @@
  * t/c, s/š, z/ž, n/ň, st/šť) hides them from the light stemmer.
  *
  * Candidates are built by undoing the suffix and, when needed, the alternation; only a
- * candidate the dictionary knows is kept, and the unchanged consonant is tried first, so
- * "vození" stays with vozit and never meets vodit. Secondary imperfectives lead to their
+ * candidate the dictionary has as a lemma is kept, and the unchanged consonant is tried
+ * first, so "vození" stays with vozit and never meets vodit. Secondary imperfectives lead to their
  * perfective: in -ovat only when the stem ends in an alternated consonant or v ("nasazovat" →
  * nasadit, "odstraňovat" → odstranit, "nastavovat" → nastavit), because -ovat also forms
  * unrelated verbs ("budovat" is not "budit"); the others by their ending ("přidávat" → přidat,
@@ -139,20 +139,20 @@ function imperfectiveCandidates(lemma: string): string[] {
 }
 
 /**
- * The verb a Czech lemma (lowercase, with diacritics) is derived from, or undefined. `isWord`
- * is the dictionary's spelling check: the first candidate it accepts wins.
+ * The verb a Czech lemma (lowercase, with diacritics) is derived from, or undefined. `isLemma`
+ * tells whether the dictionary has a word as a lemma: the first candidate it accepts wins.
  */
 export function czechDerivationVerb(
   lemma: string,
-  isWord: (word: string) => boolean,
+  isLemma: (word: string) => boolean,
 ): string | undefined {
   const candidates = [
     ...nounCandidates(lemma),
     ...imperfectiveCandidates(lemma),
     ...rootNounCandidates(lemma),
   ];
-  const verb = candidates.find(c => c !== lemma && isWord(c));
+  const verb = candidates.find(c => c !== lemma && isLemma(c));
   if (!verb) return undefined;
   // The noun of an imperfective leads on to its perfective ("přidávání" → přidávat → přidat).
-  return imperfectiveCandidates(verb).find(c => isWord(c)) ?? verb;
+  return imperfectiveCandidates(verb).find(c => isLemma(c)) ?? verb;
 }

@@ -91,19 +91,19 @@ const VERB_CLASSES: ReadonlyArray<[string, string[]]> = [
 
 /**
  * The infinitive a hunspell lemma of an irregular-class verb stands for ("najdu" → najít,
- * "převedl" → převést), or undefined. Only an infinitive the dictionary knows is returned, so
- * "kašel" never becomes "kajít".
+ * "převedl" → převést), or undefined. Only an infinitive the dictionary has as a lemma is
+ * returned, so "kašel" never becomes "kajít".
  */
 export function czechIrregularVerb(
   lemma: string,
-  isWord: (word: string) => boolean,
+  isLemma: (word: string) => boolean,
 ): string | undefined {
   for (const [ending, infinitives] of VERB_CLASSES) {
     if (!lemma.endsWith(ending)) continue;
     const prefix = lemma.slice(0, -ending.length);
     const found = infinitives
       .map(infinitive => prefix + infinitive)
-      .find(candidate => candidate !== lemma && isWord(candidate));
+      .find(candidate => candidate !== lemma && isLemma(candidate));
     if (found) return found;
   }
   return undefined;
