@@ -202,6 +202,26 @@ describe('identifiers the question names', () => {
     expect(identifierMissing('pg_restore', [])).toBe(1);
   });
 
+  it('finds an identifier with one part misspelt by one edit, and nothing else', () => {
+    const texts = [
+      'Encodings › SQL_ASCII\nThe SQL_ASCII setting behaves considerably differently.',
+      'The pg_stat_activity view, pg_statio_all_tables, max_wal_size and pg_stat_ssl.',
+    ];
+    expect(identifierMissing('is SQL_ASCI a good client encoding', texts)).toBe(
+      0,
+    );
+    expect(identifierMissing('pg_stat_activty columns', texts)).toBe(0);
+    expect(identifierMissing('pg_stat_actvity columns', texts)).toBe(0); // transposition
+    // Two edits, another structure (an underscore more or less), edits in two parts, or in
+    // a part shorter than four letters: another identifier, so missing.
+    expect(identifierMissing('pg_stat_actvty columns', texts)).toBe(1);
+    expect(identifierMissing('the pg_stat_io view', texts)).toBe(1);
+    expect(identifierMissing('pg_stat_activityview', texts)).toBe(1);
+    expect(identifierMissing('raise min_wal_size', texts)).toBe(1);
+    expect(identifierMissing('pg_stat_sst', texts)).toBe(1);
+    expect(identifierMissing('pg_stta_activty', texts)).toBe(1);
+  });
+
   it('is an evidence feature over the candidate texts retrieve() passes', () => {
     const f = (texts?: string[]) =>
       evidenceFeatures({

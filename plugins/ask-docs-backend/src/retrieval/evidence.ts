@@ -9,6 +9,7 @@
  */
 import { foldDiacritics } from '../language/tokenize';
 import type { TokenStatistics } from './keywordSearch';
+import { boundedDamerauLevenshtein } from './typo';
 import {
   queryWordMatcher,
   sentenceShare,
@@ -157,10 +158,34 @@ function wordFinder(texts: readonly string[]) {
   };
 }
 
+/** Shortest identifier part a misspelling may be in: "asci" is ASCII, "io" is not "in". */
+const MISSPELT_PART_LENGTH = 4;
+
+/**
+ * Whether `other` is `id` misspelt: the same parts between the same separators, one part of
+ * MISSPELT_PART_LENGTH or more letters a single edit away ("sql_asci" / "sql_ascii"). An
+ * identifier with another structure is another identifier (pg_stat_io is not pg_statio_*).
+ */
+function misspeltIdentifier(id: string, other: string): boolean {
+  const a = id.split(/([_-]+)/);
+  const b = other.split(/([_-]+)/);
+  if (a.length !== b.length) return false;
+  const differing = a.flatMap((part, i) => (part === b[i] ? [] : [i]));
+  if (differing.length !== 1) return false;
+  const i = differing[0];
+  return (
+    i % 2 === 0 &&
+    a[i].length >= MISSPELT_PART_LENGTH &&
+    boundedDamerauLevenshtein(a[i], b[i], 1) <= 1
+  );
+}
+
 /**
  * Share of the question's identifiers (questionIdentifiers) that no candidate text contains as a
  * whole word, ignoring case; 0 without identifiers. A question about `transaction_timeout` that
- * no passage mentions asks about something the documentation does not have.
+ * no passage mentions asks about something the documentation does not have. A passage's
+ * identifier that is the question's misspelt (misspeltIdentifier: "SQL_ASCI" for SQL_ASCII)
+ * counts as found: spelling correction splits identifiers into words, so never sees them whole.
  */
 export function identifierMissing(
   question: string,
@@ -169,7 +194,12 @@ export function identifierMissing(
 ): number {
   const ids = questionIdentifiers(question);
   if (ids.length === 0) return 0;
-  return ids.filter(id => !finds(id)).length / ids.length;
+  let inTexts: string[] | undefined;
+  const nearlyFound = (id: string) => {
+    inTexts ??= [...new Set(texts.flatMap(t => questionIdentifiers(t)))];
+    return inTexts.some(other => misspeltIdentifier(id, other));
+  };
+  return ids.filter(id => !finds(id) && !nearlyFound(id)).length / ids.length;
 }
 
 const CZECH_LETTER = /[áčďéěíňóřšťúůýž]/i;
