@@ -26,6 +26,14 @@ const shared = (a: string, b: string) => {
   const other = allKeys(b);
   return [...allKeys(a)].filter(k => other.has(k));
 };
+// The forms, as "form → verb", that lack the verb's lemma key ([verb, ...forms] per family).
+const withoutVerbKey = (families: string[][]) =>
+  families.flatMap(([verb, ...forms]) => {
+    const key = `l:${cs.keysForWord(verb).lemmas[0]}`;
+    return forms
+      .filter(form => !shared(verb, form).includes(key))
+      .map(form => `${form} → ${verb}`);
+  });
 
 describe('Czech analyzer with hunspell', () => {
   it('is not degraded and signs its keys with the dictionary hash', () => {
@@ -101,14 +109,11 @@ oko`, () => {
       ['připomenout', 'připomíná'],
       ['přichytit', 'přichytává'],
     ];
-    for (const [verb, ...derived] of families) {
-      const key = `l:${cs.keysForWord(verb).lemmas[0]}`;
-      for (const word of derived) expect(shared(verb, word)).toContain(key);
-    }
+    expect(withoutVerbKey(families)).toEqual([]);
   });
 
   it('gives the irregular verb classes their infinitive at any prefix', () => {
-    // hunspell-cs files these under the first person or the participle ("najde" → najdu).
+    // hunspell-cs files these under a present form or the participle ("najde" → najdu).
     const families = [
       ['najít', 'najdete', 'najde', 'našel', 'našli'],
       ['přijít', 'přijde', 'přišel'],
@@ -124,15 +129,7 @@ oko`, () => {
       ['vyjmout', 'vyjme', 'vyjmul'],
       ['přijet', 'přijede', 'přijel'],
     ];
-    for (const [verb, ...forms] of families) {
-      const key = `l:${cs.keysForWord(verb).lemmas[0]}`;
-      for (const form of forms)
-        expect([verb, form, shared(verb, form)]).toEqual([
-          verb,
-          form,
-          expect.arrayContaining([key]),
-        ]);
-    }
+    expect(withoutVerbKey(families)).toEqual([]);
   });
 
   it('does not give unrelated words a derivation key in common', () => {

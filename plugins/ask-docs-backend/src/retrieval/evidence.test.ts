@@ -207,19 +207,25 @@ describe('identifiers the question names', () => {
       'Encodings › SQL_ASCII\nThe SQL_ASCII setting behaves considerably differently.',
       'The pg_stat_activity view, pg_statio_all_tables, max_wal_size and pg_stat_ssl.',
     ];
-    expect(identifierMissing('is SQL_ASCI a good client encoding', texts)).toBe(
-      0,
-    );
-    expect(identifierMissing('pg_stat_activty columns', texts)).toBe(0);
-    expect(identifierMissing('pg_stat_actvity columns', texts)).toBe(0); // transposition
+    const found = [
+      'is SQL_ASCI a good client encoding',
+      'pg_stat_activty columns',
+      'pg_stat_actvity columns', // a transposition
+    ];
     // Two edits, another structure (an underscore more or less), edits in two parts, or in
-    // a part shorter than four letters: another identifier, so missing.
-    expect(identifierMissing('pg_stat_actvty columns', texts)).toBe(1);
-    expect(identifierMissing('the pg_stat_io view', texts)).toBe(1);
-    expect(identifierMissing('pg_stat_activityview', texts)).toBe(1);
-    expect(identifierMissing('raise min_wal_size', texts)).toBe(1);
-    expect(identifierMissing('pg_stat_sst', texts)).toBe(1);
-    expect(identifierMissing('pg_stta_activty', texts)).toBe(1);
+    // a part shorter than four letters: another identifier.
+    const missing = [
+      'pg_stat_actvty columns',
+      'the pg_stat_io view',
+      'pg_stat_activityview',
+      'raise min_wal_size',
+      'pg_stat_sst',
+      'pg_stta_activty',
+    ];
+    const missingShare = (questions: string[]) =>
+      questions.map(q => [q, identifierMissing(q, texts)]);
+    expect(missingShare(found)).toEqual(found.map(q => [q, 0]));
+    expect(missingShare(missing)).toEqual(missing.map(q => [q, 1]));
   });
 
   it('is an evidence feature over the candidate texts retrieve() passes', () => {
