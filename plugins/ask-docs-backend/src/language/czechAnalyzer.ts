@@ -33,8 +33,9 @@ export const DEFAULT_CZECH_DICTIONARY = {
  * Bump when the key computation changes: stored keys must then be rebuilt.
  * 2: derivation keys (verbal nouns and participles also carry their verb as a lemma).
  * 3: the inflected function words (kterého, všech, musí, nějaký, ...) are stopwords too.
- * 4: infinitives of the irregular verb classes (najdu → najít), of -ávat/-ívat/-ínat
- *    imperfectives (přidávat → přidat) and of suffixless nouns (převod → převést).
+ * 4: infinitive keys: irregular verb classes (najdu → najít), secondary imperfectives
+ *    (přidávat → přidat, ukládat → uložit), suffixless nouns (převod → převést); candidates
+ *    must be dictionary lemmas.
  */
 const KEYS_VERSION = 4;
 

@@ -37,6 +37,9 @@ const words = new Set([
   'vrátit',
   'připomenout',
   'přichytit',
+  'ukázat',
+  'obrat',
+  'vypadat',
 ]);
 const derive = (lemma: string) => czechDerivationVerb(lemma, w => words.has(w));
 
@@ -75,6 +78,7 @@ describe('czechDerivationVerb', () => {
     expect(derive('vracet')).toBe('vrátit');
     expect(derive('připomínat')).toBe('připomenout');
     expect(derive('přichytávat')).toBe('přichytit');
+    expect(derive('ukazovat')).toBe('ukázat');
   });
 
   it('prefers the unchanged consonant, so vození stays with vozit', () => {
@@ -91,6 +95,9 @@ describe('czechDerivationVerb', () => {
     expect(derive('dávat')).toBeUndefined(); // stem too short, although "dat" is a word
     expect(derive('úvod')).toBeUndefined(); // lengthened prefix: an introduction, not uvést
     expect(derive('návod')).toBeUndefined();
-    expect(derive('začínat')).toBeUndefined(); // "začnout" is not a word
+    // Verbs the endings misread, although the dictionary has their candidate: "obrat" is a
+    // noun (turnover), "vypadat" another verb (to look like).
+    expect(derive('obírat')).toBeUndefined();
+    expect(derive('vypadávat')).toBeUndefined();
   });
 });

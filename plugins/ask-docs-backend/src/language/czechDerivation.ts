@@ -11,7 +11,8 @@
  * perfective: in -ovat only when the stem ends in an alternated consonant or v ("nasazovat" →
  * nasadit, "odstraňovat" → odstranit, "nastavovat" → nastavit), because -ovat also forms
  * unrelated verbs ("budovat" is not "budit"); the others by their ending ("přidávat" → přidat,
- * "používat" → použít, "ukládat" → uložit, "vybírat" → vybrat). Nouns without a suffix from
+ * "používat" → použít, "ukládat" → uložit, "vybírat" → vybrat, "ukazovat" → ukázat), except a
+ * few the endings misread (NOT_IMPERFECTIVES). Nouns without a suffix from
  * vést, nést and vézt lead to their verb as well ("převod" → převést, "přenos" → přenést).
  */
 
@@ -97,6 +98,8 @@ const IMPERFECTIVES: ReadonlyArray<[string, string[], number]> = [
   ['írat', ['řít', 'rat'], 2],
   ['ouštět', ['ustit'], 1],
   ['ouvat', ['unout'], 2],
+  ['kazovat', ['kázat'], 1],
+  ['vazovat', ['vázat'], 1],
   ['acet', ['átit'], 2],
   ['ácet', ['atit'], 2],
 ];
@@ -122,7 +125,22 @@ function rootNounCandidates(lemma: string): string[] {
   return [];
 }
 
+/**
+ * Verbs the endings would misread: their candidate is a noun (obírat → "obrat", turnover;
+ * rozvírat → "rozvrat") or an unrelated verb (vypadávat → "vypadat", to look like; nadávat →
+ * "nadat"; pozdávat → "pozdit"; potácet → "potatit").
+ */
+const NOT_IMPERFECTIVES = new Set([
+  'obírat',
+  'rozvírat',
+  'vypadávat',
+  'nadávat',
+  'pozdávat',
+  'potácet',
+]);
+
 function imperfectiveCandidates(lemma: string): string[] {
+  if (NOT_IMPERFECTIVES.has(lemma)) return [];
   for (const [ending, perfectives, minStem] of IMPERFECTIVES) {
     if (!lemma.endsWith(ending)) continue;
     const stem = lemma.slice(0, -ending.length);

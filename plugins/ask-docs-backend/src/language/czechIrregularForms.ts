@@ -71,10 +71,6 @@ const VERB_CLASSES: ReadonlyArray<[string, string[]]> = [
   ['šel', ['jít']],
   ['vedu', ['vést']],
   ['vedl', ['vést']],
-  ['nesu', ['nést']],
-  ['nesl', ['nést']],
-  ['vezu', ['vézt']],
-  ['vezl', ['vézt']],
   ['jedu', ['jet']],
   ['jel', ['jet']],
   ['píšu', ['psát', 'psat']],
@@ -89,6 +85,9 @@ const VERB_CLASSES: ReadonlyArray<[string, string[]]> = [
   ['jmul', ['jmout']],
 ];
 
+/** Lemmas that only look like one of the classes: forms of the nouns pojem and dojem. */
+const NOT_VERB_CLASS = new Set(['pojmu', 'dojmu']);
+
 /**
  * The infinitive a hunspell lemma of an irregular-class verb stands for ("najdu" → najít,
  * "převedl" → převést), or undefined. Only an infinitive the dictionary has as a lemma is
@@ -98,6 +97,7 @@ export function czechIrregularVerb(
   lemma: string,
   isLemma: (word: string) => boolean,
 ): string | undefined {
+  if (NOT_VERB_CLASS.has(lemma)) return undefined;
   for (const [ending, infinitives] of VERB_CLASSES) {
     if (!lemma.endsWith(ending)) continue;
     const prefix = lemma.slice(0, -ending.length);

@@ -206,21 +206,26 @@ describe('identifiers the question names', () => {
     const texts = [
       'Encodings › SQL_ASCII\nThe SQL_ASCII setting behaves considerably differently.',
       'The pg_stat_activity view, pg_statio_all_tables, max_wal_size and pg_stat_ssl.',
+      'uuidv4(), pg_restore --jobs and --no-password; see release_2024.',
     ];
     const found = [
-      'is SQL_ASCI a good client encoding',
+      'is SQL_ASCI a good client encoding', // a letter missing
       'pg_stat_activty columns',
-      'pg_stat_actvity columns', // a transposition
+      'pg_stat_activtiy columns', // a transposition
+      'pg_stat_activitx columns', // a substitution
+      'pg_stat_activityy columns', // a letter more
+      'use --no-pasword', // in a long option
     ];
-    // Two edits, another structure (an underscore more or less), edits in two parts, or in
-    // a part shorter than four letters: another identifier.
     const missing = [
-      'pg_stat_actvty columns',
-      'the pg_stat_io view',
-      'pg_stat_activityview',
+      'pg_stat_actvty columns', // two edits
+      'the pg_stat_io view', // another structure: pg_statio
+      'pg_stta_activty', // edits in two parts
+      'pg_stat_sst', // a part shorter than four letters
       'raise min_wal_size',
-      'pg_stat_sst',
-      'pg_stta_activty',
+      'uuidv7()', // one word, and a number
+      '--job', // one word
+      'release_2025', // a number
+      'pg_stat_activityview',
     ];
     const missingShare = (questions: string[]) =>
       questions.map(q => [q, identifierMissing(q, texts)]);

@@ -162,21 +162,27 @@ function wordFinder(texts: readonly string[]) {
 const MISSPELT_PART_LENGTH = 4;
 
 /**
- * Whether `other` is `id` misspelt: the same parts between the same separators, one part of
- * MISSPELT_PART_LENGTH or more letters a single edit away ("sql_asci" / "sql_ascii"). An
- * identifier with another structure is another identifier (pg_stat_io is not pg_statio_*).
+ * Whether `other` is `id` misspelt: both have parts joined by separators, the same parts and
+ * separators but one, and that one is a word of MISSPELT_PART_LENGTH or more letters a single
+ * edit away ("sql_asci" / "sql_ascii"). Anything else is another identifier: another structure
+ * (pg_stat_io is not pg_statio_*), a number (uuidv7 is not uuidv4, release_2025 not
+ * release_2024), a short part (io/in), or one word alone (--job / --jobs).
  */
 function misspeltIdentifier(id: string, other: string): boolean {
   const a = id.split(/([_-]+)/);
   const b = other.split(/([_-]+)/);
-  if (a.length !== b.length) return false;
+  // Two parts and a separator at least ("--jobs" splits into "", "--", "jobs": one part).
+  const joined = a.filter(Boolean).length >= 3;
+  if (!joined || a.length !== b.length) return false;
   const differing = a.flatMap((part, i) => (part === b[i] ? [] : [i]));
   if (differing.length !== 1) return false;
-  const i = differing[0];
+  const [x, y] = [a[differing[0]], b[differing[0]]];
   return (
-    i % 2 === 0 &&
-    a[i].length >= MISSPELT_PART_LENGTH &&
-    boundedDamerauLevenshtein(a[i], b[i], 1) <= 1
+    differing[0] % 2 === 0 &&
+    x.length >= MISSPELT_PART_LENGTH &&
+    /^[a-z]+$/.test(x) &&
+    /^[a-z]+$/.test(y) &&
+    boundedDamerauLevenshtein(x, y, 1) <= 1
   );
 }
 
