@@ -4,10 +4,7 @@
 import { BoundedCache, cachedWordKeys } from './boundedCache';
 import { czechDerivationVerb } from './czechDerivation';
 import { restoreCzechDiacritics } from './czechDiacritics';
-import {
-  czechIrregularLemmas,
-  czechIrregularVerb,
-} from './czechIrregularForms';
+import { czechIrregularLemmas } from './czechIrregularForms';
 import { czechLightStem } from './czechLightStemmer';
 import {
   DictionaryUnavailableError,
@@ -77,10 +74,7 @@ export function createCzechAnalyzer(
     if (!dictionary) return [];
     const isLemma = (w: string) =>
       dictionary.stemSync(w).some(l => l.toLocaleLowerCase('cs') === w);
-    return lemmas.flatMap(
-      l =>
-        czechIrregularVerb(l, isLemma) ?? czechDerivationVerb(l, isLemma) ?? [],
-    );
+    return lemmas.flatMap(l => czechDerivationVerb(l, isLemma) ?? []);
   };
 
   const compute = (word: string): WordKeys => {
@@ -92,8 +86,8 @@ export function createCzechAnalyzer(
     const readings = irregular
       ? [...irregular, ...fromDictionary.filter(l => l !== word)]
       : fromDictionary;
-    // The infinitive as one more lemma: "nasazení" also carries nasadit (czechDerivation.ts),
-    // "převedl" převést (czechIrregularForms.ts).
+    // The infinitive as one more lemma: "nasazení" also carries nasadit, "převedl" převést
+    // (czechDerivation.ts).
     const lemmas = [...readings, ...infinitives(fromDictionary)];
     const known = lemmas.length > 0;
     return {

@@ -7,13 +7,15 @@
  *
  * Candidates are built by undoing the suffix and, when needed, the alternation; only a
  * candidate the dictionary has as a lemma is kept, and the unchanged consonant is tried
- * first, so "vození" stays with vozit and never meets vodit. Secondary imperfectives lead to their
- * perfective: in -ovat only when the stem ends in an alternated consonant or v ("nasazovat" →
- * nasadit, "odstraňovat" → odstranit, "nastavovat" → nastavit), because -ovat also forms
- * unrelated verbs ("budovat" is not "budit"); the others by their ending ("přidávat" → přidat,
- * "používat" → použít, "ukládat" → uložit, "vybírat" → vybrat, "ukazovat" → ukázat), except a
- * few the endings misread (NOT_IMPERFECTIVES). Nouns without a suffix from
- * vést, nést and vézt lead to their verb as well ("převod" → převést, "přenos" → přenést).
+ * first, so "vození" stays with vozit and never meets vodit. Secondary imperfectives lead to
+ * their perfective: in -ovat only when the stem ends in an alternated consonant or v
+ * ("nasazovat" → nasadit, "odstraňovat" → odstranit, "nastavovat" → nastavit), because -ovat
+ * also forms unrelated verbs ("budovat" is not "budit"); the others by their ending
+ * ("přidávat" → přidat, "používat" → použít, "ukládat" → uložit, "vybírat" → vybrat,
+ * "ukazovat" → ukázat). Nouns without a suffix from vést, nést and vézt lead to their verb
+ * ("převod" → převést, "přenos" → přenést), and the irregular verb classes, which hunspell
+ * files under a present form or the participle ("najde" → najdu, "převedl"), to their
+ * infinitive (najít, převést). A few lemmas the endings misread are left alone (MISREAD).
  */
 
 /** Shortest stem (before the suffix) considered: "dání", "pití" are too ambiguous. */
@@ -84,12 +86,57 @@ function nounCandidates(lemma: string): string[] {
   return [];
 }
 
+/** [ending, what may replace it, shortest stem left before it]. */
+type EndingRule = readonly [string, readonly string[], number];
+
+/**
+ * Candidates from the first rule whose ending the lemma has: [] when the stem left is too
+ * short, undefined when no ending matches.
+ */
+function endingCandidates(
+  lemma: string,
+  rules: ReadonlyArray<EndingRule>,
+): string[] | undefined {
+  for (const [ending, replacements, minStem] of rules) {
+    if (!lemma.endsWith(ending)) continue;
+    const stem = lemma.slice(0, -ending.length);
+    return stem.length < minStem ? [] : replacements.map(r => stem + r);
+  }
+  return undefined;
+}
+
+/**
+ * Verbs of the irregular classes, with any prefix: hunspell-cs files their present tense under
+ * a present form ("najde" → najdu, "přepíše" → přepíšu) and their past under the participle
+ * ("našel", "převedl", "poslal"), never under the infinitive that questions and headings use
+ * ("Jak najít …", "Převést na cestu"). Prefixed "psát" loses its length: napíšu → napsat.
+ */
+const VERB_CLASSES: ReadonlyArray<EndingRule> = [
+  ['jdu', ['jít'], 0],
+  ['jde', ['jít'], 0],
+  ['šel', ['jít'], 0],
+  ['vedu', ['vést'], 0],
+  ['vedl', ['vést'], 0],
+  ['jedu', ['jet'], 0],
+  ['jel', ['jet'], 0],
+  ['píšu', ['psát', 'psat'], 0],
+  ['píši', ['psát', 'psat'], 0],
+  ['psal', ['psát', 'psat'], 0],
+  ['šlu', ['slat'], 0],
+  ['slal', ['slat'], 0],
+  ['vezmu', ['vzít'], 0],
+  ['vzal', ['vzít'], 0],
+  ['jmu', ['jmout'], 0],
+  ['jal', ['jmout'], 0],
+  ['jmul', ['jmout'], 0],
+];
+
 /**
  * Secondary imperfective endings, the perfective infinitive endings they pair with, and the
  * shortest stem left before the ending. Endings that carry the root's vowel change ("ukládat" →
  * uložit, "vytvářet" → vytvořit, "spouštět" → spustit) may leave just the prefix.
  */
-const IMPERFECTIVES: ReadonlyArray<[string, string[], number]> = [
+const IMPERFECTIVES: ReadonlyArray<EndingRule> = [
   ['ávat', ['at', 'át', 'it'], MIN_DERIVATION_STEM],
   ['ívat', ['ít'], MIN_DERIVATION_STEM],
   ['ínat', ['nout', 'enout'], MIN_DERIVATION_STEM],
@@ -126,11 +173,14 @@ function rootNounCandidates(lemma: string): string[] {
 }
 
 /**
- * Verbs the endings would misread: their candidate is a noun (obírat → "obrat", turnover;
- * rozvírat → "rozvrat") or an unrelated verb (vypadávat → "vypadat", to look like; nadávat →
- * "nadat"; pozdávat → "pozdit"; potácet → "potatit").
+ * Lemmas the endings would misread: forms of the nouns pojem and dojem (pojmu → "pojmout"),
+ * verbs whose candidate is a noun (obírat → "obrat", turnover; rozvírat → "rozvrat") or an
+ * unrelated verb (vypadávat → "vypadat", to look like; nadávat → "nadat"; pozdávat → "pozdit";
+ * potácet → "potatit").
  */
-const NOT_IMPERFECTIVES = new Set([
+const MISREAD = new Set([
+  'pojmu',
+  'dojmu',
   'obírat',
   'rozvírat',
   'vypadávat',
@@ -140,13 +190,9 @@ const NOT_IMPERFECTIVES = new Set([
 ]);
 
 function imperfectiveCandidates(lemma: string): string[] {
-  if (NOT_IMPERFECTIVES.has(lemma)) return [];
-  for (const [ending, perfectives, minStem] of IMPERFECTIVES) {
-    if (!lemma.endsWith(ending)) continue;
-    const stem = lemma.slice(0, -ending.length);
-    if (stem.length < minStem) return [];
-    return perfectives.map(p => stem + p);
-  }
+  if (MISREAD.has(lemma)) return [];
+  const byEnding = endingCandidates(lemma, IMPERFECTIVES);
+  if (byEnding) return byEnding;
   if (!lemma.endsWith('ovat')) return [];
   const stem = lemma.slice(0, -'ovat'.length);
   if (stem.length < MIN_DERIVATION_STEM) return [];
@@ -157,14 +203,17 @@ function imperfectiveCandidates(lemma: string): string[] {
 }
 
 /**
- * The verb a Czech lemma (lowercase, with diacritics) is derived from, or undefined. `isLemma`
+ * The verb a Czech lemma (lowercase, with diacritics) stands for or is derived from, or
+ * undefined. `isLemma`
  * tells whether the dictionary has a word as a lemma: the first candidate it accepts wins.
  */
 export function czechDerivationVerb(
   lemma: string,
   isLemma: (word: string) => boolean,
 ): string | undefined {
+  if (MISREAD.has(lemma)) return undefined;
   const candidates = [
+    ...(endingCandidates(lemma, VERB_CLASSES) ?? []),
     ...nounCandidates(lemma),
     ...imperfectiveCandidates(lemma),
     ...rootNounCandidates(lemma),

@@ -58,57 +58,6 @@ const TABLE: ReadonlyMap<string, readonly string[]> = (() => {
   return map;
 })();
 
-/**
- * Verbs of the irregular classes, with any prefix: hunspell-cs files their present tense under
- * a present form ("najde" → najdu, "přepíše" → přepíšu) and their past under the participle
- * ("našel", "převedl", "poslal"), never under the infinitive that questions and headings use
- * ("Jak najít …", "Převést na cestu"). Each entry: the ending of such a lemma and the
- * infinitive endings it may stand for (prefixed "psát" loses its length: napíšu → napsat).
- */
-const VERB_CLASSES: ReadonlyArray<[string, string[]]> = [
-  ['jdu', ['jít']],
-  ['jde', ['jít']],
-  ['šel', ['jít']],
-  ['vedu', ['vést']],
-  ['vedl', ['vést']],
-  ['jedu', ['jet']],
-  ['jel', ['jet']],
-  ['píšu', ['psát', 'psat']],
-  ['píši', ['psát', 'psat']],
-  ['psal', ['psát', 'psat']],
-  ['šlu', ['slat']],
-  ['slal', ['slat']],
-  ['vezmu', ['vzít']],
-  ['vzal', ['vzít']],
-  ['jmu', ['jmout']],
-  ['jal', ['jmout']],
-  ['jmul', ['jmout']],
-];
-
-/** Lemmas that only look like one of the classes: forms of the nouns pojem and dojem. */
-const NOT_VERB_CLASS = new Set(['pojmu', 'dojmu']);
-
-/**
- * The infinitive a hunspell lemma of an irregular-class verb stands for ("najdu" → najít,
- * "převedl" → převést), or undefined. Only an infinitive the dictionary has as a lemma is
- * returned, so "kašel" never becomes "kajít".
- */
-export function czechIrregularVerb(
-  lemma: string,
-  isLemma: (word: string) => boolean,
-): string | undefined {
-  if (NOT_VERB_CLASS.has(lemma)) return undefined;
-  for (const [ending, infinitives] of VERB_CLASSES) {
-    if (!lemma.endsWith(ending)) continue;
-    const prefix = lemma.slice(0, -ending.length);
-    const found = infinitives
-      .map(infinitive => prefix + infinitive)
-      .find(candidate => candidate !== lemma && isLemma(candidate));
-    if (found) return found;
-  }
-  return undefined;
-}
-
 /** Lemmas of an irregular Czech form (lowercase, with diacritics), or undefined. */
 export function czechIrregularLemmas(
   word: string,
