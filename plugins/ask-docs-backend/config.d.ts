@@ -9,6 +9,14 @@ export interface Config {
       /** Czech dictionary (Debian hunspell-cs); loaded at run time, never bundled. */
       cs?: { affPath: string; dicPath: string };
     };
+    /**
+     * A dictd bilingual dictionary between two of the languages, e.g. Debian's
+     * dict-freedict-eng-ces: { path: /usr/share/dictd/freedict-eng-ces, from: en, to: cs }
+     * (`path` without the .index / .dict.dz extensions). Questions then also match the other
+     * language's words for theirs (a Czech question finds English pages). Read at start, never
+     * bundled; unset: no translation.
+     */
+    bilingualDictionary?: { path: string; from: string; to: string };
     embeddings?: {
       /** 'transformers' (local ONNX model) or 'hashing' (offline fallback, lower quality). */
       provider?: 'transformers' | 'hashing';

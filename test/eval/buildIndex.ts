@@ -41,8 +41,13 @@ import { createFullTextBaseline } from './pgFullText';
 
 export const EVAL_LANGUAGES = ['en', 'cs'];
 
-/** The analyzers the plugin builds from app-config (Czech hunspell where Debian installs it). */
-export async function evalAnalyzers(): Promise<Analyzers> {
+/**
+ * The analyzers the plugin builds from app-config (Czech hunspell where Debian installs it),
+ * with a bilingual dictionary when given (its files' path without extensions, English → Czech).
+ */
+export async function evalAnalyzers(
+  bilingualDictionary?: string,
+): Promise<Analyzers> {
   const aff = '/usr/share/hunspell/cs_CZ.aff';
   const dic = '/usr/share/hunspell/cs_CZ.dic';
   return createLanguageAnalyzers({
@@ -53,6 +58,15 @@ export async function evalAnalyzers(): Promise<Analyzers> {
         : {},
     onMissingDictionary: 'stem-only',
     logger: quietLogger(),
+    ...(bilingualDictionary
+      ? {
+          bilingualDictionary: {
+            path: bilingualDictionary,
+            from: 'en',
+            to: 'cs',
+          },
+        }
+      : {}),
   });
 }
 

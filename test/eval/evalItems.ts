@@ -20,8 +20,10 @@ export interface EvalItem {
   /** File it came from. */
   file: string;
   /**
-   * Reporting group: 'shared-dev' for shared/eval, 'items-<split>' for test/eval/items. Tune on
-   * shared-dev, items-train and items-dev only; items-test is for the final report.
+   * Reporting group: 'shared-dev' for shared/eval, 'items-<split>' for test/eval/items, and
+   * 'cross-<split>' for its items of "group": "cross" (asked in the other language than the
+   * documents'). Tune on shared-dev and the train and dev splits only; the test splits are for
+   * the final report.
    */
   set: string;
 }
@@ -38,6 +40,10 @@ export const EVAL_SETS = [
   'form-train',
   'form-dev',
   'form-test',
+  // Questions in one language about documents in the other (items with "group": "cross").
+  'cross-train',
+  'cross-dev',
+  'cross-test',
 ] as const;
 
 /** The sets a run without --sets measures: the hand-written questions. */
@@ -105,6 +111,13 @@ export function loadEvalItems(
       ) {
         throw new Error(`${where}: split must be train, dev or test`);
       }
+      const group = raw.group ?? 'items';
+      if (
+        raw.group !== undefined &&
+        (!['items', 'cross'].includes(raw.group) || raw.split === undefined)
+      ) {
+        throw new Error(`${where}: group must be items or cross, with a split`);
+      }
       items.push({
         id: raw.id,
         corpus: raw.corpus,
@@ -116,7 +129,7 @@ export function loadEvalItems(
         kind: raw.kind ?? 'unknown',
         note: raw.note,
         file,
-        set: raw.split === undefined ? 'shared-dev' : `items-${raw.split}`,
+        set: raw.split === undefined ? 'shared-dev' : `${group}-${raw.split}`,
       });
     });
   }

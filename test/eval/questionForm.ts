@@ -89,6 +89,8 @@ export function formSet(set: string): string {
 export function formVariants(items: readonly EvalItem[]): EvalItem[] {
   const out: EvalItem[] = [];
   for (const item of items) {
+    // Variants are of the sets in one language; the cross-lingual items are reported apart.
+    if (item.set.startsWith('cross-')) continue;
     const toHow = !item.answerable || item.kind === 'howto';
     const question = otherForm(item.question, item.lang, toHow);
     if (question === undefined) continue;

@@ -98,6 +98,7 @@ function parseArgs(argv: string[]) {
     fusion: undefined as 'rrf' | 'scores' | undefined,
     titleWeight: undefined as number | undefined,
     phraseWeight: undefined as number | undefined,
+    bilingualDictionary: undefined as string | undefined,
     answers: '',
     reranker: undefined as
       | { localModelPath: string; modelId: string }
@@ -151,6 +152,7 @@ function parseArgs(argv: string[]) {
       args.fusion = v;
     } else if (a === '--title-weight') args.titleWeight = weight(a, value());
     else if (a === '--phrase-weight') args.phraseWeight = weight(a, value());
+    else if (a === '--bilingual-dictionary') args.bilingualDictionary = value();
     else if (a === '--reranker') args.reranker = rerankerArgument(value());
     else if (a === '--rerank-candidates') {
       const v = value();
@@ -170,7 +172,7 @@ function parseArgs(argv: string[]) {
           '  (also form-train, form-dev, form-shared-dev, form-test: the same questions\n' +
           '  in their other form, only when named)\n' +
           '  [--evidence thresholds|fitted] [--fusion rrf|scores] [--title-weight w]\n' +
-          '  [--phrase-weight w]\n' +
+          '  [--phrase-weight w] [--bilingual-dictionary path]\n' +
           '  [--no-cache] [--embedder hashing-v2|hashing-v1|sentence-encoder] ' +
           '[--answers extractive|llm]\n' +
           '  [--reranker <dir>:<modelId>] [--rerank-candidates n]\n' +
@@ -205,7 +207,7 @@ async function main() {
     )})`,
   );
 
-  const analyzers = await evalAnalyzers();
+  const analyzers = await evalAnalyzers(args.bilingualDictionary);
   const embedder: Embedder =
     args.embedder === 'sentence-encoder'
       ? await SentenceEncoderEmbedder.load()

@@ -53,6 +53,9 @@ export const suites = [
       'test/integration/retrievalBenchmark.test.ts',
       'test/src/benchMeasure.test.ts',
       'test/src/questionForm.test.ts',
+      'test/src/evalItems.test.ts',
+      'plugins/ask-docs-backend/src/language/bilingualDictionary.test.ts',
+      'plugins/ask-docs-backend/src/retrieval/translation.test.ts',
       'plugins/ask-docs-backend/src/ingestion/reanalysis.test.ts',
       'plugins/ask-docs-backend/src/ingestion/parsing/chunkSections.test.ts',
       // security (issue 14)

@@ -85,6 +85,12 @@ describe('question-form variants', () => {
     expect(formSet('items-test')).toBe('form-test');
   });
 
+  it('makes no variants of the cross-lingual set', () => {
+    const how = { question: 'Jak zálohovat databázi?', lang: 'cs' };
+    expect(formVariants([item(how)])).toHaveLength(1);
+    expect(formVariants([item({ ...how, set: 'cross-train' })])).toEqual([]);
+  });
+
   it('does not make how-questions of answerable fragments other than how-to requests', () => {
     expect(
       formVariants([

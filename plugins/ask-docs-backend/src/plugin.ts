@@ -90,6 +90,7 @@ export const askDocsPlugin = createBackendPlugin({
         const analyzers = await createLanguageAnalyzers({
           languages: settings.languages,
           hunspell: settings.hunspell,
+          bilingualDictionary: settings.bilingualDictionary,
           onMissingDictionary: 'stem-only',
           logger,
         });

@@ -341,6 +341,22 @@ alone`, () => {
     expect(defaults).not.toHaveProperty('phraseWeight');
   });
 
+  it('reads a bilingual dictionary between two configured languages, and none by default', () => {
+    const files = { path: '/usr/share/dictd/x', from: 'en', to: 'cs' };
+    expect(read({ bilingualDictionary: files }).bilingualDictionary).toEqual(
+      files,
+    );
+    expect(read({})).not.toHaveProperty('bilingualDictionary');
+    expect(() =>
+      read({ languages: ['en'], bilingualDictionary: files }),
+    ).toThrow(
+      /askDocs\.bilingualDictionary: expected from and to among the languages \(en\)/,
+    );
+    expect(() =>
+      read({ bilingualDictionary: { path: '/x', from: 'en' } }),
+    ).toThrow(/bilingualDictionary\.to/);
+  });
+
   it('runOnStart runs the first ingestion right after start', () => {
     expect(
       read({ ingestion: { runOnStart: true } }).ingestion.schedule,
@@ -500,8 +516,9 @@ function recordingConfig(
 
 /** One value for every key in config.d.ts (index keys are `*`), valid together. */
 const EVERY_KEY: JsonObject = {
-  languages: ['en'],
+  languages: ['en', 'cs'],
   hunspell: { cs: { affPath: '/x/cs.aff', dicPath: '/x/cs.dic' } },
+  bilingualDictionary: { path: '/x/eng-ces', from: 'en', to: 'cs' },
   embeddings: {
     provider: 'hashing',
     model: 'm',

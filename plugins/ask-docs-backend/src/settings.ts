@@ -19,6 +19,7 @@ import { DEFAULT_HASHING_DIMENSION } from './embedding/HashingEmbedder';
 import { DEFAULT_EMBEDDING_MODEL } from './embedding/TransformersEmbedder';
 import { DTYPE_SUFFIX } from './embedding/localModel';
 import { DEFAULT_RERANK_CANDIDATES } from './embedding/reranker';
+import { normalizeLanguage, type BilingualDictionaryFiles } from './language';
 import {
   DEFAULT_FUSION_METHOD,
   FUSION_METHODS,
@@ -151,6 +152,8 @@ export interface AskDocsConfig {
   hunspell: {
     [lang: string]: { affPath: string; dicPath: string } | undefined;
   };
+  /** Word translations for questions (language/bilingualDictionary.ts); unset: none. */
+  bilingualDictionary?: BilingualDictionaryFiles;
   embeddings: EmbeddingSettings;
   ingestion: IngestionSettings;
   retrieval: RetrievalConfig;
@@ -243,6 +246,27 @@ function readHunspell(config: Config): AskDocsConfig['hunspell'] {
     };
   }
   return hunspell;
+}
+
+function readBilingualDictionary(
+  config: Config,
+  languages: string[],
+): BilingualDictionaryFiles | undefined {
+  if (!config.has(key('bilingualDictionary'))) return undefined;
+  const files = {
+    path: config.getString(key('bilingualDictionary.path')),
+    from: config.getString(key('bilingualDictionary.from')),
+    to: config.getString(key('bilingualDictionary.to')),
+  };
+  const configured = new Set(languages.map(normalizeLanguage));
+  for (const lang of [files.from, files.to])
+    if (!configured.has(normalizeLanguage(lang)))
+      throw invalid(
+        'bilingualDictionary',
+        `from and to among the languages (${languages.join(', ')})`,
+        files,
+      );
+  return files;
 }
 
 /** getOptionalString rejects "", but an empty prefix is how e5's default prefixes are off. */
@@ -562,6 +586,12 @@ export function readAskDocsConfig(config: Config): AskDocsConfig {
   return {
     languages: readLanguages(config),
     hunspell: readHunspell(config),
+    ...defined({
+      bilingualDictionary: readBilingualDictionary(
+        config,
+        readLanguages(config),
+      ),
+    }),
     embeddings,
     ingestion: readIngestion(config),
     retrieval: readRetrieval(config, embeddings),

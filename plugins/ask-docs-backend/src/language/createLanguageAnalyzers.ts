@@ -4,6 +4,7 @@
  */
 import { czechLanguage } from './czechAnalyzer';
 import { englishLanguage } from './englishAnalyzer';
+import { readBilingualDictionary } from './bilingualDictionary';
 import { foldDiacritics, hasDiacritics } from './tokenize';
 import {
   Analyzers,
@@ -71,9 +72,22 @@ export async function createLanguageAnalyzers(
     if (analyzer.degraded) degraded[lang] = analyzer.degraded;
   }
 
+  const files = options.bilingualDictionary;
+  if (
+    files &&
+    ![files.from, files.to].every(l => byLang.has(normalizeLanguage(l)))
+  ) {
+    throw new Error(
+      `bilingual dictionary ${files.path}: ${files.from} and ${files.to} must both be ` +
+        `configured languages (configured: ${languages.join(', ')})`,
+    );
+  }
+  const dictionary = files ? readBilingualDictionary(files) : undefined;
+
   return {
     languages,
     defaultLanguage: languages[0],
+    dictionary,
     degraded,
     profiles: languages.map(lang => modules.get(lang)!.profile),
     has: lang => byLang.has(normalizeLanguage(lang)),

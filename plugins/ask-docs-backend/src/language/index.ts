@@ -18,6 +18,15 @@ export {
   BUILT_IN_PROFILES,
 } from './createLanguageAnalyzers';
 export { detectLanguage, languageScores } from './detectLanguage';
+export {
+  readBilingualDictionary,
+  translationKeys,
+  MAX_TRANSLATIONS,
+} from './bilingualDictionary';
+export type {
+  BilingualDictionary,
+  BilingualDictionaryFiles,
+} from './bilingualDictionary';
 export { analysisSignature } from './analysisSignature';
 export {
   createCzechAnalyzer,

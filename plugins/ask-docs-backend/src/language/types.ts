@@ -1,4 +1,8 @@
 /** Keyword-analysis types: what ingestion stores in the posting lists and what queries match. */
+import type {
+  BilingualDictionary,
+  BilingualDictionaryFiles,
+} from './bilingualDictionary';
 
 /** The keys of one token. All keys are lowercase and folded (no diacritics). */
 export interface WordKeys {
@@ -77,6 +81,12 @@ export interface LanguageAnalyzersOptions {
   logger?: { warn(message: string): void };
   /** Word → keys cache entries per language. Default 200 000. */
   cacheSize?: number;
+  /**
+   * A dictd bilingual dictionary between two of `languages` (e.g. FreeDict eng-ces): questions
+   * then also match the other language's words for theirs. Read at start; an unreadable one is
+   * an error.
+   */
+  bilingualDictionary?: BilingualDictionaryFiles;
   /** Additional or replacement language modules, keyed by their profile.lang. */
   modules?: LanguageModule[];
 }
@@ -92,6 +102,8 @@ export interface Analyzers {
   has(lang: string): boolean;
   /** Detection profiles of the configured languages. */
   readonly profiles: LanguageProfile[];
+  /** Word translations between two configured languages (questions only); optional. */
+  readonly dictionary?: BilingualDictionary;
 }
 
 export type TermKind = 'l' | 's' | 'w';

@@ -1,4 +1,8 @@
+import fs from 'fs';
+import os from 'os';
+import path from 'path';
 import { createLanguageAnalyzers } from '../language';
+import { writeDictd } from '../testUtils/dictd';
 import { prepareQuestion, rewriteWords } from './prepareQuestion';
 
 describe('prepareQuestion', () => {
@@ -19,6 +23,48 @@ describe('prepareQuestion', () => {
     expect(prepareQuestion('How do I roll back?', analyzers).vectorText).toBe(
       'How do I roll back?',
     );
+  });
+});
+
+describe('prepareQuestion with a bilingual dictionary', () => {
+  it("adds the translations' lemma keys to each word, and nothing without one", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'prepare-'));
+    const files = {
+      path: writeDictd(dir, ['page <n>\nstránka', 'navigation <n>\nnavigace']),
+      from: 'en',
+      to: 'cs',
+    };
+    const question = 'Jak skrýt stránku z navigace?';
+    const plain = prepareQuestion(
+      question,
+      await createLanguageAnalyzers({ languages: ['en', 'cs'] }),
+    );
+    const translated = prepareQuestion(
+      question,
+      await createLanguageAnalyzers({
+        languages: ['en', 'cs'],
+        bilingualDictionary: files,
+      }),
+    );
+    const lemmas = (p: typeof plain, token: string) =>
+      p.queryTokens.find(t => t.token === token)!.lemmas;
+    expect(lemmas(translated, 'stránku')).toEqual([
+      ...lemmas(plain, 'stránku'),
+      'page',
+    ]);
+    expect(lemmas(translated, 'navigace')).toContain('navigation');
+    // One word stays one token: the translation is a key of it, not a word of the question.
+    expect(translated.queryTokens.map(t => t.token)).toEqual(
+      plain.queryTokens.map(t => t.token),
+    );
+    expect(lemmas(plain, 'stránku')).not.toContain('page');
+    // A word the dictionary lacks, and the stems and vector text, are as without it.
+    expect(lemmas(translated, 'skrýt')).toEqual(lemmas(plain, 'skrýt'));
+    expect(translated.queryTokens.map(t => t.stems)).toEqual(
+      plain.queryTokens.map(t => t.stems),
+    );
+    expect(translated.vectorText).toBe(plain.vectorText);
+    fs.rmSync(dir, { recursive: true, force: true });
   });
 });
 

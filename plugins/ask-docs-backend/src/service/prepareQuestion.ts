@@ -1,5 +1,5 @@
 import { InputError } from '@backstage/errors';
-import { Analyzers, analyzeQuery } from '../language';
+import { Analyzers, analyzeQuery, translationKeys } from '../language';
 import { QueryToken } from '../retrieval';
 
 /** A question as both retrievers see it. */
@@ -42,9 +42,13 @@ export function prepareQuestion(
     queryTokens: analyzed
       .filter(t => !t.stopword)
       // Only the typed word is a surface key: restored spellings already count through lemmas.
+      // A word's translations (with a bilingual dictionary) are more keys of the same word, so
+      // a question meets pages in the other language without counting any word twice.
       .map(t => ({
         token: t.token,
-        lemmas: t.lemmas,
+        lemmas: [
+          ...new Set([...t.lemmas, ...translationKeys(t.byLang, analyzers)]),
+        ],
         stems: t.stems,
         words: [t.token],
       })),
