@@ -46,9 +46,13 @@ export const EVAL_SETS = [
   'cross-test',
 ] as const;
 
-/** The sets a run without --sets measures: the hand-written questions. */
+/**
+ * The sets a run without --sets measures: the hand-written questions in the documents'
+ * language (the variants and the cross-lingual set only when named, so overall figures stay
+ * comparable with earlier runs).
+ */
 export const DEFAULT_EVAL_SETS: readonly string[] = EVAL_SETS.filter(
-  s => !s.startsWith('form-'),
+  s => !s.startsWith('form-') && !s.startsWith('cross-'),
 );
 
 /**

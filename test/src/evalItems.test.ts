@@ -25,7 +25,7 @@ const base = {
 };
 
 describe('evaluation item sets', () => {
-  it('reports items by split, the cross-lingual group apart, shared questions as shared-dev', () => {
+  it('reports items by split, the cross-lingual group apart, shared ones as shared-dev', () => {
     const items = load([
       { ...base, id: 'a-001', question: 'q one', split: 'train' },
       {

@@ -350,8 +350,11 @@ alone`, () => {
     expect(() =>
       read({ languages: ['en'], bilingualDictionary: files }),
     ).toThrow(
-      /askDocs\.bilingualDictionary: expected from and to among the languages \(en\)/,
+      /askDocs\.bilingualDictionary: expected from and to: two different languages among en,/,
     );
+    expect(() =>
+      read({ bilingualDictionary: { ...files, to: 'en-GB' } }),
+    ).toThrow(/two different languages among en, cs/);
     expect(() =>
       read({ bilingualDictionary: { path: '/x', from: 'en' } }),
     ).toThrow(/bilingualDictionary\.to/);

@@ -259,13 +259,13 @@ function readBilingualDictionary(
     to: config.getString(key('bilingualDictionary.to')),
   };
   const configured = new Set(languages.map(normalizeLanguage));
-  for (const lang of [files.from, files.to])
-    if (!configured.has(normalizeLanguage(lang)))
-      throw invalid(
-        'bilingualDictionary',
-        `from and to among the languages (${languages.join(', ')})`,
-        files,
-      );
+  const [from, to] = [files.from, files.to].map(normalizeLanguage);
+  if (from === to || !configured.has(from) || !configured.has(to))
+    throw invalid(
+      'bilingualDictionary',
+      `from and to: two different languages among ${languages.join(', ')}`,
+      files,
+    );
   return files;
 }
 
@@ -583,14 +583,12 @@ function readServiceGrants(config: Config): ServiceGrants {
 /** Reads, defaults and validates all of `askDocs`; throws on the first bad key. */
 export function readAskDocsConfig(config: Config): AskDocsConfig {
   const embeddings = readEmbeddings(config);
+  const languages = readLanguages(config);
   return {
-    languages: readLanguages(config),
+    languages,
     hunspell: readHunspell(config),
     ...defined({
-      bilingualDictionary: readBilingualDictionary(
-        config,
-        readLanguages(config),
-      ),
+      bilingualDictionary: readBilingualDictionary(config, languages),
     }),
     embeddings,
     ingestion: readIngestion(config),

@@ -6,9 +6,9 @@
  */
 import fs from 'fs';
 import zlib from 'zlib';
-import { normalizeLanguage } from './createLanguageAnalyzers';
-import { foldDiacritics } from './tokenize';
-import type { Analyzers } from './types';
+import { normalizeLanguage } from './languageCode';
+import { foldDiacritics, hasDiacritics } from './tokenize';
+import type { Analyzers, LanguageAnalyzer, LanguageProfile } from './types';
 
 export interface BilingualDictionaryFiles {
   /** The dictd files without their extensions: `<path>.index` and `<path>.dict.dz` (or `.dict`). */
@@ -24,7 +24,7 @@ export interface BilingualDictionary {
   readonly languages: readonly [string, string];
   /**
    * Single words of the other language that translate `lemma` (a folded lemma key of `lang`),
-   * empty when it has none or more than MAX_TRANSLATIONS.
+   * sorted; empty when it has none.
    */
   translate(lang: string, lemma: string): readonly string[];
 }
@@ -51,25 +51,48 @@ export function decodeDictdNumber(text: string): number {
 
 /** One word, letters with inner hyphens or apostrophes only: phrases are not keys. */
 const SINGLE_WORD = /^\p{L}+(?:[-'’]\p{L}+)*$/u;
+/** A headword: letters with inner hyphens; contractions ("we'll", "let's") are not lemmas. */
+const HEADWORD = /^\p{L}+(?:-\p{L}+)*$/u;
+
+/** The text without parenthesised explanations, nested ones too; an unclosed one ends it. */
+function withoutExplanations(text: string): string {
+  let out = text;
+  for (let before = ''; before !== out; ) {
+    before = out;
+    out = out.replace(/\([^()]*\)/g, ' ');
+  }
+  return out.replace(/\(.*$/, ' ');
+}
 
 /**
- * The single-word translations of one dictd entry: lines after the headword, without "[domain]"
- * labels and "(explanations)", split at commas and semicolons.
+ * The headword of one dictd entry (its first line without the "<n>"-style part of speech,
+ * lowercase; the .index key has its punctuation removed, "we'll" filed as "well") and its
+ * single-word translations: the lines after it without "[domain]" labels, explanations and
+ * "Note:" lines (which quote inflected forms), split at commas and semicolons.
  */
-export function entryTranslations(entry: string): string[] {
-  const [, ...lines] = entry.split('\n');
-  const words: string[] = [];
+export function parseEntry(entry: string): {
+  headword: string;
+  translations: string[];
+} {
+  const [first, ...lines] = entry.split('\n');
+  const translations: string[] = [];
   for (const line of lines) {
-    const plain = line
-      .replace(/\[[^\]]*\]/g, ' ')
-      .replace(/\([^)]*\)/g, ' ')
-      .replace(/<[^>]*>/g, ' ');
+    if (/^\s*note:/i.test(line)) continue;
+    const plain = withoutExplanations(
+      line.replace(/\[[^\]]*\]/g, ' ').replace(/<[^>]*>/g, ' '),
+    );
     for (const part of plain.split(/[,;]/)) {
       const word = part.trim().toLowerCase();
-      if (SINGLE_WORD.test(word)) words.push(word);
+      if (SINGLE_WORD.test(word)) translations.push(word);
     }
   }
-  return words;
+  return {
+    headword: first
+      .replace(/<[^>]*>/g, ' ')
+      .trim()
+      .toLowerCase(),
+    translations,
+  };
 }
 
 function readDict(path: string): Buffer {
@@ -92,7 +115,8 @@ export function readBilingualDictionary(
     throw new Error(`bilingual dictionary: from and to are both '${from}'`);
   if (!fs.existsSync(`${files.path}.index`))
     throw new Error(
-      `bilingual dictionary: ${files.path}.index does not exist (askDocs.bilingualDictionary.path ` +
+      `bilingual dictionary: ${files.path}.index does not exist ` +
+        '(askDocs.bilingualDictionary.path ' +
         'names the dictd files without extensions; FreeDict eng-ces is in the Debian package ' +
         'dict-freedict-eng-ces)',
     );
@@ -104,32 +128,27 @@ export function readBilingualDictionary(
     map.set(key, (map.get(key) ?? new Set<string>()).add(word));
   let entries = 0;
   for (const line of index.split('\n')) {
-    const [headword, offset, length] = line.split('\t');
-    if (!length || headword.startsWith('00database')) continue;
-    const head = headword.trim().toLowerCase();
-    if (!SINGLE_WORD.test(head)) continue;
+    const [key, offset, length] = line.split('\t');
+    if (!length || key.startsWith('00database')) continue;
     const start = decodeDictdNumber(offset);
-    const entry = dict
-      .subarray(start, start + decodeDictdNumber(length))
-      .toString('utf8');
+    const { headword, translations } = parseEntry(
+      dict.subarray(start, start + decodeDictdNumber(length)).toString('utf8'),
+    );
+    if (!HEADWORD.test(headword)) continue;
     entries += 1;
-    for (const word of entryTranslations(entry)) {
-      if (word === head) continue;
-      add(forward, foldDiacritics(head), word);
-      add(backward, foldDiacritics(word), head);
+    for (const word of translations) {
+      if (word === headword) continue;
+      add(forward, foldDiacritics(headword), word);
+      add(backward, foldDiacritics(word), headword);
     }
   }
   if (entries === 0)
     throw new Error(`bilingual dictionary ${files.path}: no entries read`);
-  const usable = (map: Map<string, Set<string>>) =>
-    new Map(
-      [...map]
-        .filter(([, words]) => words.size <= MAX_TRANSLATIONS)
-        .map(([key, words]) => [key, [...words].sort()]),
-    );
+  const sorted = (map: Map<string, Set<string>>) =>
+    new Map([...map].map(([key, words]) => [key, [...words].sort()]));
   const byLang = new Map([
-    [from, usable(forward)],
-    [to, usable(backward)],
+    [from, sorted(forward)],
+    [to, sorted(backward)],
   ]);
   return {
     languages: [from, to],
@@ -138,28 +157,71 @@ export function readBilingualDictionary(
   };
 }
 
+/** Lemma keys of a language's function words (`je`, `jsou` → být): translations never use them. */
+const functionWordKeys = new WeakMap<LanguageAnalyzer, Set<string>>();
+function functionWordLemmas(
+  analyzer: LanguageAnalyzer,
+  profile: LanguageProfile | undefined,
+): Set<string> {
+  let keys = functionWordKeys.get(analyzer);
+  if (!keys) {
+    keys = new Set(
+      [...(profile?.stopwords ?? [])].flatMap(
+        w => analyzer.keysForWord(w).lemmas,
+      ),
+    );
+    functionWordKeys.set(analyzer, keys);
+  }
+  return keys;
+}
+
 /**
- * Lemma keys of a question word's translations: for each language's lemma of the word that the
- * dictionary translates, the lemma keys of each translation as the other language's analyzer
- * makes them (so they match that language's indexed words). No stem keys: a translation is
- * already a guess, and short stems of it ("přij" of příjem) would reach unrelated words. Empty
- * without a dictionary.
+ * Lemma keys of a question word's translations, as the other language's analyzer makes them
+ * (so they match that language's indexed words). A word is read in each configured language
+ * (`byLang`); a reading is translated only when it is plausible:
+ * - in `questionLang` alone when the question clearly is in one language ("copy" in an English
+ *   question is not the Czech "cop", braid);
+ * - never in a language without distinctive letters for a word that has diacritics ("malé" is
+ *   not English "male");
+ * - not when its lemmas have more than MAX_TRANSLATIONS translations together (too many senses).
+ * Translations that are function words of either language, or share a lemma key with one
+ * ("byt" with být), are dropped: such a key would match nearly every chunk. No stem keys: a
+ * translation is already a guess, and short stems of it ("přij" of příjem) reach unrelated
+ * words. Empty without a dictionary.
  */
 export function translationKeys(
-  byLang: ReadonlyArray<{ lang: string; lemmas: readonly string[] }>,
-  analyzers: Pick<Analyzers, 'dictionary' | 'has' | 'get'>,
+  word: {
+    token: string;
+    byLang: ReadonlyArray<{ lang: string; lemmas: readonly string[] }>;
+  },
+  analyzers: Pick<Analyzers, 'dictionary' | 'has' | 'get' | 'profiles'>,
+  questionLang?: string,
 ): string[] {
   const dictionary = analyzers.dictionary;
   if (!dictionary) return [];
+  const profile = (lang: string) =>
+    analyzers.profiles.find(p => normalizeLanguage(p.lang) === lang);
   const keys = new Set<string>();
   const [a, b] = dictionary.languages;
-  for (const word of byLang) {
-    const other = word.lang === a ? b : word.lang === b ? a : undefined;
+  for (const reading of word.byLang) {
+    const other = reading.lang === a ? b : reading.lang === b ? a : undefined;
     if (!other || !analyzers.has(other)) continue;
-    const analyzer = analyzers.get(other);
-    for (const lemma of word.lemmas)
-      for (const translation of dictionary.translate(word.lang, lemma))
-        analyzer.keysForWord(translation).lemmas.forEach(l => keys.add(l));
+    if (questionLang && reading.lang !== questionLang) continue;
+    if (hasDiacritics(word.token) && !profile(reading.lang)?.distinctiveLetters)
+      continue;
+    const translations = new Set(
+      reading.lemmas.flatMap(l => dictionary.translate(reading.lang, l)),
+    );
+    if (translations.size > MAX_TRANSLATIONS) continue;
+    const source = analyzers.get(reading.lang);
+    const target = analyzers.get(other);
+    const functionKeys = functionWordLemmas(target, profile(other));
+    for (const translation of translations) {
+      if (source.isStopword(translation) || target.isStopword(translation))
+        continue;
+      for (const key of target.keysForWord(translation).lemmas)
+        if (!functionKeys.has(key)) keys.add(key);
+    }
   }
   return [...keys];
 }

@@ -5,6 +5,7 @@
 import { czechLanguage } from './czechAnalyzer';
 import { englishLanguage } from './englishAnalyzer';
 import { readBilingualDictionary } from './bilingualDictionary';
+import { normalizeLanguage } from './languageCode';
 import { foldDiacritics, hasDiacritics } from './tokenize';
 import {
   Analyzers,
@@ -23,10 +24,7 @@ export const BUILT_IN_LANGUAGES: readonly LanguageModule[] = [
 export const BUILT_IN_PROFILES: readonly LanguageProfile[] =
   BUILT_IN_LANGUAGES.map(m => m.profile);
 
-/** "cs-CZ", "CS", "cs_CZ" → "cs". */
-export function normalizeLanguage(lang: string): string {
-  return lang.trim().toLowerCase().split(/[-_]/)[0];
-}
+export { normalizeLanguage };
 
 export async function createLanguageAnalyzers(
   options: LanguageAnalyzersOptions,

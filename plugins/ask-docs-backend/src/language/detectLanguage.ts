@@ -59,3 +59,17 @@ export function detectLanguage(
   if (candidates.length === 1) return candidates[0];
   return languageScores(text, candidates, profiles)[0].lang;
 }
+
+/**
+ * The candidate a short text (a question) is clearly written in: more evidence than any other
+ * candidate; undefined on a tie, with no evidence, or with fewer than two candidates.
+ */
+export function clearLanguage(
+  text: string,
+  candidates: string[],
+  profiles: readonly LanguageProfile[] = BUILT_IN_PROFILES,
+): string | undefined {
+  if (candidates.length < 2) return undefined;
+  const [first, second] = languageScores(text, candidates, profiles);
+  return first.score > second.score ? first.lang : undefined;
+}

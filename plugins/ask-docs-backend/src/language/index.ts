@@ -17,7 +17,11 @@ export {
   BUILT_IN_LANGUAGES,
   BUILT_IN_PROFILES,
 } from './createLanguageAnalyzers';
-export { detectLanguage, languageScores } from './detectLanguage';
+export {
+  clearLanguage,
+  detectLanguage,
+  languageScores,
+} from './detectLanguage';
 export {
   readBilingualDictionary,
   translationKeys,

@@ -1,5 +1,10 @@
 import { InputError } from '@backstage/errors';
-import { Analyzers, analyzeQuery, translationKeys } from '../language';
+import {
+  Analyzers,
+  analyzeQuery,
+  clearLanguage,
+  translationKeys,
+} from '../language';
 import { QueryToken } from '../retrieval';
 
 /** A question as both retrievers see it. */
@@ -38,6 +43,11 @@ export function prepareQuestion(
     const spelling = t.byLang.flatMap(k => k.restored)[0];
     if (spelling) restored.set(t.token, spelling);
   }
+  const vectorText = rewriteWords(question, restored);
+  // Read with restored diacritics: "smaze prikaz" says Czech only as "smaže příkaz".
+  const lang = analyzers.dictionary
+    ? clearLanguage(vectorText, analyzers.languages, analyzers.profiles)
+    : undefined;
   return {
     queryTokens: analyzed
       .filter(t => !t.stopword)
@@ -47,12 +57,12 @@ export function prepareQuestion(
       .map(t => ({
         token: t.token,
         lemmas: [
-          ...new Set([...t.lemmas, ...translationKeys(t.byLang, analyzers)]),
+          ...new Set([...t.lemmas, ...translationKeys(t, analyzers, lang)]),
         ],
         stems: t.stems,
         words: [t.token],
       })),
-    vectorText: rewriteWords(question, restored),
+    vectorText,
   };
 }
 

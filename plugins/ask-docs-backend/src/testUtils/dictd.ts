@@ -17,7 +17,12 @@ export function writeDictd(
   const index: string[] = ['00databaseshort\tA\tB'];
   for (const entry of entries) {
     const bytes = Buffer.from(`${entry}\n`, 'utf8');
-    const headword = entry.split('\n')[0].replace(/\s*<[^>]*>$/, '');
+    // As dictfmt files it: lowercase, punctuation removed ("we'll" under "well").
+    const headword = entry
+      .split('\n')[0]
+      .replace(/\s*<[^>]*>$/, '')
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N} ]/gu, '');
     index.push(`${headword}\t${encode(dict.length)}\t${encode(bytes.length)}`);
     dict = Buffer.concat([dict, bytes]);
   }
