@@ -170,7 +170,8 @@ function parseArgs(argv: string[]) {
         'usage: run.ts [--corpora a,b] ' +
           '[--sets shared-dev,items-train,items-dev,items-test] [--quick]\n' +
           '  (also form-train, form-dev, form-shared-dev, form-test: the same questions\n' +
-          '  in their other form, only when named)\n' +
+          '  in their other form, and cross-train, cross-dev, cross-test: questions in\n' +
+          '  the other language than the documents; both only when named)\n' +
           '  [--evidence thresholds|fitted] [--fusion rrf|scores] [--title-weight w]\n' +
           '  [--phrase-weight w] [--bilingual-dictionary path]\n' +
           '  [--no-cache] [--embedder hashing-v2|hashing-v1|sentence-encoder] ' +
