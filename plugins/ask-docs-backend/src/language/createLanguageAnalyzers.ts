@@ -24,8 +24,6 @@ export const BUILT_IN_LANGUAGES: readonly LanguageModule[] = [
 export const BUILT_IN_PROFILES: readonly LanguageProfile[] =
   BUILT_IN_LANGUAGES.map(m => m.profile);
 
-export { normalizeLanguage };
-
 export async function createLanguageAnalyzers(
   options: LanguageAnalyzersOptions,
 ): Promise<Analyzers> {

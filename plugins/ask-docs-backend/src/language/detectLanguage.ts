@@ -4,10 +4,8 @@
  * model: documentation pages are long and questions still carry function words, which is enough to
  * tell the configured languages apart.
  */
-import {
-  BUILT_IN_PROFILES,
-  normalizeLanguage,
-} from './createLanguageAnalyzers';
+import { BUILT_IN_PROFILES } from './createLanguageAnalyzers';
+import { normalizeLanguage } from './languageCode';
 import { tokenize } from './tokenize';
 import { LanguageProfile } from './types';
 

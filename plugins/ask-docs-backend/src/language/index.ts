@@ -13,10 +13,10 @@ export type { AnalyzeTextOptions, AnalyzeQueryOptions } from './analyzeText';
 export {
   createLanguageAnalyzers,
   genericLanguage,
-  normalizeLanguage,
   BUILT_IN_LANGUAGES,
   BUILT_IN_PROFILES,
 } from './createLanguageAnalyzers';
+export { normalizeLanguage } from './languageCode';
 export {
   clearLanguage,
   detectLanguage,
