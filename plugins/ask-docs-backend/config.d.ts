@@ -100,6 +100,13 @@ export interface Config {
        */
       phraseWeight?: number;
       /**
+       * Share of the fused score that a chunk of release notes loses ("Release Notes",
+       * "Changelog", "What's new in …", "Version 1.2 (…)" headings; English and Czech), so the
+       * page that explains a feature ranks above the line announcing it: 0 to 1, default 0.1;
+       * 0 turns it off. Questions about releases or versions keep release notes as they rank.
+       */
+      releaseNotesPenalty?: number;
+      /**
        * Optional local cross-encoder that rescores the top fused chunks, question and passage
        * together, and reorders them (never adding a chunk the evidence filter dropped, never
        * answering a refused question). Absent: no reranker, nothing loaded. The model is a

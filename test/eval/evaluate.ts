@@ -84,14 +84,15 @@ const RANKING: Partial<RetrievalSettings> = {
 };
 
 /**
- * Plain RRF with the product's boosts off (section title, phrase): the single retrievers are
- * measured as such, so their lists are the very lists retrieve() fuses (the what-ifs below
- * re-fuse them), whichever fusion method the product uses.
+ * Plain RRF with the product's boosts off (section title, phrase, release notes): the single
+ * retrievers are measured as such, so their lists are the very lists retrieve() fuses (the
+ * what-ifs below re-fuse them), whichever fusion method the product uses.
  */
 const NO_BOOSTS: Partial<RetrievalSettings> = {
   fusion: 'rrf',
   titleWeight: 0,
   phraseWeight: 0,
+  releaseNotesPenalty: 0,
 };
 
 /** Key of a fusion what-if in ItemResult.fusionWhatIf. */

@@ -98,6 +98,7 @@ function parseArgs(argv: string[]) {
     fusion: undefined as 'rrf' | 'scores' | undefined,
     titleWeight: undefined as number | undefined,
     phraseWeight: undefined as number | undefined,
+    releaseNotesPenalty: undefined as number | undefined,
     bilingualDictionary: undefined as string | undefined,
     answers: '',
     reranker: undefined as
@@ -152,6 +153,8 @@ function parseArgs(argv: string[]) {
       args.fusion = v;
     } else if (a === '--title-weight') args.titleWeight = weight(a, value());
     else if (a === '--phrase-weight') args.phraseWeight = weight(a, value());
+    else if (a === '--release-notes-penalty')
+      args.releaseNotesPenalty = weight(a, value());
     else if (a === '--bilingual-dictionary') args.bilingualDictionary = value();
     else if (a === '--reranker') args.reranker = rerankerArgument(value());
     else if (a === '--rerank-candidates') {
@@ -173,7 +176,8 @@ function parseArgs(argv: string[]) {
           '  in their other form, and cross-train, cross-dev, cross-test: questions in\n' +
           '  the other language than the documents; both only when named)\n' +
           '  [--evidence thresholds|fitted] [--fusion rrf|scores] [--title-weight w]\n' +
-          '  [--phrase-weight w] [--bilingual-dictionary path]\n' +
+          '  [--phrase-weight w] [--release-notes-penalty w]\n' +
+          '  [--bilingual-dictionary path]\n' +
           '  [--no-cache] [--embedder hashing-v2|hashing-v1|sentence-encoder] ' +
           '[--answers extractive|llm]\n' +
           '  [--reranker <dir>:<modelId>] [--rerank-candidates n]\n' +
@@ -256,7 +260,7 @@ async function main() {
         : undefined;
     if (model) log(`answering with ${model.model}`);
     // The product's settings; --fusion overrides the fusion method, --title-weight and
-    // --phrase-weight the RRF boosts' weights.
+    // --phrase-weight the RRF boosts' weights, --release-notes-penalty release notes' demotion.
     const product = {
       ...productSettings(embedder, args.evidence),
       ...(args.fusion === undefined ? {} : { fusion: args.fusion }),
@@ -266,6 +270,9 @@ async function main() {
       ...(args.phraseWeight === undefined
         ? {}
         : { phraseWeight: args.phraseWeight }),
+      ...(args.releaseNotesPenalty === undefined
+        ? {}
+        : { releaseNotesPenalty: args.releaseNotesPenalty }),
     };
     const results = await evaluate({
       knex: index.knex,

@@ -56,6 +56,7 @@ export const suites = [
       'test/src/evalItems.test.ts',
       'plugins/ask-docs-backend/src/language/bilingualDictionary.test.ts',
       'plugins/ask-docs-backend/src/retrieval/translation.test.ts',
+      'plugins/ask-docs-backend/src/retrieval/releaseNotes.test.ts',
       'plugins/ask-docs-backend/src/ingestion/reanalysis.test.ts',
       'plugins/ask-docs-backend/src/ingestion/parsing/chunkSections.test.ts',
       // security (issue 14)

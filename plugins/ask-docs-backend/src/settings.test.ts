@@ -216,6 +216,10 @@ describe('readAskDocsConfig', () => {
       { retrieval: { phraseWeight: 1.5 } },
       /askDocs\.retrieval\.phraseWeight: expected a number from 0 to 1, got 1\.5/,
     ],
+    [
+      { retrieval: { releaseNotesPenalty: -0.1 } },
+      /askDocs\.retrieval\.releaseNotesPenalty: expected a number from 0 to 1, got -0\.1/,
+    ],
   ] as Array<[JsonObject, RegExp]>)(
     'refuses %j naming the key and the expectation',
     (askDocs, error) => {
@@ -324,21 +328,27 @@ default`, () => {
     expect(c.answer.options).toEqual({ minClaimOverlap: 0 });
   });
 
-  it(`passes configured title and phrase weights to retrieval, and leaves the defaults \
-alone`, () => {
+  it(`passes configured title, phrase and release-notes weights to retrieval, and leaves the \
+defaults alone`, () => {
     const hashing = { modelId: 'h', kind: 'hashing-fallback' as const };
     for (const weight of [0, 0.2, 1]) {
       const c = read({
-        retrieval: { titleWeight: weight, phraseWeight: weight },
+        retrieval: {
+          titleWeight: weight,
+          phraseWeight: weight,
+          releaseNotesPenalty: weight,
+        },
       });
       expect(resolveRetrievalSettings(c.retrieval, hashing)).toMatchObject({
         titleWeight: weight,
         phraseWeight: weight,
+        releaseNotesPenalty: weight,
       });
     }
     const defaults = resolveRetrievalSettings(read({}).retrieval, hashing);
     expect(defaults).not.toHaveProperty('titleWeight');
     expect(defaults).not.toHaveProperty('phraseWeight');
+    expect(defaults).not.toHaveProperty('releaseNotesPenalty');
   });
 
   it('reads a bilingual dictionary between two configured languages, and none by default', () => {
@@ -550,6 +560,7 @@ const EVERY_KEY: JsonObject = {
     fusionWeights: { '*': { vector: 1, keyword: 2 } },
     titleWeight: 0.1,
     phraseWeight: 0.1,
+    releaseNotesPenalty: 0.2,
     reranker: {
       model: 'r',
       localModelPath: '/rerankers',

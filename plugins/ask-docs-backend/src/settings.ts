@@ -116,6 +116,11 @@ export interface RetrievalConfig {
    * the retriever's DEFAULT_PHRASE_WEIGHT when unset.
    */
   phraseWeight?: number;
+  /**
+   * Share of the fused score a release-notes chunk loses, with either fusion (0 to 1; 0 turns
+   * it off); the retriever's DEFAULT_RELEASE_NOTES_PENALTY when unset.
+   */
+  releaseNotesPenalty?: number;
   /** The optional cross-encoder (QuestionPipeline); undefined when not configured. */
   reranker?: RerankerSettings;
 }
@@ -456,6 +461,7 @@ function readRetrieval(
     fusion: readFusionMethod(config),
     titleWeight: inRange(config, 'retrieval.titleWeight', 0, 1),
     phraseWeight: inRange(config, 'retrieval.phraseWeight', 0, 1),
+    releaseNotesPenalty: inRange(config, 'retrieval.releaseNotesPenalty', 0, 1),
     reranker: readReranker(config, embeddings),
   };
 }
@@ -620,6 +626,7 @@ export function resolveRetrievalSettings(
     ...defined({
       titleWeight: retrieval.titleWeight,
       phraseWeight: retrieval.phraseWeight,
+      releaseNotesPenalty: retrieval.releaseNotesPenalty,
     }),
     evidenceModel: evidenceModelFor(retrieval, embedder),
   };

@@ -23,6 +23,10 @@ import {
   phraseShare,
   queryWordMatcher,
 } from '../../../plugins/ask-docs-backend/src/retrieval/proximity';
+import {
+  asksAboutReleases,
+  isReleaseNotes,
+} from '../../../plugins/ask-docs-backend/src/retrieval/releaseNotes';
 import { firstGoldRank, MRR_DEPTH, rankPages } from '../metrics';
 
 export interface Candidate {
@@ -270,12 +274,27 @@ function main() {
       ),
     ]);
   }
+  // Release notes lowered by a share of their score (releaseNotes.ts; built in 0.1), on top of
+  // the built-in score fusion; a question about releases keeps them.
+  for (const penalty of [0.1, 0.2, 0.3, 0.5, 1]) {
+    const base3 = scoreFusion(questions);
+    sf.push([
+      `scores, release notes −${penalty}`,
+      questions.map((q, qi) => (c: Candidate, f: Features) => {
+        const lower =
+          !asksAboutReleases(q.question) && isReleaseNotes(c.sectionPath);
+        return base3[qi](c, f) * (lower ? 1 - penalty : 1);
+      }),
+    ]);
+  }
   const only = process.env.SWEEP_ONLY;
   const keys = [
     'items-train en',
     'items-train cs',
     'items-dev en',
     'items-dev cs',
+    'shared-dev en',
+    'shared-dev cs',
     'all en',
     'all cs',
     'all',

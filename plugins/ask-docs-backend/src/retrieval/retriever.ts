@@ -14,6 +14,10 @@ import {
 } from './fusion';
 import { phraseShare, queryWordMatcher } from './proximity';
 import {
+  DEFAULT_RELEASE_NOTES_PENALTY,
+  lowerReleaseNotes,
+} from './releaseNotes';
+import {
   correctedStatistics,
   FEW_VISIBLE_CHUNKS,
   keywordLists,
@@ -151,6 +155,11 @@ export interface RetrieveOptions {
   titleWeight?: number;
   /** Phrase evidence in the fused score; default DEFAULT_PHRASE_WEIGHT. */
   phraseWeight?: number;
+  /**
+   * Share of the fused score a release-notes chunk loses (releaseNotes.ts), with either fusion;
+   * default DEFAULT_RELEASE_NOTES_PENALTY, 0 turns it off.
+   */
+  releaseNotesPenalty?: number;
   efSearch?: number;
 }
 
@@ -359,7 +368,7 @@ export async function retrieve(
     keywordScore: tokens.length > 0 ? keyword.get(f.id)?.score ?? 0 : null,
     coverage: tokens.length > 0 ? keyword.get(f.id)?.coverage ?? 0 : null,
   }));
-  const scored = byScores
+  const fusedScores = byScores
     ? scoreFusion(unboosted, { title: section, phrase }, scoreWeights)
     : boostFused(
         unboosted,
@@ -375,6 +384,13 @@ export async function retrieve(
         ],
         maxFused,
       );
+  // Before the evidence features, so they describe the order the asker gets.
+  const scored = lowerReleaseNotes(
+    fusedScores,
+    new Map(passages.map(p => [p.chunkId, p.sectionPath ?? ''])),
+    options.question,
+    options.releaseNotesPenalty ?? DEFAULT_RELEASE_NOTES_PENALTY,
+  );
   const features = evidenceFeatures({
     fused: scored,
     vectorIds: vectorHits.map(h => h.chunkId),

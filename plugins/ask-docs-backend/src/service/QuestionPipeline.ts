@@ -49,6 +49,8 @@ export interface RetrievalSettings {
   /** Section-title and phrase evidence in the fused score; the retriever's defaults when unset. */
   titleWeight?: number;
   phraseWeight?: number;
+  /** Share of the fused score release notes lose (releaseNotes.ts); the retriever's default. */
+  releaseNotesPenalty?: number;
 }
 
 export interface QuestionPipelineOptions {
