@@ -102,8 +102,10 @@ export interface Config {
       /**
        * Share of the fused score that a chunk of release notes loses ("Release Notes",
        * "Changelog", "What's new in …", "Version 1.2 (…)" headings; English and Czech), so the
-       * page that explains a feature ranks above the line announcing it: 0 to 1, default 0.1;
-       * 0 turns it off. Questions about releases or versions keep release notes as they rank.
+       * page that explains a feature ranks above the line announcing it: 0 to 1; default 0.1
+       * with score fusion (the hashing fallback's), 0 with RRF (unmeasured with a semantic
+       * model); 0 turns it off. Questions about releases or versions keep release notes as they
+       * rank.
        */
       releaseNotesPenalty?: number;
       /**

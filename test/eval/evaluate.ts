@@ -137,7 +137,7 @@ export interface ItemResult {
    */
   fusionWhatIf: Record<string, number | undefined>;
   /**
-   * First gold rank of 'hybrid' without the title and phrase boosts (weights 0): the
+   * First gold rank of 'hybrid' without the title, phrase and release-notes terms (0): the
    * plain weighted RRF that the what-ifs must reproduce at the product's weights.
    */
   rrfOnlyFirstGoldRank?: number;

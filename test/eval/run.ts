@@ -153,9 +153,13 @@ function parseArgs(argv: string[]) {
       args.fusion = v;
     } else if (a === '--title-weight') args.titleWeight = weight(a, value());
     else if (a === '--phrase-weight') args.phraseWeight = weight(a, value());
-    else if (a === '--release-notes-penalty')
-      args.releaseNotesPenalty = weight(a, value());
-    else if (a === '--bilingual-dictionary') args.bilingualDictionary = value();
+    else if (a === '--release-notes-penalty') {
+      const v = value();
+      args.releaseNotesPenalty = weight(a, v);
+      if (args.releaseNotesPenalty > 1)
+        throw new Error(`${a} is a share of the score, 0 to 1, got ${v}`);
+    } else if (a === '--bilingual-dictionary')
+      args.bilingualDictionary = value();
     else if (a === '--reranker') args.reranker = rerankerArgument(value());
     else if (a === '--rerank-candidates') {
       const v = value();

@@ -118,7 +118,7 @@ export interface RetrievalConfig {
   phraseWeight?: number;
   /**
    * Share of the fused score a release-notes chunk loses, with either fusion (0 to 1; 0 turns
-   * it off); the retriever's DEFAULT_RELEASE_NOTES_PENALTY when unset.
+   * it off); the retriever's DEFAULT_RELEASE_NOTES_PENALTY for the fusion method when unset.
    */
   releaseNotesPenalty?: number;
   /** The optional cross-encoder (QuestionPipeline); undefined when not configured. */

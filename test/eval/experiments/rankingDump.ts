@@ -82,7 +82,12 @@ async function main() {
           // Plain RRF order and scores (the sweep re-scores candidates itself), or the product's.
           ...(product
             ? {}
-            : { fusion: 'rrf' as const, titleWeight: 0, phraseWeight: 0 }),
+            : {
+                fusion: 'rrf' as const,
+                titleWeight: 0,
+                phraseWeight: 0,
+                releaseNotesPenalty: 0,
+              }),
         },
       });
       dump.push({

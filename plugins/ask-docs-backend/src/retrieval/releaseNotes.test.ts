@@ -23,7 +23,11 @@ describe('isReleaseNotes', () => {
     'Co je v GIMPu nového? › Nástroje',
     'Poznámky k vydání › Verze 3.1',
     '4. Verze 2.0',
-    'Migration to Version 15.20',
+    'E.21. Release 15 › E.21.1. Overview',
+    'Docs › 1.2.0 (2024-01-01)',
+    '[1.2.3] - 2024-01-01',
+    'Changes › v2.3.1',
+    'Co je nového',
   ])('knows %j as release notes', path => {
     expect(isReleaseNotes(path)).toBe(true);
   });
@@ -37,6 +41,15 @@ describe('isReleaseNotes', () => {
     'Přijetí nového člena',
     'Releasing locks › pg_advisory_unlock',
     'Versioned documentation',
+    // "version" with a number inside a heading about something else.
+    'Migration to Version 15.20',
+    'TLS version 1.2',
+    'Installation › Requirements › Node.js version 18.0',
+    'API reference › API version 2.1',
+    'Python › release 3.11 compatibility',
+    'Appendix E. GNU Free Documentation License › Version 1.2, November 2002',
+    // "nového" is any "new" in Czech.
+    'FAQ › Co je potřeba k vytvoření nového účtu',
     '',
   ])('does not take %j for release notes', path => {
     expect(isReleaseNotes(path)).toBe(false);
@@ -51,6 +64,13 @@ describe('asksAboutReleases', () => {
     'is the toggle new in this version?',
     'Ve které verzi přibyl tmavý režim?',
     'Jaké jsou novinky?',
+    // Each wording alone, without a number or "version".
+    "what's new in the editor",
+    'where is the changelog of the theme',
+    'was the search plugin deprecated',
+    'Co je nového v GIMPu?',
+    'Co se změnilo v pluginu?',
+    'upgrade from v2.3',
   ])('hears %j as a question about releases', question => {
     expect(asksAboutReleases(question)).toBe(true);
   });
@@ -60,12 +80,16 @@ describe('asksAboutReleases', () => {
     'Jak přidat nového člena spolku?',
     'switch a plugin on only when an environment variable is set',
     'cancel a running query',
+    // An address or a date is not a version.
+    'serve the site on 127.0.0.1 port 8000',
+    'výbor zvolený 7.5.2025',
   ])('does not hear %j as one', question => {
     expect(asksAboutReleases(question)).toBe(false);
   });
 });
 
 describe('lowerReleaseNotes', () => {
+  const PENALTY = DEFAULT_RELEASE_NOTES_PENALTY.scores;
   const paths = new Map([
     ['notes', 'Release Notes › Version 1.6.0 (2024-04-20)'],
     ['guide', 'Configuration › plugins'],
@@ -76,9 +100,9 @@ describe('lowerReleaseNotes', () => {
   ];
 
   it('puts a reference page just behind the release notes above them', () => {
-    const lowered = lowerReleaseNotes(fused, paths, 'enable a plugin');
+    const lowered = lowerReleaseNotes(fused, paths, 'enable a plugin', PENALTY);
     expect(lowered.map(f => f.id)).toEqual(['guide', 'notes']);
-    expect(lowered[1].rrf).toBeCloseTo(1 - DEFAULT_RELEASE_NOTES_PENALTY, 12);
+    expect(lowered[1].rrf).toBeCloseTo(1 - PENALTY, 12);
     // The input is not modified.
     expect(fused[0].rrf).toBe(1);
   });
@@ -89,22 +113,22 @@ describe('lowerReleaseNotes', () => {
       { id: 'guide', rrf: 0.8 },
     ];
     expect(
-      lowerReleaseNotes(lead, paths, 'enable a plugin').map(f => f.id),
+      lowerReleaseNotes(lead, paths, 'enable a plugin', PENALTY).map(f => f.id),
     ).toEqual(['notes', 'guide']);
   });
 
   it('leaves the order alone for a question about releases, or with penalty 0', () => {
     const asIs = [
-      lowerReleaseNotes(fused, paths, 'which version added plugins?'),
+      lowerReleaseNotes(fused, paths, 'which version added plugins?', PENALTY),
       lowerReleaseNotes(fused, paths, 'enable a plugin', 0),
     ];
     for (const order of asIs) expect(order).toEqual(fused);
   });
 
   it('leaves chunks without a section path alone', () => {
-    expect(lowerReleaseNotes(fused, new Map(), 'enable a plugin')).toEqual(
-      fused,
-    );
+    expect(
+      lowerReleaseNotes(fused, new Map(), 'enable a plugin', PENALTY),
+    ).toEqual(fused);
   });
 });
 
@@ -144,21 +168,29 @@ describe('retrieve: release notes under the page that explains the feature', () 
     await db?.stop();
   });
 
-  async function order(question: string, releaseNotesPenalty?: number) {
-    const result = await retrieve({
+  async function retrieveFor(
+    question: string,
+    options: { releaseNotesPenalty?: number; fusion?: 'scores' | 'rrf' } = {},
+  ) {
+    return retrieve({
       reader: new IndexReader(db.knex, everyone),
       modelId: 'none',
       // Letters only: a version number is no keyword, so it changes the question's text alone.
       queryTokens: queryTokens(...words(question)),
       question,
       mode: 'keyword',
-      fusion: 'scores',
+      fusion: options.fusion ?? 'scores',
       k: 10,
       thresholds: { minSimilarity: -1, minCoverage: 0 },
-      ...(releaseNotesPenalty === undefined ? {} : { releaseNotesPenalty }),
+      ...(options.releaseNotesPenalty === undefined
+        ? {}
+        : { releaseNotesPenalty: options.releaseNotesPenalty }),
     });
-    return result.chunks.map(c => c.chunkId);
   }
+  const order = async (question: string, releaseNotesPenalty?: number) =>
+    (await retrieveFor(question, { releaseNotesPenalty })).chunks.map(
+      c => c.chunkId,
+    );
 
   it('ranks the guide first by default, the changelog first without the penalty', async () => {
     expect(await order('theme reload option')).toEqual(['guide', 'notes']);
@@ -175,5 +207,36 @@ describe('retrieve: release notes under the page that explains the feature', () 
       'notes',
       'guide',
     ]);
+  });
+
+  it('gives the evidence features the lowered order', async () => {
+    const lowered = await retrieveFor('theme reload option');
+    const asIs = await retrieveFor('theme reload option', {
+      releaseNotesPenalty: 0,
+    });
+    // fusedTop is the top chunk's score over the largest possible: the guide's after the
+    // penalty, the changelog's (higher) without it.
+    const scale = (r: typeof lowered) =>
+      r.evidence!.features.fusedTop / r.chunks[0].rrf;
+    expect(scale(lowered)).toBeCloseTo(scale(asIs), 12);
+    expect(lowered.chunks[0].chunkId).toBe('guide');
+    expect(lowered.evidence!.features.fusedTop).toBeLessThan(
+      asIs.evidence!.features.fusedTop,
+    );
+  });
+
+  it('is off by default under RRF (unmeasured there), and applies when configured', async () => {
+    const rrf = async (releaseNotesPenalty?: number) =>
+      (
+        await retrieveFor('theme reload option', {
+          fusion: 'rrf',
+          releaseNotesPenalty,
+        })
+      ).chunks.map(c => ({ id: c.chunkId, rrf: c.rrf }));
+    const [byDefault, off, on] = [await rrf(), await rrf(0), await rrf(0.5)];
+    expect(byDefault).toEqual(off);
+    const notes = (xs: typeof on) => xs.find(x => x.id === 'notes')!.rrf;
+    expect(notes(on)).toBeCloseTo(notes(off) * 0.5, 12);
+    expect(on.map(x => x.id)).toEqual(['guide', 'notes']);
   });
 });

@@ -157,7 +157,7 @@ export interface RetrieveOptions {
   phraseWeight?: number;
   /**
    * Share of the fused score a release-notes chunk loses (releaseNotes.ts), with either fusion;
-   * default DEFAULT_RELEASE_NOTES_PENALTY, 0 turns it off.
+   * default DEFAULT_RELEASE_NOTES_PENALTY for the fusion method (0.1 with scores, 0 with RRF).
    */
   releaseNotesPenalty?: number;
   efSearch?: number;
@@ -389,7 +389,8 @@ export async function retrieve(
     fusedScores,
     new Map(passages.map(p => [p.chunkId, p.sectionPath ?? ''])),
     options.question,
-    options.releaseNotesPenalty ?? DEFAULT_RELEASE_NOTES_PENALTY,
+    options.releaseNotesPenalty ??
+      DEFAULT_RELEASE_NOTES_PENALTY[byScores ? 'scores' : 'rrf'],
   );
   const features = evidenceFeatures({
     fused: scored,
