@@ -27,6 +27,9 @@ describe('isReleaseNotes', () => {
     'Docs › 1.2.0 (2024-01-01)',
     '[1.2.3] - 2024-01-01',
     'Changes › v2.3.1',
+    '@backstage/plugin-catalog › 1.30.0 › Patch Changes',
+    '@backstage/plugin-catalog › 2.0.0-next.1',
+    'Changes › [Unreleased]',
     'Co je nového',
   ])('knows %j as release notes', path => {
     expect(isReleaseNotes(path)).toBe(true);
@@ -41,6 +44,9 @@ describe('isReleaseNotes', () => {
     'Přijetí nového člena',
     'Releasing locks › pg_advisory_unlock',
     'Versioned documentation',
+    // Section numbers, with a title or alone.
+    '1.2.3. Installing from source',
+    'Contents › 2.1',
     // "version" with a number inside a heading about something else.
     'Migration to Version 15.20',
     'TLS version 1.2',

@@ -36,8 +36,9 @@ const RELEASE_WORDS = words([
 ]);
 
 // A whole heading that is a release: "Version 1.6.0 (2024-04-20)", "E.1. Release 15.20",
-// "E.21. Release 15", "4. Verze 2.0", "[1.2.3] - 2024-01-01", "v2.3.1". Not "TLS version 1.2",
-// "API version 2.1", "Migrating to version 3.0" or "9.4. String Functions" (a section number).
+// "E.21. Release 15", "4. Verze 2.0", "[1.2.3] - 2024-01-01", "v2.3.1", a changesets CHANGELOG's
+// "1.30.0", Keep a Changelog's "[Unreleased]". Not "TLS version 1.2", "API version 2.1",
+// "Migrating to version 3.0" or "9.4. String Functions" (a section number).
 const SECTION_NUMBER = String.raw`(?:\p{Lu}?\d*(?:\.\d+)*\.\s+)?`;
 const DATE = String.raw`\s*(?:\(\d{4}-\d\d-\d\d\)|[-–—]\s*\d{4}-\d\d-\d\d)`;
 const RELEASE_HEADING = new RegExp(
@@ -46,6 +47,8 @@ const RELEASE_HEADING = new RegExp(
       String.raw`(?:release|version|verze|vydání)\s+v?\d+(?:\.\d+)*(?:\s*\(.*\))?`,
       String.raw`\[?v?\d+(?:\.\d+){1,3}\]?${DATE}`,
       String.raw`v\d+(?:\.\d+){1,3}`,
+      String.raw`\[?\d+\.\d+\.\d+(?:-[\w.]+)?\]?`,
+      String.raw`\[?unreleased\]?`,
     ].join('|') +
     ')$',
   'iu',
