@@ -276,8 +276,8 @@ function main() {
   }
   // Release notes lowered by a share of their score (releaseNotes.ts; built in 0.1), on top of
   // the built-in score fusion; a question about releases keeps them.
+  const base3 = scoreFusion(questions);
   for (const penalty of [0.1, 0.2, 0.3, 0.5, 1]) {
-    const base3 = scoreFusion(questions);
     sf.push([
       `scores, release notes −${penalty}`,
       questions.map((q, qi) => (c: Candidate, f: Features) => {

@@ -132,6 +132,17 @@ export interface FusedBoost {
   weight: number;
 }
 
+/** Gives each fused candidate a new score and re-sorts. Stable: equal scores keep their order. */
+export function rescoreFused<T extends { rrf: number }>(
+  fused: readonly T[],
+  score: (f: T) => number,
+): T[] {
+  return fused
+    .map((f, i) => ({ f: { ...f, rrf: score(f) }, i }))
+    .sort((a, b) => b.f.rrf - a.f.rrf || a.i - b.i)
+    .map(x => x.f);
+}
+
 /**
  * Adds evidence to fused scores: Σ `weight × maxScore × value`, so a weight of 0.05 lifts a
  * chunk whose value is 1 by a twentieth of the largest possible fused score (a few ranks near
@@ -146,10 +157,7 @@ export function boostFused<T extends { id: string; rrf: number }>(
   if (active.length === 0) return [...fused];
   const bonus = (id: string) =>
     active.reduce((s, b) => s + b.weight * (b.values.get(id) ?? 0), 0);
-  return fused
-    .map((f, i) => ({ f: { ...f, rrf: f.rrf + maxScore * bonus(f.id) }, i }))
-    .sort((a, b) => b.f.rrf - a.f.rrf || a.i - b.i)
-    .map(x => x.f);
+  return rescoreFused(fused, f => f.rrf + maxScore * bonus(f.id));
 }
 
 /** Section-title evidence alone (fusion.ts titleCoverage values): see boostFused. */

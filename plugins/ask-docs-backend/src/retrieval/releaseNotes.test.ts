@@ -100,13 +100,19 @@ describe('lowerReleaseNotes', () => {
     ['notes', 'Release Notes › Version 1.6.0 (2024-04-20)'],
     ['guide', 'Configuration › plugins'],
   ]);
+  const pathOf = (id: string) => paths.get(id);
   const fused = [
     { id: 'notes', rrf: 1.0 },
     { id: 'guide', rrf: 0.95 },
   ];
 
   it('puts a reference page just behind the release notes above them', () => {
-    const lowered = lowerReleaseNotes(fused, paths, 'enable a plugin', PENALTY);
+    const lowered = lowerReleaseNotes(
+      fused,
+      pathOf,
+      'enable a plugin',
+      PENALTY,
+    );
     expect(lowered.map(f => f.id)).toEqual(['guide', 'notes']);
     expect(lowered[1].rrf).toBeCloseTo(1 - PENALTY, 12);
     // The input is not modified.
@@ -119,21 +125,23 @@ describe('lowerReleaseNotes', () => {
       { id: 'guide', rrf: 0.8 },
     ];
     expect(
-      lowerReleaseNotes(lead, paths, 'enable a plugin', PENALTY).map(f => f.id),
+      lowerReleaseNotes(lead, pathOf, 'enable a plugin', PENALTY).map(
+        f => f.id,
+      ),
     ).toEqual(['notes', 'guide']);
   });
 
   it('leaves the order alone for a question about releases, or with penalty 0', () => {
     const asIs = [
-      lowerReleaseNotes(fused, paths, 'which version added plugins?', PENALTY),
-      lowerReleaseNotes(fused, paths, 'enable a plugin', 0),
+      lowerReleaseNotes(fused, pathOf, 'which version added plugins?', PENALTY),
+      lowerReleaseNotes(fused, pathOf, 'enable a plugin', 0),
     ];
     for (const order of asIs) expect(order).toEqual(fused);
   });
 
   it('leaves chunks without a section path alone', () => {
     expect(
-      lowerReleaseNotes(fused, new Map(), 'enable a plugin', PENALTY),
+      lowerReleaseNotes(fused, () => undefined, 'enable a plugin', PENALTY),
     ).toEqual(fused);
   });
 });

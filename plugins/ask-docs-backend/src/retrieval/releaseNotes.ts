@@ -5,7 +5,7 @@
  * new in GIMP 2.10" above the tool's page). A question about releases keeps them as they are.
  * English and Czech headings, the plugin's built-in languages.
  */
-import type { FusionMethod } from './fusion';
+import { FusionMethod, rescoreFused } from './fusion';
 
 /**
  * Share of the fused score a release-notes chunk loses, per fusion method. Score fusion (the
@@ -85,19 +85,13 @@ export function asksAboutReleases(question: string): boolean {
  */
 export function lowerReleaseNotes<T extends { id: string; rrf: number }>(
   fused: readonly T[],
-  sectionPaths: ReadonlyMap<string, string>,
+  sectionPathOf: (id: string) => string | undefined,
   question: string | undefined,
   penalty: number,
 ): T[] {
   if (penalty <= 0 || (question && asksAboutReleases(question)))
     return [...fused];
-  return fused
-    .map((f, i) => ({
-      f: isReleaseNotes(sectionPaths.get(f.id) ?? '')
-        ? { ...f, rrf: f.rrf * (1 - penalty) }
-        : f,
-      i,
-    }))
-    .sort((a, b) => b.f.rrf - a.f.rrf || a.i - b.i)
-    .map(x => x.f);
+  return rescoreFused(fused, f =>
+    isReleaseNotes(sectionPathOf(f.id) ?? '') ? f.rrf * (1 - penalty) : f.rrf,
+  );
 }

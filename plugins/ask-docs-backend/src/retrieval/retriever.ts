@@ -384,10 +384,11 @@ export async function retrieve(
         ],
         maxFused,
       );
+  const byId = new Map(passages.map(c => [c.chunkId, c]));
   // Before the evidence features, so they describe the order the asker gets.
   const scored = lowerReleaseNotes(
     fusedScores,
-    new Map(passages.map(p => [p.chunkId, p.sectionPath ?? ''])),
+    id => byId.get(id)?.sectionPath,
     options.question,
     options.releaseNotesPenalty ??
       DEFAULT_RELEASE_NOTES_PENALTY[byScores ? 'scores' : 'rrf'],
@@ -436,7 +437,6 @@ export async function retrieve(
     };
   }
 
-  const byId = new Map(passages.map(c => [c.chunkId, c]));
   const chunks: RankedChunk[] = [];
   for (const s of selected) {
     const chunk = byId.get(s.id);
