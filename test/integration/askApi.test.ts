@@ -286,9 +286,14 @@ prompts`, async () => {
       0,
     );
     // ...and the settings that ranked them (the hashing fallback's fusion weights here)
+    // (the fallback's score fusion, every default filled in: the record outlives the defaults)
     expect(stored.policy.retrieval).toMatchObject({
       k: 8,
+      candidates: 40,
       weights: { vector: 0.1, keyword: 1 },
+      fusion: 'scores',
+      scoreWeights: { keyword: 1, vector: 1 },
+      releaseNotesPenalty: expect.any(Number),
     });
     expect(stored.policy.retrieval.thresholds).toEqual({
       minSimilarity: expect.any(Number),

@@ -622,7 +622,7 @@ export function resolveRetrievalSettings(
     thresholds: readRelevanceThresholds(retrieval.thresholds, embedder.modelId),
     weights: readFusionWeights(retrieval.fusionWeights, embedder),
     fusion: retrieval.fusion ?? DEFAULT_FUSION_METHOD[embedder.kind],
-    // Unset keeps the retriever's defaults (and the keys out of the recorded settings).
+    // Unset keeps the retriever's defaults (each answer records them: rankingSettings).
     ...defined({
       titleWeight: retrieval.titleWeight,
       phraseWeight: retrieval.phraseWeight,

@@ -8,6 +8,7 @@ import {
   FusionMethod,
   FusionWeights,
   maxFusedScore,
+  ScoreFusionWeights,
   reciprocalRankFusion,
   scoreFusion,
   titleCoverage,
@@ -98,6 +99,59 @@ export function correctedTokens(
 /** Candidates taken from each retriever for `k` chunks: `candidates`, default max(4k, 40). */
 export function candidatePool(k: number, candidates?: number): number {
   return Math.max(k, Math.floor(candidates ?? Math.max(4 * k, 40)));
+}
+
+/**
+ * What ranks and filters the chunks of one retrieve() call, every default filled in. retrieve()
+ * reads its settings only through rankingSettings, and each answer records them (AskService), so
+ * an audit record says what ranked it even after a default changes.
+ */
+export type RankingSettings = {
+  k: number;
+  candidates: number;
+  rrfK: number;
+  /** RRF weights per retriever (with `scores` they pick the candidates, not their order). */
+  weights: FusionWeights;
+  thresholds: RelevanceThresholds;
+  releaseNotesPenalty: number;
+} & (
+  | { fusion: 'rrf'; titleWeight: number; phraseWeight: number }
+  | { fusion: 'scores'; scoreWeights: ScoreFusionWeights }
+);
+
+export function rankingSettings(
+  options: Pick<
+    RetrieveOptions,
+    | 'k'
+    | 'candidates'
+    | 'fusion'
+    | 'rrfK'
+    | 'weights'
+    | 'thresholds'
+    | 'titleWeight'
+    | 'phraseWeight'
+    | 'releaseNotesPenalty'
+  >,
+): RankingSettings {
+  const k = Math.max(0, Math.floor(options.k));
+  const byScores = options.fusion === 'scores';
+  return {
+    k,
+    candidates: candidatePool(k, options.candidates),
+    rrfK: options.rrfK ?? DEFAULT_RRF_K,
+    weights: { vector: 1, keyword: 1, ...options.weights },
+    thresholds: options.thresholds ?? DEFAULT_RELEVANCE_THRESHOLDS,
+    releaseNotesPenalty:
+      options.releaseNotesPenalty ??
+      DEFAULT_RELEASE_NOTES_PENALTY[byScores ? 'scores' : 'rrf'],
+    ...(byScores
+      ? { fusion: 'scores', scoreWeights: { ...DEFAULT_SCORE_FUSION_WEIGHTS } }
+      : {
+          fusion: 'rrf',
+          titleWeight: options.titleWeight ?? DEFAULT_TITLE_WEIGHT,
+          phraseWeight: options.phraseWeight ?? DEFAULT_PHRASE_WEIGHT,
+        }),
+  };
 }
 
 export interface RankedChunk extends ChunkPassage {
@@ -191,9 +245,8 @@ export async function retrieve(
   options: RetrieveOptions,
 ): Promise<RetrievalResult> {
   const { reader, modelId, mode } = options;
-  const k = Math.max(0, Math.floor(options.k));
-  const candidates = candidatePool(k, options.candidates);
-  const thresholds = options.thresholds ?? DEFAULT_RELEVANCE_THRESHOLDS;
+  const ranking = rankingSettings(options);
+  const { k, candidates, thresholds } = ranking;
   const scope: RetrievalScope = { entityRefs: options.scope?.entityRefs };
   let queryVector =
     options.queryVector && options.queryVector.length > 0
@@ -293,16 +346,16 @@ export async function retrieve(
   if (useVector)
     lists.push({
       ids: vectorHits.map(h => h.chunkId),
-      weight: options.weights?.vector ?? 1,
+      weight: ranking.weights.vector,
     });
   if (useKeyword)
     lists.push({
       ids: keywordHits.map(h => h.chunkId),
-      weight: options.weights?.keyword ?? 1,
+      weight: ranking.weights.keyword,
     });
   const fused = reciprocalRankFusion(
     lists.map(l => l.ids),
-    { k: options.rrfK ?? DEFAULT_RRF_K, weights: lists.map(l => l.weight) },
+    { k: ranking.rrfK, weights: lists.map(l => l.weight) },
   );
   if (fused.length === 0) {
     postings?.release();
@@ -344,16 +397,14 @@ export async function retrieve(
   for (const h of moreCovered) keyword.set(h.chunkId, h);
 
   // Score fusion leaves out the score of a retriever the mode does not use.
-  const scoreWeights = {
-    ...DEFAULT_SCORE_FUSION_WEIGHTS,
+  const unused = {
     ...(useVector ? {} : { vector: 0 }),
     ...(useKeyword ? {} : { keyword: 0 }),
   };
-  const byScores = options.fusion === 'scores';
-  const maxFused = byScores
-    ? maxFusedScore(scoreWeights)
-    : lists.reduce((sum, l) => sum + l.weight, 0) /
-      ((options.rrfK ?? DEFAULT_RRF_K) + 1);
+  const maxFused =
+    ranking.fusion === 'scores'
+      ? maxFusedScore({ ...ranking.scoreWeights, ...unused })
+      : lists.reduce((sum, l) => sum + l.weight, 0) / (ranking.rrfK + 1);
   // Computed for the evidence features too, so also when the boosts' weights are 0.
   const candidate =
     tokens.length > 0
@@ -368,30 +419,28 @@ export async function retrieve(
     keywordScore: tokens.length > 0 ? keyword.get(f.id)?.score ?? 0 : null,
     coverage: tokens.length > 0 ? keyword.get(f.id)?.coverage ?? 0 : null,
   }));
-  const fusedScores = byScores
-    ? scoreFusion(unboosted, { title: section, phrase }, scoreWeights)
-    : boostFused(
-        unboosted,
-        [
-          {
-            values: section,
-            weight: options.titleWeight ?? DEFAULT_TITLE_WEIGHT,
-          },
-          {
-            values: phrase,
-            weight: options.phraseWeight ?? DEFAULT_PHRASE_WEIGHT,
-          },
-        ],
-        maxFused,
-      );
+  const fusedScores =
+    ranking.fusion === 'scores'
+      ? scoreFusion(
+          unboosted,
+          { title: section, phrase },
+          { ...ranking.scoreWeights, ...unused },
+        )
+      : boostFused(
+          unboosted,
+          [
+            { values: section, weight: ranking.titleWeight },
+            { values: phrase, weight: ranking.phraseWeight },
+          ],
+          maxFused,
+        );
   const byId = new Map(passages.map(c => [c.chunkId, c]));
   // Before the evidence features, so they describe the order the asker gets.
   const scored = lowerReleaseNotes(
     fusedScores,
     id => byId.get(id)?.sectionPath,
     options.question,
-    options.releaseNotesPenalty ??
-      DEFAULT_RELEASE_NOTES_PENALTY[byScores ? 'scores' : 'rrf'],
+    ranking.releaseNotesPenalty,
   );
   const features = evidenceFeatures({
     fused: scored,

@@ -8,6 +8,15 @@ import {
   fakePermissions,
   FakeDecision,
 } from '../testUtils/fakePermissions';
+import {
+  DEFAULT_RRF_K,
+  DEFAULT_SCORE_FUSION_WEIGHTS,
+} from '../retrieval/fusion';
+import { DEFAULT_RELEASE_NOTES_PENALTY } from '../retrieval/releaseNotes';
+import {
+  DEFAULT_PHRASE_WEIGHT,
+  DEFAULT_TITLE_WEIGHT,
+} from '../retrieval/retriever';
 import { SeedChunk, seedIndex } from '../retrieval/testUtils/seed';
 import { startTestDatabase, TestDatabase } from '../testUtils/testDatabase';
 import {
@@ -216,8 +225,54 @@ describe('QuestionPipeline', () => {
     expect(ids(keyword)).toEqual(['ledger']);
     expect(ids(hybrid).sort()).toEqual(['ledger', 'refunds']);
     // The product path still filters: the refunds chunk shares no word and is not similar enough.
-    expect(p.settings).toBe(PRODUCT);
+    expect(p.settings).toMatchObject(PRODUCT);
     expect(ids(await p.retrieve(q, payOnly))).toEqual(['ledger']);
+  });
+
+  it('records every default the retriever applies, and what was configured instead', () => {
+    // Nothing but k and thresholds configured: RRF with its boosts, each at the default.
+    expect(pipeline().settings).toEqual({
+      k: 8,
+      thresholds: PRODUCT.thresholds,
+      candidates: 40,
+      fusion: 'rrf',
+      rrfK: DEFAULT_RRF_K,
+      weights: { vector: 1, keyword: 1 },
+      titleWeight: DEFAULT_TITLE_WEIGHT,
+      phraseWeight: DEFAULT_PHRASE_WEIGHT,
+      releaseNotesPenalty: DEFAULT_RELEASE_NOTES_PENALTY.rrf,
+    });
+    // Score fusion: its own weights, no boosts' weights (they do not apply), its penalty.
+    const scores = pipeline({
+      retrieval: { ...PRODUCT, k: 12, fusion: 'scores', titleWeight: 0.3 },
+    }).settings;
+    expect(scores).toMatchObject({
+      k: 12,
+      candidates: 48,
+      fusion: 'scores',
+      scoreWeights: DEFAULT_SCORE_FUSION_WEIGHTS,
+      releaseNotesPenalty: DEFAULT_RELEASE_NOTES_PENALTY.scores,
+    });
+    expect(scores).not.toHaveProperty('titleWeight');
+    expect(scores).not.toHaveProperty('phraseWeight');
+    // A recorded table is a copy: nothing that reads the record can change the ranking.
+    expect(scores.fusion === 'scores' && scores.scoreWeights).not.toBe(
+      DEFAULT_SCORE_FUSION_WEIGHTS,
+    );
+    // What is configured wins over each default.
+    const configured = {
+      ...PRODUCT,
+      candidates: 20,
+      rrfK: 10,
+      weights: { vector: 0.1, keyword: 1 },
+      titleWeight: 0,
+      phraseWeight: 0.3,
+      releaseNotesPenalty: 0.5,
+    };
+    expect(pipeline({ retrieval: configured }).settings).toEqual({
+      ...configured,
+      fusion: 'rrf',
+    });
   });
 
   it('re-embeds the question with typo corrections from the visible vocabulary only', async () => {
@@ -314,7 +369,7 @@ evidence decision are untouched`, async () => {
     expect(r.filteredOut).toBe(base.filteredOut);
     expect(r.evidence).toEqual(base.evidence);
     expect(r.corrections).toEqual(base.corrections);
-    expect(p.settings).toBe(WIDE);
+    expect(p.settings).toMatchObject({ ...WIDE, k: 8 });
   });
 
   it('reorders only the top N; the rest keep the fused order below them', async () => {

@@ -23,7 +23,11 @@ import {
   retrieve,
 } from '../retrieval';
 import { RerankRecord, rerankChunks } from '../retrieval/rerank';
-import { candidatePool } from '../retrieval/retriever';
+import {
+  candidatePool,
+  RankingSettings,
+  rankingSettings,
+} from '../retrieval/retriever';
 import {
   PreparedQuestion,
   prepareQuestion,
@@ -123,9 +127,14 @@ export interface PipelineAnswer {
 export class QuestionPipeline {
   constructor(private readonly o: QuestionPipelineOptions) {}
 
-  /** The product's retrieval settings, as recorded with every answer. */
-  get settings(): RetrievalSettings {
-    return this.o.retrieval;
+  /**
+   * The product's retrieval settings with every default the retriever fills in, as recorded
+   * with every answer: a record keeps saying what ranked it after a default changes. The
+   * boosts' weights only where they apply (rankingSettings adds them back with RRF).
+   */
+  get settings(): RetrievalSettings & RankingSettings {
+    const { titleWeight, phraseWeight, ...configured } = this.o.retrieval;
+    return { ...configured, ...rankingSettings(this.o.retrieval) };
   }
 
   /** Throws InputError when the question has too many distinct content words. */
