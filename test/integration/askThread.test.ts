@@ -246,6 +246,107 @@ describe('follow-up questions in a thread', () => {
     expect(stored.policy.thread).toMatchObject({ turns: 0, redactedTurns: 2 });
   });
 
+  it("withholds a follow-up's text that repeats an earlier turn the reader can no longer see", async () => {
+    const vault = await ask(VAULT, bob);
+    expect(vault.body.answer).toMatch(VAULT_TEXT);
+    // The follow-up is answered from public pages only, but the model repeats the earlier
+    // answer it was given as conversation (which prompt rule 7 forbids; models still may).
+    env.fake.setBehaviour(r => {
+      const earlier = /^Earlier answer 1: (.*)$/m.exec(promptOf(r))?.[1];
+      return `${earlier} Push it with shipctl. ${citeAsLabels(r)[0]}`;
+    });
+    const followUp = await ask(
+      'How do I push the zebrafoo service from the release branch?',
+      bob,
+      vault.body.id,
+    );
+    expect(followUp.body.status).toBe('answered');
+    expect(followUp.body.answer).toMatch(VAULT_TEXT);
+    const stored = await env.backend.db
+      .knex('ask_docs_answers')
+      .where('id', followUp.body.id)
+      .first();
+    const vaultDocument = vault.body.sources[0].documentId;
+    // Nothing of the vault was sent or cited in the follow-up itself.
+    expect(stored.retrieved.map((c: any) => c.documentId)).not.toContain(
+      vaultDocument,
+    );
+    expect(followUp.body.sources.map((s: any) => s.documentId)).not.toContain(
+      vaultDocument,
+    );
+    // The control: while Bob may read the vault, his replay keeps the text.
+    expect((await replay(followUp.body.id, bob)).body.answer).toMatch(
+      VAULT_TEXT,
+    );
+
+    // A third turn, answered from public pages, with the vault text passed on once more.
+    const third = await ask(
+      'How do I roll back a zebrafoo release?',
+      bob,
+      followUp.body.id,
+    );
+    expect(third.body.answer).toMatch(VAULT_TEXT);
+
+    claims[bob] = [bob]; // Bob left team-security
+    for (const answer of [followUp, third]) {
+      const record = await replay(answer.body.id, bob);
+      expect(record.status).toBe(200);
+      expect(record.body.answer).not.toMatch(VAULT_TEXT);
+      expect(record.body.redacted).toMatchObject({ answerText: true });
+      expect(record.body.grounded).toBe(false);
+      // Its own public sources stay listed.
+      expect(record.body.sources).toEqual(answer.body.sources);
+    }
+    const history = await request(env.backend.server)
+      .get('/api/ask-docs/v1/answers')
+      .set('Authorization', mockCredentials.user.header(bob));
+    expect(history.status).toBe(200);
+    expect(history.body.items.length).toBeGreaterThanOrEqual(3);
+    // (the questions are Bob's own words, kept as he asked them)
+    const withoutQuestions = history.body.items.map(
+      ({ question, ...rest }: any) => rest,
+    );
+    expect(JSON.stringify(withoutQuestions)).not.toMatch(VAULT_TEXT);
+
+    // Nor does a fourth turn's prompt carry it on.
+    env.fake.reset();
+    env.fake.setBehaviour(echoFirstBlock);
+    const fourth = await ask(ROLLBACK, bob, third.body.id);
+    expect(fourth.status).toBe(200);
+    const prompts = env.fake.requests.map(promptOf).join('\n');
+    expect(prompts).not.toMatch(VAULT_TEXT);
+    const fourthStored = await env.backend.db
+      .knex('ask_docs_answers')
+      .where('id', fourth.body.id)
+      .first();
+    expect(fourthStored.policy.thread).toMatchObject({
+      turns: 0,
+      redactedTurns: 3,
+    });
+  });
+
+  it("withholds a follow-up's text when its earlier turn is gone and cannot be checked", async () => {
+    const first = await ask(DEPLOY, alice);
+    const followUp = await ask(
+      'How do I push the zebrafoo service from the release branch?',
+      alice,
+      first.body.id,
+    );
+    expect(followUp.body.status).toBe('answered');
+    expect(
+      (await replay(followUp.body.id, alice)).body.redacted,
+    ).toBeUndefined();
+    // Answer retention removed the earlier turn (it is older).
+    await env.backend.db
+      .knex('ask_docs_answers')
+      .where('id', first.body.id)
+      .delete();
+    const record = await replay(followUp.body.id, alice);
+    expect(record.body.redacted).toMatchObject({ answerText: true });
+    expect(record.body.answer).not.toBe(followUp.body.answer);
+    expect(record.body.sources).toEqual(followUp.body.sources);
+  });
+
   it('cites only documents sent in the follow-up itself', async () => {
     const first = await ask('How do I roll back quokkabar?', alice);
     const earlierLabels = citeAsLabels(env.fake.lastRequest!);

@@ -78,6 +78,9 @@ export const MAX_THREAD_TURNS = 3;
 export const ELLIPTIC_MAX_TERMS = 3;
 
 /** What the thread of a follow-up contributes to this turn. */
+/** Per answer id, whether its model text is hidden from one reader (AskService.textHidden). */
+type TurnMemo = Map<string, Promise<boolean>>;
+
 interface ThreadContext {
   /** The previous answer, when it exists and is the asker's own; otherwise no thread. */
   threadId?: string;
@@ -276,7 +279,15 @@ export class AskService {
       principalRef(call.credentials),
       call.limit,
     );
-    return Promise.all(rows.map(r => this.toRecord(r, call.credentials)));
+    // One decision for the reader, and one check per earlier turn the rows share.
+    const visibility = await resolveVisibility({
+      permissions: this.o.permissions,
+      credentials: call.credentials,
+    });
+    const turns: TurnMemo = new Map();
+    return Promise.all(
+      rows.map(r => this.toRecord(r, call.credentials, visibility, turns)),
+    );
   }
 
   async setFeedback(
@@ -295,12 +306,14 @@ export class AskService {
    * A stored answer as the reader may see it NOW: sources and evidence of documents the reader
    * can no longer see (or that no longer exist, so their access cannot be checked) are left out,
    * and model text is replaced when any document it cited or was sent is hidden, because the text
-   * may repeat it. The asker is no exception: their access may have changed since.
+   * may repeat it; so is a follow-up's, when an earlier turn in its prompt is (earlierTextHidden).
+   * The asker is no exception: their access may have changed since.
    */
   private async toRecord(
     a: StoredAnswer,
     reader: BackstageCredentials,
     readerVisibility?: Visibility,
+    turns: TurnMemo = new Map(),
   ): Promise<AnswerRecord> {
     const visibility =
       readerVisibility ??
@@ -326,7 +339,9 @@ export class AskService {
     );
     const answerText =
       a.status === 'answered' &&
-      (sources.length < a.sources.length || !sent.every(visible));
+      (sources.length < a.sources.length ||
+        !sent.every(visible) ||
+        (await this.earlierTextHidden(a, visibility, turns)));
     const redacted = {
       sources: a.sources.length - sources.length,
       evidence: a.evidence.length - evidence.length,
@@ -368,6 +383,56 @@ export class AskService {
   }
 
   /**
+   * Whether a follow-up's model text may repeat what the reader cannot see now through its
+   * thread: each earlier turn that could have been in its prompt (MAX_THREAD_TURNS back) is
+   * checked like the answer itself (textHidden), so hidden text passed on from turn to turn is
+   * caught at every turn after it. An earlier turn that no longer exists (retention) cannot be
+   * checked: the text is withheld.
+   */
+  private async earlierTextHidden(
+    a: StoredAnswer,
+    visibility: Visibility,
+    turns: TurnMemo,
+  ): Promise<boolean> {
+    let id = a.threadId;
+    for (let n = 0; id && n < MAX_THREAD_TURNS; n++) {
+      const earlier = await this.o.store.getAnswer(id);
+      if (!earlier || earlier.userRef !== a.userRef) return true;
+      if (await this.textHidden(earlier, visibility, turns)) return true;
+      id = earlier.threadId;
+    }
+    return false;
+  }
+
+  /** Whether an answer's model text may repeat a document the reader cannot see now. */
+  private textHidden(
+    a: StoredAnswer,
+    visibility: Visibility,
+    turns: TurnMemo,
+  ): Promise<boolean> {
+    let hidden = turns.get(a.id);
+    if (!hidden) {
+      hidden = (async () => {
+        // Fixed texts (refusals, evidence only) repeat no document.
+        if (a.status !== 'answered') return false;
+        const read = [
+          ...new Set([
+            ...a.sources.map(s => s.documentId),
+            ...a.retrieved.filter(c => c.sent).map(c => c.documentId),
+          ]),
+        ];
+        const current = await this.o.store.currentRevisions(read, visibility);
+        return (
+          read.some(d => typeof current.get(d) !== 'string') ||
+          this.earlierTextHidden(a, visibility, turns)
+        );
+      })();
+      turns.set(a.id, hidden);
+    }
+    return hidden;
+  }
+
+  /**
    * The earlier turns of a follow-up, read from the audit log: the asker's own answers only
    * (anyone else's id ends the thread as an unknown one would, so ids are no oracle), each
    * through toRecord like a replay, so a turn that drew on a document the asker can no longer
@@ -381,10 +446,13 @@ export class AskService {
   ): Promise<ThreadContext> {
     const asker = principalRef(credentials);
     const records: AnswerRecord[] = [];
+    const checked: TurnMemo = new Map();
     for (let id = request.threadId; id && records.length < MAX_THREAD_TURNS; ) {
       const stored = await this.o.store.getAnswer(id);
       if (!stored || stored.userRef !== asker) break;
-      records.unshift(await this.toRecord(stored, credentials, visibility));
+      records.unshift(
+        await this.toRecord(stored, credentials, visibility, checked),
+      );
       id = stored.threadId;
     }
     if (!records.length) return { turns: [], redactedTurns: 0 };
