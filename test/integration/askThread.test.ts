@@ -246,7 +246,7 @@ describe('follow-up questions in a thread', () => {
     expect(stored.policy.thread).toMatchObject({ turns: 0, redactedTurns: 2 });
   });
 
-  it("withholds a follow-up's text that repeats an earlier turn the reader can no longer see", async () => {
+  it("withholds a follow-up's text repeating a turn the reader can no longer see", async () => {
     const vault = await ask(VAULT, bob);
     expect(vault.body.answer).toMatch(VAULT_TEXT);
     // The follow-up is answered from public pages only, but the model repeats the earlier
@@ -325,7 +325,7 @@ describe('follow-up questions in a thread', () => {
     });
   });
 
-  it("withholds a follow-up's text when its earlier turn is gone and cannot be checked", async () => {
+  it("withholds a follow-up's text when its earlier turn is gone (unchecked)", async () => {
     const first = await ask(DEPLOY, alice);
     const followUp = await ask(
       'How do I push the zebrafoo service from the release branch?',
