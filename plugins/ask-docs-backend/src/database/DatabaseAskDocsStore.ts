@@ -238,12 +238,14 @@ export class DatabaseAskDocsStore implements AskDocsStore {
       const results: ReplacedDocument[] = new Array(pages.length);
       const written: Array<{ page: PageWrite; changed: ChunkWrite[] }> = [];
       const gone: string[] = [];
+      const movedOut: string[] = [];
       const analysed: ChunkWrite[] = [];
       const previousKeys = new Map<string, number[]>();
       for (const { page, i } of order) {
         const r = await this.writeDocumentRow(tx, page);
         written.push({ page, changed: r.changed });
         gone.push(...r.gone);
+        movedOut.push(...r.movedOut);
         analysed.push(...r.analysed);
         r.previousKeys.forEach((keys, id) => previousKeys.set(id, keys));
         results[i] = {
@@ -252,12 +254,16 @@ export class DatabaseAskDocsStore implements AskDocsStore {
           chunksReanalysed: r.analysed.length - r.changed.length,
         };
       }
-      // Chunks leave their posting lists before their rows go.
-      if (gone.length > 0) {
+      // Chunks leave their posting lists before their rows go, and a moved page's chunks leave
+      // the old entity's while their rows still name it.
+      const leaving = [...new Set([...gone, ...movedOut])];
+      if (leaving.length > 0) {
         await rewriteChunkKeys(
           tx,
-          gone.map(chunkId => ({ chunkId, terms: null })),
+          leaving.map(chunkId => ({ chunkId, terms: null })),
         );
+      }
+      if (gone.length > 0) {
         await tx('ask_docs_chunks').whereIn('chunk_id', gone).delete();
       }
       // Analysed chunks are written with their key lists; the others keep theirs.
@@ -335,7 +341,8 @@ export class DatabaseAskDocsStore implements AskDocsStore {
   /**
    * A page's document row, and what changes for its chunks: the ids that are gone, the chunks
    * with new text, and those whose postings are rebuilt (changed ones, and all of them when the
-   * stored analysis signature differs). The texts replaced or gone are archived here.
+   * stored analysis signature differs, or the page moved). The texts replaced or gone are
+   * archived here.
    */
   private async writeDocumentRow(tx: Knex.Transaction, page: PageWrite) {
     const { doc, chunks } = page;
@@ -343,10 +350,15 @@ export class DatabaseAskDocsStore implements AskDocsStore {
     const stored = await tx('ask_docs_documents')
       .where('document_id', doc.documentId)
       .forUpdate()
-      .first('analysis_signature');
+      .first('analysis_signature', 'entity_ref');
+    // A page whose entity ref changed case keeps its ids (identity.ts) but changes entity: its
+    // chunks leave the old entity's posting lists and enter the new one's as new chunks.
+    const moved = stored !== undefined && stored.entity_ref !== doc.entityRef;
     const reanalyse =
-      stored !== undefined &&
-      (stored.analysis_signature ?? null) !== (doc.analysisSignature ?? null);
+      moved ||
+      (stored !== undefined &&
+        (stored.analysis_signature ?? null) !==
+          (doc.analysisSignature ?? null));
     await tx('ask_docs_documents')
       .insert({
         document_id: doc.documentId,
@@ -372,7 +384,7 @@ export class DatabaseAskDocsStore implements AskDocsStore {
       rows.map(r => [r.chunk_id, r.content_hash]),
     );
     const previousKeys = new Map<string, number[]>(
-      rows.map(r => [r.chunk_id, decodeKeyIds(r.key_ids)]),
+      moved ? [] : rows.map(r => [r.chunk_id, decodeKeyIds(r.key_ids)]),
     );
     const keep = new Set(chunks.map(c => c.chunkId));
     const gone = [...existing.keys()].filter(id => !keep.has(id));
@@ -387,6 +399,7 @@ export class DatabaseAskDocsStore implements AskDocsStore {
     if (replacedIds.length > 0) await this.archiveVersions(tx, replacedIds);
     return {
       gone,
+      movedOut: moved ? [...existing.keys()] : [],
       changed,
       analysed: reanalyse ? chunks : changed,
       previousKeys,

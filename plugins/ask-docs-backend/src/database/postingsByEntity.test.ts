@@ -214,6 +214,46 @@ describe('postings by entity', () => {
     expect(v.stored.length).toBeGreaterThan(0);
   });
 
+  it('moves a page whose entity ref changed case out of the old entity, postings and all', async () => {
+    // Entity refs compare case-insensitively, so the page keeps its ids (identity.ts).
+    const before = 'component:default/Payments';
+    const after = 'component:default/payments';
+    for (const ref of [before, after]) await store.upsertEntity(entity(ref));
+    const [doc, chunks] = page(before, 'one', [
+      'rollback the ledger',
+      'notes',
+      'obsolete paragraph',
+    ]);
+    await store.replaceDocument(
+      doc,
+      chunks,
+      new Map([[chunks[0].chunkId, [1, 0]]]),
+      MODEL,
+    );
+    expect(await dfOf(before, 'ledger')).toBe(1);
+    // The same page from the renamed entity, one chunk unchanged and one new.
+    const [, next] = page(before, 'one', ['rollback the ledger', 'new notes']);
+    await store.replaceDocument(
+      { ...doc, entityRef: after, revision: 'r2', contentHash: 'h2' },
+      next,
+      new Map(),
+      MODEL,
+    );
+    // The old entity's lists hold nothing of the page: its readers get no df, no typo fix.
+    expect(await dfOf(before, 'ledger')).toBeUndefined();
+    expect(await dfOf(before, 'notes')).toBeUndefined();
+    expect(await dfOf(before, 'obsolete')).toBeUndefined();
+    expect(await dfOf(after, 'obsolete')).toBeUndefined();
+    expect(await dfOf(after, 'ledger')).toBe(1);
+    expect(await dfOf(after, 'new')).toBe(1);
+    // The unchanged chunk's vector follows it (read through the new entity's visibility).
+    expect(await db.knex('ask_docs_embeddings').pluck('entity_ref')).toEqual([
+      after,
+    ]);
+    const v = await statistics();
+    expect(v.stored).toEqual(v.derived);
+  });
+
   it('stores a current text once, keeps each replaced or deleted one as a version', async () => {
     const a = 'component:default/a';
     await store.upsertEntity(entity(a));
