@@ -214,7 +214,7 @@ describe('postings by entity', () => {
     expect(v.stored.length).toBeGreaterThan(0);
   });
 
-  it('moves a page whose entity ref changed case out of the old entity, postings and all', async () => {
+  it('moves a page whose entity ref changed case out of the old entity, postings too', async () => {
     // Entity refs compare case-insensitively, so the page keeps its ids (identity.ts).
     const before = 'component:default/Payments';
     const after = 'component:default/payments';
