@@ -249,83 +249,91 @@ describe('follow-up questions in a thread', () => {
   it("withholds a follow-up's text repeating a turn the reader can no longer see", async () => {
     const vault = await ask(VAULT, bob);
     expect(vault.body.answer).toMatch(VAULT_TEXT);
-    // The follow-up is answered from public pages only, but the model repeats the earlier
-    // answer it was given as conversation (which prompt rule 7 forbids; models still may).
+    const vaultDocument = vault.body.sources[0].documentId;
+    // Each follow-up is answered from public pages only, but the model repeats the oldest
+    // earlier answer it was given (which prompt rule 7 forbids; models still may), so the vault
+    // text is passed on from turn to turn, further back than the three turns a prompt holds.
     env.fake.setBehaviour(r => {
       const earlier = /^Earlier answer 1: (.*)$/m.exec(promptOf(r))?.[1];
-      return `${earlier} Push it with shipctl. ${citeAsLabels(r)[0]}`;
+      return `${earlier ?? ''} Push it with shipctl. ${citeAsLabels(r)[0]}`;
     });
-    const followUp = await ask(
-      'How do I push the zebrafoo service from the release branch?',
-      bob,
-      vault.body.id,
-    );
-    expect(followUp.body.status).toBe('answered');
-    expect(followUp.body.answer).toMatch(VAULT_TEXT);
-    const stored = await env.backend.db
-      .knex('ask_docs_answers')
-      .where('id', followUp.body.id)
-      .first();
-    const vaultDocument = vault.body.sources[0].documentId;
-    // Nothing of the vault was sent or cited in the follow-up itself.
-    expect(stored.retrieved.map((c: any) => c.documentId)).not.toContain(
-      vaultDocument,
-    );
-    expect(followUp.body.sources.map((s: any) => s.documentId)).not.toContain(
-      vaultDocument,
-    );
-    // The control: while Bob may read the vault, his replay keeps the text.
-    expect((await replay(followUp.body.id, bob)).body.answer).toMatch(
-      VAULT_TEXT,
-    );
-
-    // A third turn, answered from public pages, with the vault text passed on once more.
-    const third = await ask(
-      'How do I roll back a zebrafoo release?',
-      bob,
-      followUp.body.id,
-    );
-    expect(third.body.answer).toMatch(VAULT_TEXT);
+    const followUps: request.Response[] = [];
+    let threadId = vault.body.id;
+    for (let i = 0; i < 5; i++) {
+      const next = await ask(
+        'How do I push the zebrafoo service from the release branch?',
+        bob,
+        threadId,
+      );
+      expect(next.body.status).toBe('answered');
+      expect(next.body.answer).toMatch(VAULT_TEXT);
+      followUps.push(next);
+      threadId = next.body.id;
+    }
+    for (const f of followUps) {
+      const stored = await env.backend.db
+        .knex('ask_docs_answers')
+        .where('id', f.body.id)
+        .first();
+      // Nothing of the vault was sent or cited in the follow-ups themselves.
+      expect(stored.retrieved.map((c: any) => c.documentId)).not.toContain(
+        vaultDocument,
+      );
+      expect(f.body.sources.map((s: any) => s.documentId)).not.toContain(
+        vaultDocument,
+      );
+      // The control: while Bob may read the vault, his replay keeps the text.
+      expect((await replay(f.body.id, bob)).body.answer).toMatch(VAULT_TEXT);
+    }
 
     claims[bob] = [bob]; // Bob left team-security
-    for (const answer of [followUp, third]) {
-      const record = await replay(answer.body.id, bob);
+    // The fifth follow-up's prompt held the second to fourth, not the vault turn: withheld too.
+    for (const f of followUps) {
+      const record = await replay(f.body.id, bob);
       expect(record.status).toBe(200);
       expect(record.body.answer).not.toMatch(VAULT_TEXT);
       expect(record.body.redacted).toMatchObject({ answerText: true });
       expect(record.body.grounded).toBe(false);
       // Its own public sources stay listed.
-      expect(record.body.sources).toEqual(answer.body.sources);
+      expect(record.body.sources).toEqual(f.body.sources);
     }
     const history = await request(env.backend.server)
       .get('/api/ask-docs/v1/answers')
       .set('Authorization', mockCredentials.user.header(bob));
     expect(history.status).toBe(200);
-    expect(history.body.items.length).toBeGreaterThanOrEqual(3);
+    expect(history.body.items.length).toBeGreaterThanOrEqual(6);
     // (the questions are Bob's own words, kept as he asked them)
     const withoutQuestions = history.body.items.map(
       ({ question, ...rest }: any) => rest,
     );
     expect(JSON.stringify(withoutQuestions)).not.toMatch(VAULT_TEXT);
 
-    // Nor does a fourth turn's prompt carry it on.
+    // Nor does a later turn's prompt carry it on; and what Bob asks from now on, drawing on
+    // nothing hidden, keeps its text.
     env.fake.reset();
     env.fake.setBehaviour(echoFirstBlock);
-    const fourth = await ask(ROLLBACK, bob, third.body.id);
-    expect(fourth.status).toBe(200);
-    const prompts = env.fake.requests.map(promptOf).join('\n');
-    expect(prompts).not.toMatch(VAULT_TEXT);
-    const fourthStored = await env.backend.db
+    const after = await ask(ROLLBACK, bob, threadId);
+    expect(env.fake.requests.map(promptOf).join('\n')).not.toMatch(VAULT_TEXT);
+    const stored = await env.backend.db
       .knex('ask_docs_answers')
-      .where('id', fourth.body.id)
+      .where('id', after.body.id)
       .first();
-    expect(fourthStored.policy.thread).toMatchObject({
+    expect(stored.policy.thread).toMatchObject({
       turns: 0,
       redactedTurns: 3,
     });
+    const last = await ask('How do I deploy zebrafoo?', bob, after.body.id);
+    expect(promptOf(env.fake.lastRequest!)).toContain(
+      `Earlier answer 1: ${after.body.answer.split(' [')[0]}`,
+    );
+    for (const answer of [after, last]) {
+      const record = await replay(answer.body.id, bob);
+      expect(record.body.redacted).toBeUndefined();
+      expect(record.body.answer).toBe(answer.body.answer);
+    }
   });
 
-  it("withholds a follow-up's text when its earlier turn is gone (unchecked)", async () => {
+  it("keeps a follow-up's text after its earlier turn expired (documents recorded)", async () => {
     const first = await ask(DEPLOY, alice);
     const followUp = await ask(
       'How do I push the zebrafoo service from the release branch?',
@@ -333,14 +341,22 @@ describe('follow-up questions in a thread', () => {
       first.body.id,
     );
     expect(followUp.body.status).toBe('answered');
-    expect(
-      (await replay(followUp.body.id, alice)).body.redacted,
-    ).toBeUndefined();
+    const row = () =>
+      env.backend.db.knex('ask_docs_answers').where('id', followUp.body.id);
+    expect((await row().first()).sources.threadDocumentIds).toEqual(
+      first.body.sources.map((s: any) => s.documentId),
+    );
     // Answer retention removed the earlier turn (it is older).
     await env.backend.db
       .knex('ask_docs_answers')
       .where('id', first.body.id)
       .delete();
+    const kept = await replay(followUp.body.id, alice);
+    expect(kept.body.redacted).toBeUndefined();
+    expect(kept.body.answer).toBe(followUp.body.answer);
+    // A follow-up recorded before the thread's documents were cannot be checked: withheld.
+    const { threadDocumentIds, ...legacy } = (await row().first()).sources;
+    await row().update({ sources: JSON.stringify(legacy) });
     const record = await replay(followUp.body.id, alice);
     expect(record.body.redacted).toMatchObject({ answerText: true });
     expect(record.body.answer).not.toBe(followUp.body.answer);

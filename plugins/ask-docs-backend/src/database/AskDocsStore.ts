@@ -108,6 +108,12 @@ export interface AnswerWrite {
   corrections?: Array<{ from: string; to: string }>;
   /** The previous answer of the same asker this one followed up on. */
   threadId?: string;
+  /**
+   * With a threadId: the documents whose text may be in the earlier answers its prompt carried
+   * (those they cited or were sent, and their own threadDocumentIds), so replay can withhold a
+   * follow-up that repeats what the reader may no longer see, even after those answers expire.
+   */
+  threadDocumentIds?: string[];
 }
 
 export interface StoredAnswer extends AnswerWrite {

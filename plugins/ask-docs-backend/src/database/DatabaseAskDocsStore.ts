@@ -550,6 +550,7 @@ export class DatabaseAskDocsStore implements AskDocsStore {
         notice: a.notice ?? null,
         corrections: a.corrections ?? [],
         threadId: a.threadId ?? null,
+        threadDocumentIds: a.threadDocumentIds ?? null,
       }),
     });
     return a.id;
@@ -679,6 +680,7 @@ function answerFromRow(r: any): StoredAnswer {
     notice: extra.notice ?? undefined,
     corrections: extra.corrections ?? [],
     threadId: extra.threadId ?? undefined,
+    threadDocumentIds: extra.threadDocumentIds ?? undefined,
     feedback: r.feedback ?? undefined,
   };
 }

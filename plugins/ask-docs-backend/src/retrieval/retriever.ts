@@ -102,9 +102,10 @@ export function candidatePool(k: number, candidates?: number): number {
 }
 
 /**
- * What ranks and filters the chunks of one retrieve() call, every default filled in. retrieve()
- * reads its settings only through rankingSettings, and each answer records them (AskService), so
- * an audit record says what ranked it even after a default changes.
+ * What ranks and filters the chunks of one retrieve() call, its defaults filled in: retrieve()
+ * resolves these settings here only, and each answer records the product's (AskService), so an
+ * audit record says what ranked it even after one of these defaults changes. Not in it: the
+ * HNSW search width (vectorSearch.ts) and a reranker's own settings (its RerankRecord).
  */
 export type RankingSettings = {
   k: number;

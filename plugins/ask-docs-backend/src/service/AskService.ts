@@ -78,15 +78,14 @@ export const MAX_THREAD_TURNS = 3;
 export const ELLIPTIC_MAX_TERMS = 3;
 
 /** What the thread of a follow-up contributes to this turn. */
-/** Per answer id, whether its model text is hidden from one reader (AskService.textHidden). */
-type TurnMemo = Map<string, Promise<boolean>>;
-
 interface ThreadContext {
   /** The previous answer, when it exists and is the asker's own; otherwise no thread. */
   threadId?: string;
   /** Earlier turns as the asker may see them now, oldest first; redacted turns left out. */
   turns: ConversationTurn[];
   redactedTurns: number;
+  /** Documents whose text may be in the earlier answers sent (AnswerWrite.threadDocumentIds). */
+  documentIds: string[];
   /** The retrieval question of an elliptic follow-up. */
   searchAs?: AnalysedQuestion;
 }
@@ -233,6 +232,7 @@ export class AskService {
       notice: result.notice,
       corrections: retrieval.corrections,
       threadId: thread.threadId,
+      ...(thread.threadId ? { threadDocumentIds: thread.documentIds } : {}),
     });
 
     return {
@@ -279,14 +279,13 @@ export class AskService {
       principalRef(call.credentials),
       call.limit,
     );
-    // One decision for the reader, and one check per earlier turn the rows share.
+    // One permission decision for the reader, not one per row.
     const visibility = await resolveVisibility({
       permissions: this.o.permissions,
       credentials: call.credentials,
     });
-    const turns: TurnMemo = new Map();
     return Promise.all(
-      rows.map(r => this.toRecord(r, call.credentials, visibility, turns)),
+      rows.map(r => this.toRecord(r, call.credentials, visibility)),
     );
   }
 
@@ -306,14 +305,13 @@ export class AskService {
    * A stored answer as the reader may see it NOW: sources and evidence of documents the reader
    * can no longer see (or that no longer exist, so their access cannot be checked) are left out,
    * and model text is replaced when any document it cited or was sent is hidden, because the text
-   * may repeat it; so is a follow-up's, when an earlier turn in its prompt is (earlierTextHidden).
-   * The asker is no exception: their access may have changed since.
+   * may repeat it; so is a follow-up's when a document behind an earlier answer in its prompt
+   * is (threadDocumentIds). The asker is no exception: their access may have changed since.
    */
   private async toRecord(
     a: StoredAnswer,
     reader: BackstageCredentials,
     readerVisibility?: Visibility,
-    turns: TurnMemo = new Map(),
   ): Promise<AnswerRecord> {
     const visibility =
       readerVisibility ??
@@ -322,8 +320,13 @@ export class AskService {
         credentials: reader,
       }));
     const sent = a.retrieved.filter(c => c.sent).map(c => c.documentId);
+    // A follow-up recorded before the thread's documents were: which ones reached its prompt
+    // is unknown, so its text is withheld.
+    const thread = a.threadId ? a.threadDocumentIds : [];
     const documentIds = new Set(
-      [...a.sources, ...a.evidence].map(s => s.documentId).concat(sent),
+      [...a.sources, ...a.evidence]
+        .map(s => s.documentId)
+        .concat(sent, thread ?? []),
     );
     const current = await this.o.store.currentRevisions(
       [...documentIds],
@@ -341,7 +344,7 @@ export class AskService {
       a.status === 'answered' &&
       (sources.length < a.sources.length ||
         !sent.every(visible) ||
-        (await this.earlierTextHidden(a, visibility, turns)));
+        !thread?.every(visible));
     const redacted = {
       sources: a.sources.length - sources.length,
       evidence: a.evidence.length - evidence.length,
@@ -383,56 +386,6 @@ export class AskService {
   }
 
   /**
-   * Whether a follow-up's model text may repeat what the reader cannot see now through its
-   * thread: each earlier turn that could have been in its prompt (MAX_THREAD_TURNS back) is
-   * checked like the answer itself (textHidden), so hidden text passed on from turn to turn is
-   * caught at every turn after it. An earlier turn that no longer exists (retention) cannot be
-   * checked: the text is withheld.
-   */
-  private async earlierTextHidden(
-    a: StoredAnswer,
-    visibility: Visibility,
-    turns: TurnMemo,
-  ): Promise<boolean> {
-    let id = a.threadId;
-    for (let n = 0; id && n < MAX_THREAD_TURNS; n++) {
-      const earlier = await this.o.store.getAnswer(id);
-      if (!earlier || earlier.userRef !== a.userRef) return true;
-      if (await this.textHidden(earlier, visibility, turns)) return true;
-      id = earlier.threadId;
-    }
-    return false;
-  }
-
-  /** Whether an answer's model text may repeat a document the reader cannot see now. */
-  private textHidden(
-    a: StoredAnswer,
-    visibility: Visibility,
-    turns: TurnMemo,
-  ): Promise<boolean> {
-    let hidden = turns.get(a.id);
-    if (!hidden) {
-      hidden = (async () => {
-        // Fixed texts (refusals, evidence only) repeat no document.
-        if (a.status !== 'answered') return false;
-        const read = [
-          ...new Set([
-            ...a.sources.map(s => s.documentId),
-            ...a.retrieved.filter(c => c.sent).map(c => c.documentId),
-          ]),
-        ];
-        const current = await this.o.store.currentRevisions(read, visibility);
-        return (
-          read.some(d => typeof current.get(d) !== 'string') ||
-          this.earlierTextHidden(a, visibility, turns)
-        );
-      })();
-      turns.set(a.id, hidden);
-    }
-    return hidden;
-  }
-
-  /**
    * The earlier turns of a follow-up, read from the audit log: the asker's own answers only
    * (anyone else's id ends the thread as an unknown one would, so ids are no oracle), each
    * through toRecord like a replay, so a turn that drew on a document the asker can no longer
@@ -445,28 +398,42 @@ export class AskService {
     visibility: Visibility,
   ): Promise<ThreadContext> {
     const asker = principalRef(credentials);
-    const records: AnswerRecord[] = [];
-    const checked: TurnMemo = new Map();
+    const records: Array<{ stored: StoredAnswer; record: AnswerRecord }> = [];
     for (let id = request.threadId; id && records.length < MAX_THREAD_TURNS; ) {
       const stored = await this.o.store.getAnswer(id);
       if (!stored || stored.userRef !== asker) break;
-      records.unshift(
-        await this.toRecord(stored, credentials, visibility, checked),
-      );
+      records.unshift({
+        stored,
+        record: await this.toRecord(stored, credentials, visibility),
+      });
       id = stored.threadId;
     }
-    if (!records.length) return { turns: [], redactedTurns: 0 };
-    const turns = records
-      .filter(r => !r.redacted)
-      .map(r => ({
-        question: r.question,
-        // Only a model answer is context worth sending; fixed notices are not.
-        ...(r.status === 'answered' && r.grounded ? { answer: r.answer } : {}),
-      }));
+    if (!records.length)
+      return { turns: [], redactedTurns: 0, documentIds: [] };
+    const kept = records.filter(r => !r.record.redacted);
+    // Only a model answer is context worth sending; fixed notices are not.
+    const sentAnswer = ({ record: r }: (typeof kept)[number]) =>
+      r.status === 'answered' && r.grounded;
+    const turns = kept.map(r => ({
+      question: r.record.question,
+      ...(sentAnswer(r) ? { answer: r.record.answer } : {}),
+    }));
+    // What each answer sent may repeat: the documents it cited or was sent, and those behind
+    // its own thread, so hidden text passed on from turn to turn is caught at every turn.
+    const documentIds = new Set(
+      kept
+        .filter(sentAnswer)
+        .flatMap(({ stored }) => [
+          ...stored.sources.map(s => s.documentId),
+          ...stored.retrieved.filter(c => c.sent).map(c => c.documentId),
+          ...(stored.threadDocumentIds ?? []),
+        ]),
+    );
     return {
-      threadId: records[records.length - 1].id,
+      threadId: records[records.length - 1].record.id,
       turns,
       redactedTurns: records.length - turns.length,
+      documentIds: [...documentIds].sort(),
       searchAs: this.followUpSearch(question, turns),
     };
   }
