@@ -338,6 +338,27 @@ prompts`, async () => {
       (await db.knex('ask_docs_answers').where('id', res.body.id).first())
         .feedback,
     ).toEqual({ rating: 'up' });
+    // An id of any other form is as unknown, in replay, feedback and threads (never a 500).
+    for (const id of ['a'.repeat(36), '-'.repeat(36), 'not-an-id']) {
+      const unknown = await request(backend.server)
+        .get(`/api/ask-docs/v1/answers/${id}`)
+        .set('Authorization', as(alice));
+      expect(unknown.status).toBe(404);
+      const rated = await request(backend.server)
+        .post(`/api/ask-docs/v1/answers/${id}/feedback`)
+        .set('Authorization', as(alice))
+        .send({ rating: 'up' });
+      expect(rated.status).toBe(404);
+      const followUp = await request(backend.server)
+        .post('/api/ask-docs/v1/ask')
+        .set('Authorization', as(alice))
+        .send({
+          question: 'How do I roll back a payments release?',
+          threadId: id,
+        });
+      expect(followUp.status).toBe(200);
+      expect(followUp.body.status).toBe(res.body.status);
+    }
   });
 
   it('says when a cited document has a newer revision than the answer', async () => {

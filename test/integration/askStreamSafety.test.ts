@@ -91,6 +91,12 @@ describe('ask endpoints under refusal, bounds, failures and disconnects', () => 
     expect(streamed.headers['content-type']).toMatch(/application\/json/);
     expect(await answerCount()).toBe(before);
 
+    // The permission comes first: who may not ask gets the 403, not a verdict on the input.
+    for (const path of ['/ask', '/ask/stream']) {
+      const denied = await post(path, mallory, { question: huge });
+      expect(denied.status).toBe(403);
+    }
+
     const atLimit = await post('/ask', alice, {
       question: distinctWords(64).join(' '),
     });

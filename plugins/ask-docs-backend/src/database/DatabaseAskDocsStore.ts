@@ -557,7 +557,8 @@ export class DatabaseAskDocsStore implements AskDocsStore {
   }
 
   async getAnswer(id: string): Promise<StoredAnswer | undefined> {
-    if (!/^[0-9a-f-]{36}$/i.test(id)) return undefined;
+    // Only a UUID reaches the uuid column: any other id is unknown, never a database error.
+    if (!ANSWER_ID.test(id)) return undefined;
     const r = await this.db('ask_docs_answers').where('id', id).first();
     return r ? answerFromRow(r) : undefined;
   }
@@ -571,6 +572,7 @@ export class DatabaseAskDocsStore implements AskDocsStore {
   }
 
   async setFeedback(id: string, feedback: AnswerFeedback): Promise<void> {
+    if (!ANSWER_ID.test(id)) return;
     await this.db('ask_docs_answers')
       .where('id', id)
       .update({ feedback: JSON.stringify(feedback) });
@@ -658,6 +660,10 @@ function toIso(v: unknown): string | undefined {
     ? v.toISOString()
     : new Date(String(v)).toISOString();
 }
+
+/** The form of an answer id (a UUID, as randomUUID makes them). */
+const ANSWER_ID =
+  /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function answerFromRow(r: any): StoredAnswer {
   const extra = r.sources ?? {};

@@ -123,12 +123,13 @@ export class AskService {
     request: AskRequest,
     credentials: BackstageCredentials,
   ): Promise<PreparedAsk> {
-    const question = this.pipeline.analyse(request.question);
+    // The permission first: no work (analysis, dictionaries) for a caller who may not ask.
     await this.authorizer.require(
       askDocsAskPermission,
       credentials,
       'You may not ask the docs',
     );
+    const question = this.pipeline.analyse(request.question);
     const handle: PreparedAsk = Object.freeze({ request, credentials });
     this.prepared.set(handle, question);
     return handle;

@@ -29,8 +29,10 @@ export function bindAskStreamEndpoint(
     const credentials = await httpAuth.credentials(req, {
       allow: ['user', 'service'],
     });
-    const prepared = await askService.prepare(request, credentials);
+    // Listening before the permission check: a client gone during it is not answered.
     const signal = abortOnClientClose(res);
+    const prepared = await askService.prepare(request, credentials);
+    if (signal.aborted) return; // nobody is left to answer
     res.status(200);
     res.setHeader('Content-Type', 'text/event-stream');
     res.setHeader('Cache-Control', 'no-cache');

@@ -51,9 +51,15 @@ describe('ask-docs router', () => {
   let app: express.Express;
   let answer: (call: AnswerCallOptions) => Promise<any>;
   let denyAsk = false;
+  /** When set, prepare() waits for it (a slow permission check), after calling `entered`. */
+  let slowPrepare: { entered: () => void; done: Promise<void> } | undefined;
   const answered: string[] = [];
   const service = {
     async prepare(req: any, credentials: any) {
+      if (slowPrepare) {
+        slowPrepare.entered();
+        await slowPrepare.done;
+      }
       if (denyAsk) throw new NotAllowedError('You may not ask the docs');
       return { request: req, credentials };
     },
@@ -97,6 +103,7 @@ describe('ask-docs router', () => {
     logs.length = 0;
     answered.length = 0;
     denyAsk = false;
+    slowPrepare = undefined;
     answer = async () => ({ id: 'a1', status: 'answered' });
   });
 
@@ -193,6 +200,40 @@ describe('ask-docs router', () => {
       name: 'NotFoundError',
       message: 'No such ask-docs endpoint',
     });
+  });
+
+  it('answers nothing when the client went away during the permission check', async () => {
+    let release = () => {};
+    const entered = new Promise<void>(resolve => {
+      slowPrepare = {
+        entered: resolve,
+        done: new Promise<void>(r => (release = r)),
+      };
+    });
+    const server = app.listen(0, '127.0.0.1');
+    try {
+      await new Promise<void>(r => server.once('listening', () => r()));
+      const { port } = server.address() as AddressInfo;
+      const req = http.request({
+        port,
+        host: '127.0.0.1',
+        path: '/v1/ask/stream',
+        method: 'POST',
+        headers: { Authorization: alice, 'Content-Type': 'application/json' },
+      });
+      req.on('error', () => {});
+      req.end(JSON.stringify({ question: 'How do I roll back?' }));
+      await entered;
+      req.destroy();
+      // The server sees the connection close, then the check completes.
+      await new Promise(r => setTimeout(r, 100));
+      release();
+      await new Promise(r => setTimeout(r, 100));
+      expect(answered).toEqual([]);
+      expect(logs.filter(l => l.level === 'error')).toEqual([]);
+    } finally {
+      await new Promise(r => server.close(r));
+    }
   });
 
   it('aborts the answer when the client goes away mid-stream', async () => {
