@@ -62,6 +62,7 @@ export const suites = [
       // security (issue 14)
       'plugins/ask-docs-backend/src/ingestion/sitePagePath.test.ts',
       'plugins/ask-docs-backend/src/ingestion/siteConfinement.test.ts',
+      'plugins/ask-docs-backend/src/ingestion/siteOutage.test.ts',
       'test/src/fileTechDocsReader.test.ts',
       'test/src/lineLength.test.ts',
       'test/src/typecheck.test.ts',

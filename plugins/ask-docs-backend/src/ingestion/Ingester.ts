@@ -32,7 +32,11 @@ import {
   RefusedPagePathError,
   resolveSitePagePath,
 } from './sitePagePath';
-import { EntitySource, TechDocsReader } from './sources';
+import {
+  EntitySource,
+  TechDocsReader,
+  TechDocsSiteNotFoundError,
+} from './sources';
 
 export interface IngesterOptions {
   store: AskDocsStore;
@@ -289,11 +293,17 @@ export class Ingester {
     try {
       site = await this.o.techdocs.getSite(entity);
     } catch (e) {
-      // Keep the pages indexed before: the site may only be unreachable for a moment.
-      progress.errors.push({
-        entityRef: row.entityRef,
-        message: `TechDocs site unavailable: ${errorMessage(e)}`,
-      });
+      // Keep the pages indexed before: the site may only be unreachable for a moment. A site
+      // not found where none was indexed is no error: its docs are not built yet.
+      const indexedBefore = [...states.keys()].some(id => !keep.has(id));
+      if (!(e instanceof TechDocsSiteNotFoundError) || indexedBefore) {
+        progress.errors.push({
+          entityRef: row.entityRef,
+          message: `TechDocs site unavailable: ${errorMessage(e)}${
+            indexedBefore ? '; the pages indexed before are kept' : ''
+          }`,
+        });
+      }
       for (const [id, _] of states) keep.add(id);
       site = undefined;
     }

@@ -14,9 +14,21 @@ export interface TechDocsSiteMetadata {
   pages: string[];
 }
 
+/**
+ * The entity names a TechDocs site, but none is where it should be: not built yet, or the
+ * storage failed (the TechDocs publishers answer 404 to storage errors too). The Ingester keeps
+ * the pages indexed before, so an outage does not empty the index.
+ */
+export class TechDocsSiteNotFoundError extends Error {
+  name = 'TechDocsSiteNotFoundError';
+}
+
 /** Reads published TechDocs sites (through the TechDocs backend in production). */
 export interface TechDocsReader {
-  /** undefined when the entity has no published site. */
+  /**
+   * undefined when the entity has no TechDocs; TechDocsSiteNotFoundError when it has, but the
+   * site is not found.
+   */
   getSite(entity: Entity): Promise<TechDocsSiteMetadata | undefined>;
   getPage(entity: Entity, pagePath: string): Promise<string>;
 }

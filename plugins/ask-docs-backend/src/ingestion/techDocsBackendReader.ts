@@ -4,11 +4,14 @@ import { ResponseError } from '@backstage/errors';
 import { pageListFromMetadata, pageListFromSearchIndex } from './parsing';
 import {
   encodeSitePagePath,
-  RefusedPagePathError,
   resolveSitePagePath,
   siteFileUrl,
 } from './sitePagePath';
-import { TechDocsReader, TechDocsSiteMetadata } from './sources';
+import {
+  TechDocsReader,
+  TechDocsSiteMetadata,
+  TechDocsSiteNotFoundError,
+} from './sources';
 
 export const TECHDOCS_REF_ANNOTATION = 'backstage.io/techdocs-ref';
 
@@ -27,15 +30,22 @@ export class TechDocsBackendReader implements TechDocsReader {
     if (!entity.metadata.annotations?.[TECHDOCS_REF_ANNOTATION])
       return undefined;
     const metadataRes = await this.fetch(entity, 'techdocs_metadata.json');
-    if (metadataRes.status === 404) return undefined;
+    if (metadataRes.status === 404) {
+      await metadataRes.body?.cancel();
+      throw new TechDocsSiteNotFoundError(
+        'TechDocs site not found (404: not built yet, or the TechDocs storage failed)',
+      );
+    }
     if (!metadataRes.ok)
       throw await ResponseError.fromResponse(metadataRes as any);
     const metadata = await metadataRes.json();
     let pages = pageListFromMetadata(metadata);
     if (pages.length === 0) {
       // Older publishers wrote no `files` list; mkdocs' search index names every page too.
+      // Unreadable, it lists no pages: an error, so the pages indexed before are kept.
       const indexRes = await this.fetch(entity, 'search/search_index.json');
-      if (indexRes.ok) pages = pageListFromSearchIndex(await indexRes.json());
+      if (!indexRes.ok) throw await ResponseError.fromResponse(indexRes as any);
+      pages = pageListFromSearchIndex(await indexRes.json());
     }
     return {
       siteName: String(
@@ -83,9 +93,9 @@ export class TechDocsBackendReader implements TechDocsReader {
     if (res.status >= 300 && res.status < 400) {
       await res.body?.cancel();
       const location = res.headers.get('location') ?? '(no location)';
-      throw new RefusedPagePathError(
-        file,
-        `TechDocs redirected to ${location}, not followed`,
+      // A failed read (a proxy's login redirect, say), not a bad path: what was indexed stays.
+      throw new Error(
+        `TechDocs redirected ${file} to ${location}, not followed`,
       );
     }
     return res;

@@ -1,0 +1,179 @@
+/*
+ * A TechDocs outage must not empty the index. The TechDocs publishers answer 404 to storage
+ * errors too, a proxy may answer with a login redirect, and a site's page list may be unreadable
+ * for a while: in each case the pages indexed before stay, and the run records why. Only an entity
+ * that no longer names a site loses its pages. The real TechDocsBackendReader reads a static
+ * server whose failures the tests switch on; the real Ingester writes into Postgres.
+ */
+import { mockServices } from '@backstage/backend-test-utils';
+import { Entity } from '@backstage/catalog-model';
+import http from 'http';
+import { AddressInfo } from 'net';
+import { DatabaseAskDocsStore } from '../database/DatabaseAskDocsStore';
+import { HashingEmbedder } from '../embedding';
+import { Analyzers, createLanguageAnalyzers } from '../language';
+import { catalogComponent } from '../testUtils/catalogComponent';
+import { startTestDatabase, TestDatabase } from '../testUtils/testDatabase';
+import { Ingester } from './Ingester';
+import { TechDocsBackendReader } from './techDocsBackendReader';
+
+const BASE_PATH = '/api/techdocs';
+const page = (title: string, body: string) =>
+  `<html><head><title>${title}</title></head><body><article class="md-content__inner">` +
+  `<h1 id="top">${title}</h1><p>${body}</p></article></body></html>`;
+
+const withDocs = (name: string, docs = true): Entity =>
+  catalogComponent(name, {
+    owner: 'group:default/everyone',
+    type: 'documentation',
+    annotations: docs ? { 'backstage.io/techdocs-ref': 'dir:.' } : {},
+  });
+
+/** Files per site; `files` listed in the metadata or, for `wiki`, in the search index. */
+const SITES: Record<string, Record<string, string>> = {
+  guide: {
+    'techdocs_metadata.json': JSON.stringify({
+      site_name: 'Guide',
+      etag: 'g1',
+      files: ['index.html', 'ops/index.html'],
+    }),
+    'index.html': page('Guide', 'How the zebrafoo guide is organised.'),
+    'ops/index.html': page('Operations', 'Restart zebrafoo with shipctl.'),
+  },
+  wiki: {
+    'techdocs_metadata.json': JSON.stringify({ site_name: 'Wiki', etag: 'w1' }),
+    'search/search_index.json': JSON.stringify({
+      docs: [{ location: '' }, { location: 'faq/' }],
+    }),
+    'index.html': page('Wiki', 'The quokkabar wiki home.'),
+    'faq/index.html': page('FAQ', 'Quokkabar billing questions.'),
+  },
+};
+
+/** What the server does instead of serving a file, by site-relative path ('*': every file). */
+let failures: Record<string, 'storage-404' | 'redirect' | 'unavailable'> = {};
+
+function startServer() {
+  return http.createServer((req, res) => {
+    const prefix = `${BASE_PATH}/static/docs/default/component/`;
+    const url = decodeURIComponent(
+      new URL(req.url ?? '/', 'http://x').pathname,
+    );
+    const [site, ...rest] = url.slice(prefix.length).split('/');
+    const file = rest.join('/');
+    const failure = failures[`${site}/${file}`] ?? failures[`${site}/*`];
+    if (failure === 'redirect') {
+      res.writeHead(302, { location: '/login' }).end();
+    } else if (failure === 'unavailable') {
+      res.writeHead(503).end();
+    } else if (failure === 'storage-404' || !SITES[site]?.[file]) {
+      res.writeHead(404).end('File Not Found');
+    } else {
+      res.writeHead(200).end(SITES[site][file]);
+    }
+  });
+}
+
+describe('a TechDocs outage keeps what was indexed', () => {
+  let db: TestDatabase;
+  let analyzers: Analyzers;
+  let server: http.Server;
+  let reader: TechDocsBackendReader;
+  let catalog: Entity[];
+
+  beforeAll(async () => {
+    server = startServer();
+    await new Promise<void>(r => server.listen(0, '127.0.0.1', r));
+    const { port } = server.address() as AddressInfo;
+    reader = new TechDocsBackendReader(
+      mockServices.discovery.mock({
+        getBaseUrl: async () => `http://127.0.0.1:${port}${BASE_PATH}`,
+      }),
+      mockServices.auth(),
+    );
+    db = await startTestDatabase();
+    analyzers = await createLanguageAnalyzers({ languages: ['en'] });
+  });
+  afterAll(async () => {
+    server?.closeAllConnections();
+    await new Promise(r => server?.close(r));
+    await db?.stop();
+  });
+
+  const run = () =>
+    new Ingester({
+      store: new DatabaseAskDocsStore(db.knex),
+      entities: {
+        async *listEntities() {
+          yield* catalog;
+        },
+      },
+      techdocs: reader,
+      embedder: new HashingEmbedder({ analyzers }),
+      analyzers,
+      languages: ['en'],
+      logger: mockServices.logger.mock(),
+    }).run('manual');
+  const pagesOf = async (name: string) =>
+    (
+      await db
+        .knex('ask_docs_documents')
+        .where({
+          entity_ref: `component:default/${name}`,
+          source_kind: 'techdocs',
+        })
+        .orderBy('page_path')
+        .pluck('page_path')
+    ).map(String);
+  const errorsFor = (progress: { errors: any[] }, name: string) =>
+    progress.errors
+      .filter(e => e.entityRef === `component:default/${name}`)
+      .map(e => `${e.page ?? ''} ${e.message}`);
+
+  it('keeps the pages through storage errors, redirects and an unreadable page list', async () => {
+    catalog = [withDocs('guide'), withDocs('wiki'), withDocs('unbuilt')];
+    failures = {};
+    let progress = await run();
+    expect(progress.errors).toEqual([]);
+    expect(await pagesOf('guide')).toEqual(['index.html', 'ops/index.html']);
+    expect(await pagesOf('wiki')).toEqual(['faq/index.html', 'index.html']);
+
+    // The storage fails: every file of the guide is a 404; the wiki's page list is a 503.
+    failures = {
+      'guide/*': 'storage-404',
+      'wiki/search/search_index.json': 'unavailable',
+    };
+    progress = await run();
+    expect(await pagesOf('guide')).toEqual(['index.html', 'ops/index.html']);
+    expect(await pagesOf('wiki')).toEqual(['faq/index.html', 'index.html']);
+    expect(errorsFor(progress, 'guide')).toEqual([
+      expect.stringMatching(
+        /not found \(404.*the pages indexed before are kept/,
+      ),
+    ]);
+    expect(errorsFor(progress, 'wiki')).toEqual([expect.stringMatching(/503/)]);
+    // Docs never built are no error: nothing was indexed to keep.
+    expect(errorsFor(progress, 'unbuilt')).toEqual([]);
+
+    // A proxy answers one page with a login redirect: not followed, the page stays.
+    failures = { 'guide/ops/index.html': 'redirect' };
+    progress = await run();
+    expect(await pagesOf('guide')).toEqual(['index.html', 'ops/index.html']);
+    expect(errorsFor(progress, 'guide')).toEqual([
+      expect.stringMatching(
+        /ops\/index\.html .*redirected .* to \/login, not followed/,
+      ),
+    ]);
+  });
+
+  it('drops the pages of an entity that no longer names a site', async () => {
+    catalog = [withDocs('guide')];
+    failures = {};
+    await run();
+    expect(await pagesOf('guide')).toHaveLength(2);
+    catalog = [withDocs('guide', false)];
+    const progress = await run();
+    expect(progress.errors).toEqual([]);
+    expect(await pagesOf('guide')).toEqual([]);
+  });
+});
