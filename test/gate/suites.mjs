@@ -91,6 +91,7 @@ export const suites = [
       'test/integration/askStreamSafety.test.ts',
       'test/integration/askApi.test.ts',
       'test/integration/mcpActions.test.ts',
+      'plugins/ask-docs-backend/src/actions/askDocsActions.test.ts',
       'test/integration/askThread.test.ts',
       'test/integration/sampleDocsAnswerability.test.ts',
       'plugins/ask-docs-backend/src/service/openapiDrift.test.ts',

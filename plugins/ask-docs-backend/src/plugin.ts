@@ -217,6 +217,7 @@ export const askDocsPlugin = createBackendPlugin({
           actionsRegistry: deps.actionsRegistry,
           askService,
           maxQuestionChars: settings.answer.maxQuestionChars,
+          logger,
         });
       },
     });

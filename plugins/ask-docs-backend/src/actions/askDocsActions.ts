@@ -1,9 +1,15 @@
+import { LoggerService } from '@backstage/backend-plugin-api';
 import {
   ActionsRegistryActionOptions,
   ActionsRegistryService,
 } from '@backstage/backend-plugin-api/alpha';
 import { citedPassage } from '../answer';
 import { AskService } from '../service/AskService';
+import {
+  clientErrorStatus,
+  INTERNAL_ERROR_MESSAGE,
+  logInternalError,
+} from '../service/errors';
 import { parseAskRequest } from '../service/validation';
 
 /*
@@ -20,6 +26,8 @@ export interface AskDocsActionsOptions {
   askService: AskService;
   /** The REST API's question limit (askDocs.answer.maxQuestionChars). */
   maxQuestionChars: number;
+  /** Where internal failures go; the caller gets only a request id, as from the REST API. */
+  logger: LoggerService;
 }
 
 /** Longer than the UI's snippets: an agent reads them instead of opening the page. */
@@ -65,7 +73,20 @@ const correctionsSchema = (z: Zod) =>
   z.array(z.object({ from: z.string(), to: z.string() }));
 
 export function registerAskDocsActions(options: AskDocsActionsOptions): void {
-  const { actionsRegistry, askService, maxQuestionChars } = options;
+  const { actionsRegistry, askService, maxQuestionChars, logger } = options;
+  /**
+   * Errors written for the caller (input, permission) pass; any other is logged and replaced,
+   * as the REST API's error handler does: its message may name hosts, SQL or file paths.
+   */
+  const clientSafe = async <T>(what: string, run: () => Promise<T>) => {
+    try {
+      return await run();
+    } catch (e) {
+      if (clientErrorStatus(e) !== undefined) throw e;
+      const requestId = logInternalError(logger, e, what);
+      throw new Error(`${INTERNAL_ERROR_MESSAGE} (requestId ${requestId})`);
+    }
+  };
   // The question (or search query) within the REST API's limit.
   const questionSchema = (z: Zod) => z.string().min(1).max(maxQuestionChars);
 
@@ -106,7 +127,9 @@ export function registerAskDocsActions(options: AskDocsActionsOptions): void {
     },
     action: async ({ input, credentials }) => {
       const request = parseAskRequest(input, maxQuestionChars);
-      const r = await askService.ask(request, { credentials });
+      const r = await clientSafe('ask action', () =>
+        askService.ask(request, { credentials }),
+      );
       return {
         output: {
           answerId: r.id,
@@ -154,7 +177,9 @@ export function registerAskDocsActions(options: AskDocsActionsOptions): void {
         { question: input.query, scope: input.scope },
         maxQuestionChars,
       );
-      const result = await askService.search(request, { credentials });
+      const result = await clientSafe('search action', () =>
+        askService.search(request, { credentials }),
+      );
       const chunks = result.chunks
         .slice(0, input.limit ?? MAX_SEARCH_RESULTS)
         .map(c => ({
