@@ -126,11 +126,15 @@ describe('createEmbedder', () => {
     expect(e).toBeInstanceOf(HashingEmbedder);
     expect(e.kind).toBe('hashing-fallback');
     expect(e.dimension).toBe(128);
-    expect(e.fallbackReason).toContain(missing);
     expect(e.fallbackReason).toContain('Xenova/multilingual-e5-small');
     expect(logger.warn).toHaveBeenCalledTimes(1);
     expect(logger.warn.mock.calls[0][0]).toMatch(/FALLING BACK/);
-    expect(embedderInfo(e).note).toMatch(/instead of a semantic model.*absent/);
+    // The path and the load error go to the log, not to the public /health.
+    expect(logger.warn.mock.calls[0][0]).toContain(missing);
+    expect(embedderInfo(e).note).toMatch(
+      /instead of a semantic model: could not load .*start-up log/,
+    );
+    expect(embedderInfo(e).note).not.toContain(missing);
   });
 
   it('refuses to fall back when allowFallback is false', async () => {

@@ -56,7 +56,8 @@ export async function createEmbedder(
     }
     const fallback = new HashingEmbedder({
       dimension: s.dimension,
-      fallbackReason: reason,
+      // Shown on the public /health: the path and the load error stay in the log below.
+      fallbackReason: `could not load embedding model "${s.model}" (the start-up log says why)`,
       analyzers: deps.analyzers,
     });
     logger.warn(

@@ -61,7 +61,8 @@ export async function createReranker(
         modelId: s.model,
         loaded: false,
         candidates: s.candidates,
-        note: `Reranker not loaded; chunks keep the fused order: ${reason}`,
+        // /health is public: the path and the load error stay in the log above.
+        note: 'Reranker not loaded; chunks keep the fused order (the start-up log says why)',
       },
     };
   }
