@@ -128,14 +128,15 @@ export class Ingester {
       dimension: embedder.dimension,
       kind: embedder.kind,
     });
+    // The run's listing is also a sync of visibility attributes, as of its start (database time);
+    // read before the run is recorded, so a failure here leaves no run 'running'.
+    const listedAt = await store.databaseNow();
     const runId = await store.startRun(trigger);
     registered(runId);
     const progress = emptyProgress();
     this.titles = new Map();
     const seen = new Set<string>();
     let listingComplete = false;
-    // The run's listing is also a sync of visibility attributes, as of its start (database time).
-    const listedAt = await store.databaseNow();
     this.attributesFailed = false;
     let lastUpdate = Date.now();
     // One entity's last writes may still run while the next one's pages are read and embedded.

@@ -31,9 +31,13 @@ export class IngestionController {
   }> {
     const alreadyRunning = this.ingester.isRunning();
     // Not awaited: the run reports through progress(); its errors are recorded on the run.
-    void this.ingester.run('manual').catch(() => {});
+    const run = this.ingester.run('manual');
+    run.catch(() => {});
     // ...but its record exists before we answer, so a client polling progress sees this run.
     const runId = await this.ingester.currentRunId();
+    // No record: the run failed before it could be recorded (the database, say). That failure
+    // is the answer, not a "started" with nothing to follow.
+    if (runId === undefined) await run;
     return { started: !alreadyRunning, running: true, runId };
   }
 
