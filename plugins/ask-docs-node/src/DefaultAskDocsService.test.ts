@@ -25,24 +25,20 @@ describe('DefaultAskDocsService', () => {
           body,
         });
         if (req.url?.startsWith('/v1/answers/missing')) {
-          res
-            .writeHead(404, { 'Content-Type': 'application/json' })
-            .end(
-              JSON.stringify({
-                error: { name: 'NotFoundError', message: 'no' },
-              }),
-            );
+          res.writeHead(404, { 'Content-Type': 'application/json' }).end(
+            JSON.stringify({
+              error: { name: 'NotFoundError', message: 'no' },
+            }),
+          );
         } else if (
           req.url === '/v1/ask' &&
           JSON.parse(body).question === 'bad'
         ) {
-          res
-            .writeHead(400, { 'Content-Type': 'application/json' })
-            .end(
-              JSON.stringify({
-                error: { name: 'InputError', message: 'The question is empty' },
-              }),
-            );
+          res.writeHead(400, { 'Content-Type': 'application/json' }).end(
+            JSON.stringify({
+              error: { name: 'InputError', message: 'The question is empty' },
+            }),
+          );
         } else {
           res
             .writeHead(200, { 'Content-Type': 'application/json' })
@@ -99,5 +95,9 @@ describe('DefaultAskDocsService', () => {
     expect(
       await service().getAnswer('missing', { credentials }),
     ).toBeUndefined();
+    // Not the history list that `/v1/answers/` would be: no request at all.
+    const sent = seen.length;
+    expect(await service().getAnswer('', { credentials })).toBeUndefined();
+    expect(seen.length).toBe(sent);
   });
 });

@@ -38,6 +38,8 @@ export class DefaultAskDocsService implements AskDocsService {
     id: string,
     options: { credentials: BackstageCredentials },
   ): Promise<AnswerRecord | undefined> {
+    // An empty id is no answer's (`/v1/answers/` would be the history list).
+    if (!id) return undefined;
     const res = await this.request(
       `/v1/answers/${encodeURIComponent(id)}`,
       options.credentials,

@@ -190,6 +190,15 @@ describe('AskDocsClient', () => {
     });
   });
 
+  it('refuses an empty answer id instead of reading the history list', async () => {
+    const { client, fetch } = setup(() => jsonResponse({ items: [] }));
+    await expect(client.getAnswer('')).rejects.toThrow(/answer id is required/);
+    await expect(client.sendFeedback('', { rating: 'up' })).rejects.toThrow(
+      /answer id is required/,
+    );
+    expect(fetch).not.toHaveBeenCalled();
+  });
+
   it('reports 403 on ingestion progress as forbidden', async () => {
     const { client } = setup(() =>
       errorResponse(403, { name: 'NotAllowedError', message: 'admins only' }),

@@ -72,7 +72,7 @@ export class AskDocsClient implements AskDocsApi {
   }
 
   async getAnswer(id: string): Promise<AnswerRecord> {
-    return this.json<AnswerRecord>(`/v1/answers/${encodeURIComponent(id)}`);
+    return this.json<AnswerRecord>(`/v1/answers/${answerId(id)}`);
   }
 
   async listAnswers(options?: { limit?: number }): Promise<AnswerRecord[]> {
@@ -84,7 +84,7 @@ export class AskDocsClient implements AskDocsApi {
   }
 
   async sendFeedback(id: string, feedback: AnswerFeedback): Promise<void> {
-    await this.request(`/v1/answers/${encodeURIComponent(id)}/feedback`, {
+    await this.request(`/v1/answers/${answerId(id)}/feedback`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
       body: JSON.stringify(feedback),
@@ -150,4 +150,10 @@ function parseStreamEvent(payload: string): AskStreamEvent | undefined {
     return value as AskStreamEvent;
   }
   return undefined;
+}
+
+/** An answer id for a path; an empty one would name the history list (`/v1/answers/`). */
+function answerId(id: string): string {
+  if (!id) throw new Error('An answer id is required');
+  return encodeURIComponent(id);
 }

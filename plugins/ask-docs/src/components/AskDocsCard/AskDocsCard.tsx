@@ -12,7 +12,13 @@ export interface AskDocsCardProps {
 export function AskDocsCard(props: AskDocsCardProps) {
   return (
     <InfoCard title={props.title ?? 'Ask the docs'}>
-      <AskDocsPanel scope={props.scope} placeholder={props.placeholder} />
+      <AskDocsPanel
+        // Another scope (an entity page swapping its entity) starts with an empty box and no
+        // thread: an answer and its follow-ups belong to the documents they were asked about.
+        key={JSON.stringify(props.scope?.entityRefs ?? [])}
+        scope={props.scope}
+        placeholder={props.placeholder}
+      />
     </InfoCard>
   );
 }

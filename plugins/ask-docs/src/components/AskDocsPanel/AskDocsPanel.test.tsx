@@ -177,6 +177,25 @@ describe('AskDocsPanel', () => {
     );
   });
 
+  it('sends a long question whole and shows why the backend refused it', async () => {
+    const long = `${'Why does the release pipeline stall? '.repeat(70)}`.trim();
+    expect(long.length).toBeGreaterThan(2000);
+    const api = mockAskDocsApi({
+      askStream: jest.fn(async function* refused() {
+        throw new Error('question is too long (2589 characters, at most 2000)');
+      }),
+    });
+    await renderPanel(api);
+    await userEvent.click(screen.getByTestId('ask-docs-question'));
+    await userEvent.paste(long);
+    await userEvent.click(screen.getByTestId('ask-docs-submit'));
+    expect(await screen.findByTestId('ask-docs-state-error')).toHaveTextContent(
+      'too long',
+    );
+    // Not cut to fit: the backend's limit is configurable and its error explains it.
+    expect(api.askStream.mock.calls[0][0].question).toBe(long);
+  });
+
   it('ignores late events of a question that was replaced by a newer one', async () => {
     const first = controllableStream();
     const api = mockAskDocsApi({

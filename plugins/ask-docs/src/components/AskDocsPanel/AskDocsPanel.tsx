@@ -84,7 +84,9 @@ export function AskDocsPanel(props: AskDocsPanelProps) {
             placeholder={props.placeholder ?? 'How do I roll back a release?'}
             value={question}
             onChange={e => setQuestion(e.target.value)}
-            inputProps={{ 'data-testid': 'ask-docs-question', maxLength: 2000 }}
+            // No maxLength: the browser would cut a pasted question silently; the backend's
+            // limit (askDocs.answer.maxQuestionChars) answers with an error that says so.
+            inputProps={{ 'data-testid': 'ask-docs-question' }}
           />
           <Button
             type="submit"

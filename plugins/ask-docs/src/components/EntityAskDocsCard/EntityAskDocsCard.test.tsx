@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { renderInTestApp, TestApiProvider } from '@backstage/test-utils';
@@ -37,6 +38,57 @@ describe('EntityAskDocsCard', () => {
     expect(api.askStream.mock.calls[0][0]).toEqual({
       question: 'How to deploy?',
       scope: { entityRefs: ['component:default/payments'] },
+    });
+  });
+
+  it('starts afresh on another entity: no answer or thread of the one before', async () => {
+    const api = mockAskDocsApi({
+      askStream: jest.fn(() => streamOf(groundedResponse)),
+    });
+    const billing: Entity = {
+      ...entity,
+      metadata: { name: 'billing', namespace: 'default' },
+    };
+    // The entity page swaps the entity without remounting its cards.
+    function EntityPage() {
+      const [current, setCurrent] = useState(entity);
+      return (
+        <>
+          <button type="button" onClick={() => setCurrent(billing)}>
+            next entity
+          </button>
+          <EntityProvider entity={current}>
+            <EntityAskDocsCard />
+          </EntityProvider>
+        </>
+      );
+    }
+    await renderInTestApp(
+      <TestApiProvider apis={[[askDocsApiRef, api]]}>
+        <EntityPage />
+      </TestApiProvider>,
+    );
+    await userEvent.type(
+      screen.getByTestId('ask-docs-question'),
+      'How to deploy?',
+    );
+    await userEvent.click(screen.getByTestId('ask-docs-submit'));
+    await screen.findByTestId('ask-docs-state-grounded');
+
+    await userEvent.click(screen.getByText('next entity'));
+    expect(screen.getByText("Ask about billing's docs")).toBeInTheDocument();
+    expect(screen.queryByTestId('ask-docs-state-grounded')).toBeNull();
+    expect(screen.getByTestId('ask-docs-question')).toHaveValue('');
+    await userEvent.type(
+      screen.getByTestId('ask-docs-question'),
+      'How to deploy?',
+    );
+    await userEvent.click(screen.getByTestId('ask-docs-submit'));
+    await screen.findByTestId('ask-docs-state-grounded');
+    // Not a follow-up of the payments answer: no thread, billing's scope.
+    expect(api.askStream.mock.calls[1][0]).toEqual({
+      question: 'How to deploy?',
+      scope: { entityRefs: ['component:default/billing'] },
     });
   });
 });
