@@ -279,6 +279,80 @@ re-added`, async () => {
   });
 });
 
+describe('a new entity at its turn in a run', () => {
+  let db: TestDatabase;
+  afterAll(async () => {
+    await db?.stop();
+  });
+
+  it('is read again from the catalog: the listing may be minutes old by then', async () => {
+    db = await startTestDatabase();
+    const store = new DatabaseAskDocsStore(db.knex);
+    const analyzers = await createLanguageAnalyzers({ languages: ['en'] });
+    const ingester = (entities: EntitySource) =>
+      new Ingester({
+        store,
+        entities,
+        techdocs: noTechDocs,
+        embedder: new HashingEmbedder({ analyzers }),
+        analyzers,
+        languages: ['en'],
+        logger: mockServices.logger.mock(),
+      });
+    await ingester({
+      async *listEntities() {
+        yield component('payments', 'group:default/team-pay');
+      },
+    }).run('manual');
+
+    // The listing says what the catalog said when its page was read; by the entity's turn
+    // the ledger's owner changed and "gone" was deleted.
+    const now = new Map([
+      [PAY, component('payments', 'group:default/team-pay')],
+      ['component:default/ledger', component('ledger', 'group:default/team-b')],
+    ]);
+    const reads: string[] = [];
+    const progress = await ingester({
+      async *listEntities() {
+        yield component('payments', 'group:default/team-pay');
+        yield component('ledger', 'group:default/team-a');
+        yield component('gone', 'group:default/team-a');
+      },
+      async getEntity(ref: string) {
+        reads.push(ref);
+        return now.get(ref);
+      },
+    }).run('manual');
+    expect(progress.errors).toEqual([]);
+    expect(progress.entitiesDone).toBe(3);
+    // Only the new ones are read again: the indexed one is the sync's to keep current.
+    expect(reads).toEqual([
+      'component:default/ledger',
+      'component:default/gone',
+    ]);
+    const owners = await db
+      .knex('ask_docs_entities')
+      .orderBy('entity_ref')
+      .select('entity_ref', 'owners');
+    expect(owners).toEqual([
+      {
+        entity_ref: 'component:default/ledger',
+        owners: ['group:default/team-b'],
+      },
+      { entity_ref: PAY, owners: ['group:default/team-pay'] },
+    ]);
+    expect(
+      await db
+        .knex('ask_docs_chunks')
+        .distinct('entity_ref')
+        .orderBy('entity_ref'),
+    ).toEqual([
+      { entity_ref: 'component:default/ledger' },
+      { entity_ref: PAY },
+    ]);
+  });
+});
+
 describe('ownership comes from resolved relations only', () => {
   it('ignores spec.owner; an entity without ownedBy relations has no owners', () => {
     const entity = component('payments', 'group:default/b');

@@ -30,4 +30,9 @@ export class CatalogEntitySource implements EntitySource {
       cursor = response.pageInfo.nextCursor;
     } while (cursor);
   }
+
+  async getEntity(entityRef: string): Promise<Entity | undefined> {
+    const credentials = await this.auth.getOwnServiceCredentials();
+    return this.catalog.getEntityByRef(entityRef, { credentials });
+  }
 }
