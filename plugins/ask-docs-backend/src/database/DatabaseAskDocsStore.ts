@@ -650,8 +650,25 @@ function progressColumns(p: RunProgress) {
     chunks_embedded: p.chunksEmbedded,
     chunks_deleted: p.chunksDeleted,
     chunks_reanalysed: p.chunksReanalysed,
-    errors: JSON.stringify(p.errors.slice(0, 200)),
+    errors: JSON.stringify(storedErrors(p.errors)),
   };
+}
+
+/** Errors a run record keeps. */
+const MAX_STORED_ERRORS = 200;
+
+/**
+ * The first errors, a count of those left out, and the last one: a run's abort reason comes
+ * last and must survive a run that first failed on many pages.
+ */
+function storedErrors(errors: RunProgress['errors']): RunProgress['errors'] {
+  if (errors.length <= MAX_STORED_ERRORS) return errors;
+  const kept = MAX_STORED_ERRORS - 2;
+  return [
+    ...errors.slice(0, kept),
+    { message: `${errors.length - kept - 1} more errors not stored` },
+    errors[errors.length - 1],
+  ];
 }
 
 function toIso(v: unknown): string | undefined {

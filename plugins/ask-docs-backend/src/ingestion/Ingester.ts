@@ -220,6 +220,8 @@ export class Ingester {
           `${progress.errors.length} errors`,
       );
     } catch (e) {
+      // The previous entity's last writes may still run: their errors belong to this record.
+      await finishing;
       progress.errors.push({
         message: `run aborted${
           listingComplete ? '' : ' while listing entities'

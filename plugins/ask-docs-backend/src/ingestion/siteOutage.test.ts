@@ -100,12 +100,15 @@ describe('a TechDocs outage keeps what was indexed', () => {
     await db?.stop();
   });
 
+  /** When set, the catalog listing fails after the entities (a 503 on its next page). */
+  let listingFails = false;
   const run = () =>
     new Ingester({
       store: new DatabaseAskDocsStore(db.knex),
       entities: {
         async *listEntities() {
           yield* catalog;
+          if (listingFails) throw new Error('catalog returned 503');
         },
       },
       techdocs: reader,
@@ -175,5 +178,32 @@ describe('a TechDocs outage keeps what was indexed', () => {
     const progress = await run();
     expect(progress.errors).toEqual([]);
     expect(await pagesOf('guide')).toEqual([]);
+  });
+
+  it('keeps the reason a run aborted after more page errors than a record holds', async () => {
+    const files = Array.from({ length: 250 }, (_, i) => `p${i}/index.html`);
+    SITES.big = {
+      'techdocs_metadata.json': JSON.stringify({ site_name: 'Big', files }),
+    };
+    catalog = [withDocs('big')];
+    failures = Object.fromEntries(
+      files.map(f => [`big/${f}`, 'unavailable' as const]),
+    );
+    listingFails = true;
+    try {
+      const progress = await run();
+      expect(progress.errors).toHaveLength(251);
+    } finally {
+      listingFails = false;
+      delete SITES.big;
+    }
+    const record = await new DatabaseAskDocsStore(db.knex).latestRun();
+    expect(record?.status).toBe('failed');
+    expect(record?.errors).toHaveLength(200);
+    expect(record?.errors[0].message).toMatch(/503/);
+    expect(record?.errors[198].message).toBe('52 more errors not stored');
+    expect(record?.errors[199].message).toBe(
+      'run aborted while listing entities: catalog returned 503',
+    );
   });
 });
