@@ -180,6 +180,12 @@ export const spec = {
           '403': {
             $ref: '#/components/responses/Error',
           },
+          '413': {
+            $ref: '#/components/responses/Error',
+          },
+          '415': {
+            $ref: '#/components/responses/Error',
+          },
           '500': {
             $ref: '#/components/responses/InternalError',
           },
@@ -221,6 +227,12 @@ export const spec = {
                 },
               },
             },
+          },
+          '413': {
+            $ref: '#/components/responses/Error',
+          },
+          '415': {
+            $ref: '#/components/responses/Error',
           },
           '500': {
             $ref: '#/components/responses/InternalError',
@@ -269,6 +281,19 @@ export const spec = {
           '400': {
             $ref: '#/components/responses/Error',
           },
+          '401': {
+            $ref: '#/components/responses/Error',
+          },
+          '403': {
+            description: 'A service principal has no history of its own.',
+            content: {
+              'application/json': {
+                schema: {
+                  $ref: '#/components/schemas/Error',
+                },
+              },
+            },
+          },
           '500': {
             $ref: '#/components/responses/InternalError',
           },
@@ -298,6 +323,9 @@ export const spec = {
                 },
               },
             },
+          },
+          '401': {
+            $ref: '#/components/responses/Error',
           },
           '404': {
             $ref: '#/components/responses/Error',
@@ -334,8 +362,25 @@ export const spec = {
           '400': {
             $ref: '#/components/responses/Error',
           },
+          '401': {
+            $ref: '#/components/responses/Error',
+          },
+          '403': {
+            description:
+              'Only the asker rates an answer; a service principal asked none.',
+            content: {
+              'application/json': {
+                schema: {
+                  $ref: '#/components/schemas/Error',
+                },
+              },
+            },
+          },
           '404': {
             $ref: '#/components/responses/Error',
+          },
+          '500': {
+            $ref: '#/components/responses/InternalError',
           },
         },
       },
@@ -357,8 +402,14 @@ export const spec = {
               },
             },
           },
+          '401': {
+            $ref: '#/components/responses/Error',
+          },
           '403': {
             $ref: '#/components/responses/Error',
+          },
+          '500': {
+            $ref: '#/components/responses/InternalError',
           },
         },
       },
@@ -378,8 +429,14 @@ export const spec = {
               },
             },
           },
+          '401': {
+            $ref: '#/components/responses/Error',
+          },
           '403': {
             $ref: '#/components/responses/Error',
+          },
+          '500': {
+            $ref: '#/components/responses/InternalError',
           },
         },
       },
