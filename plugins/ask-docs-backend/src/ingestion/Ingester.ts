@@ -128,11 +128,9 @@ export class Ingester {
       dimension: embedder.dimension,
       kind: embedder.kind,
     });
-    // The run's listing is also a sync of visibility attributes, as of its start (database time).
-    // Read before the run is recorded, as the entities indexed so far: a failure of either
-    // leaves no run 'running'.
+    // The run's listing is also a sync of visibility attributes, as of its start (database time);
+    // read before the run is recorded, so a failure here leaves no run 'running'.
     const listedAt = await store.databaseNow();
-    const indexed = new Set(await store.listEntityRefs());
     const runId = await store.startRun(trigger);
     registered(runId);
     const progress = emptyProgress();
@@ -144,25 +142,14 @@ export class Ingester {
     // One entity's last writes may still run while the next one's pages are read and embedded.
     let finishing: Promise<void> = Promise.resolve();
     try {
-      for await (const listed of this.o.entities.listEntities()) {
-        const ref = stringifyEntityRef(listed);
+      for await (const entity of this.o.entities.listEntities()) {
+        const ref = stringifyEntityRef(entity);
         seen.add(ref);
         const failed = (e: unknown) => {
           progress.errors.push({ entityRef: ref, message: errorMessage(e) });
           logger.warn(`ask-docs: failed to ingest ${ref}: ${errorMessage(e)}`);
         };
         try {
-          // A catalog page is read at once and its entities ingested one by one, so a listing
-          // can be minutes old by an entity's turn; an indexed entity's attributes are kept
-          // current by the sync (and the asOf guard), a new one's are read again here.
-          const entity =
-            indexed.has(ref) || !this.o.entities.getEntity
-              ? listed
-              : await this.o.entities.getEntity(ref);
-          if (!entity) {
-            progress.entitiesDone += 1; // deleted since the listing: nothing to index
-            continue;
-          }
           const { finished } = await this.ingestEntity(
             entity,
             progress,

@@ -4,8 +4,6 @@ import { Entity } from '@backstage/catalog-model';
 export interface EntitySource {
   /** Every entity currently in the catalog; pages through large catalogs. */
   listEntities(): AsyncIterable<Entity>;
-  /** One entity as the catalog has it now; undefined when it is gone. */
-  getEntity?(entityRef: string): Promise<Entity | undefined>;
 }
 
 export interface TechDocsSiteMetadata {
