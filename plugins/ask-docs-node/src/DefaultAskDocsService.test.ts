@@ -97,7 +97,8 @@ describe('DefaultAskDocsService', () => {
     ).toBeUndefined();
     // Not the history list that `/v1/answers/` would be: no request at all.
     const sent = seen.length;
-    expect(await service().getAnswer('', { credentials })).toBeUndefined();
+    for (const id of ['', '.', '..'])
+      expect(await service().getAnswer(id, { credentials })).toBeUndefined();
     expect(seen.length).toBe(sent);
   });
 });

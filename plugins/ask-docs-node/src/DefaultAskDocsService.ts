@@ -38,8 +38,9 @@ export class DefaultAskDocsService implements AskDocsService {
     id: string,
     options: { credentials: BackstageCredentials },
   ): Promise<AnswerRecord | undefined> {
-    // An empty id is no answer's (`/v1/answers/` would be the history list).
-    if (!id) return undefined;
+    // Answer ids are UUIDs; anything else ('', '.', '..') could name another endpoint once the
+    // URL is normalised (`/v1/answers/` is the history list).
+    if (!ANSWER_ID.test(id)) return undefined;
     const res = await this.request(
       `/v1/answers/${encodeURIComponent(id)}`,
       options.credentials,
@@ -69,3 +70,6 @@ export class DefaultAskDocsService implements AskDocsService {
     });
   }
 }
+
+const ANSWER_ID =
+  /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

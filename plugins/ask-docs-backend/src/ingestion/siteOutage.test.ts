@@ -48,6 +48,11 @@ const SITES: Record<string, Record<string, string>> = {
     'index.html': page('Wiki', 'The quokkabar wiki home.'),
     'faq/index.html': page('FAQ', 'Quokkabar billing questions.'),
   },
+  // An old publisher's metadata without `files`, and no search index: no pages to list.
+  nolist: {
+    'techdocs_metadata.json': JSON.stringify({ site_name: 'No list' }),
+    'index.html': page('No list', 'Never indexed.'),
+  },
 };
 
 /** What the server does instead of serving a file, by site-relative path ('*': every file). */
@@ -134,10 +139,17 @@ describe('a TechDocs outage keeps what was indexed', () => {
       .map(e => `${e.page ?? ''} ${e.message}`);
 
   it('keeps the pages through storage errors, redirects and an unreadable page list', async () => {
-    catalog = [withDocs('guide'), withDocs('wiki'), withDocs('unbuilt')];
+    catalog = [
+      withDocs('guide'),
+      withDocs('wiki'),
+      withDocs('unbuilt'),
+      withDocs('nolist'),
+    ];
     failures = {};
     let progress = await run();
+    // Docs never built, or a site that lists no pages, where nothing was indexed: no error.
     expect(progress.errors).toEqual([]);
+    expect(await pagesOf('nolist')).toEqual([]);
     expect(await pagesOf('guide')).toEqual(['index.html', 'ops/index.html']);
     expect(await pagesOf('wiki')).toEqual(['faq/index.html', 'index.html']);
 

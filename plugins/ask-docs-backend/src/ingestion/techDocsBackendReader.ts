@@ -42,8 +42,15 @@ export class TechDocsBackendReader implements TechDocsReader {
     let pages = pageListFromMetadata(metadata);
     if (pages.length === 0) {
       // Older publishers wrote no `files` list; mkdocs' search index names every page too.
-      // Unreadable, it lists no pages: an error, so the pages indexed before are kept.
+      // Unreadable, it lists no pages: an error, so the pages indexed before are kept (a 404
+      // as for the site: no error where nothing was indexed, e.g. search turned off).
       const indexRes = await this.fetch(entity, 'search/search_index.json');
+      if (indexRes.status === 404) {
+        await indexRes.body?.cancel();
+        throw new TechDocsSiteNotFoundError(
+          'TechDocs site lists no pages (no files in its metadata, search index not found)',
+        );
+      }
       if (!indexRes.ok) throw await ResponseError.fromResponse(indexRes as any);
       pages = pageListFromSearchIndex(await indexRes.json());
     }

@@ -83,6 +83,10 @@ export function internalErrorHandler(
 /** Aborted when the client goes away before the response is complete. */
 export function abortOnClientClose(res: express.Response): AbortSignal {
   const controller = new AbortController();
+  // Gone already (while the body was read or the caller authenticated): 'close' will not fire.
+  if (res.destroyed && !res.writableEnded) {
+    controller.abort(new Error('The client closed the connection'));
+  }
   // 'close' also follows a normal end; only an unfinished response means the client left.
   res.on('close', () => {
     if (!res.writableEnded)

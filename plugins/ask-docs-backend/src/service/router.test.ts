@@ -8,6 +8,7 @@ import request from 'supertest';
 import { AnswerCallOptions, AskService } from './AskService';
 import { IngestionController } from './IngestionController';
 import { createRouter } from './router';
+import { abortOnClientClose } from './errors';
 import {
   bufferText,
   parseEvents,
@@ -200,6 +201,14 @@ describe('ask-docs router', () => {
       name: 'NotFoundError',
       message: 'No such ask-docs endpoint',
     });
+  });
+
+  it('aborts at once for a client that left before the listener was attached', () => {
+    // (while the body was read or the caller authenticated: 'close' has fired already)
+    const gone = { destroyed: true, writableEnded: false, on: jest.fn() };
+    expect(abortOnClientClose(gone as any).aborted).toBe(true);
+    const here = { destroyed: false, writableEnded: false, on: jest.fn() };
+    expect(abortOnClientClose(here as any).aborted).toBe(false);
   });
 
   it('answers nothing when the client went away during the permission check', async () => {

@@ -179,23 +179,26 @@ describe('AskDocsClient', () => {
     expect(fetch.mock.calls[0][0]).toBe(`${BASE}/v1/answers?limit=5`);
   });
 
-  it('encodes answer ids in paths and posts feedback', async () => {
+  it("posts feedback to the answer's path", async () => {
     const { client, fetch } = setup(() => new Response(null, { status: 204 }));
-    await client.sendFeedback('a/1', { rating: 'down', comment: 'wrong' });
+    const id = '0b9c2d3e-4f50-4a61-8b72-93a4b5c6d7e8';
+    await client.sendFeedback(id, { rating: 'down', comment: 'wrong' });
     const [url, init] = fetch.mock.calls[0];
-    expect(url).toBe(`${BASE}/v1/answers/a%2F1/feedback`);
+    expect(url).toBe(`${BASE}/v1/answers/${id}/feedback`);
     expect(JSON.parse(String(init?.body))).toEqual({
       rating: 'down',
       comment: 'wrong',
     });
   });
 
-  it('refuses an empty answer id instead of reading the history list', async () => {
+  it('refuses what is not an answer id instead of reading another endpoint', async () => {
     const { client, fetch } = setup(() => jsonResponse({ items: [] }));
-    await expect(client.getAnswer('')).rejects.toThrow(/answer id is required/);
-    await expect(client.sendFeedback('', { rating: 'up' })).rejects.toThrow(
-      /answer id is required/,
-    );
+    for (const id of ['', '.', '..', 'a/1']) {
+      await expect(client.getAnswer(id)).rejects.toThrow(/Not an answer id/);
+      await expect(client.sendFeedback(id, { rating: 'up' })).rejects.toThrow(
+        /Not an answer id/,
+      );
+    }
     expect(fetch).not.toHaveBeenCalled();
   });
 

@@ -152,8 +152,14 @@ function parseStreamEvent(payload: string): AskStreamEvent | undefined {
   return undefined;
 }
 
-/** An answer id for a path; an empty one would name the history list (`/v1/answers/`). */
+/**
+ * An answer id (a UUID) for a path. Anything else could name another endpoint once the URL is
+ * normalised: '' or '.' the history list (`/v1/answers/`), '..' `/v1/`.
+ */
 function answerId(id: string): string {
-  if (!id) throw new Error('An answer id is required');
-  return encodeURIComponent(id);
+  if (!ANSWER_ID.test(id)) throw new Error(`Not an answer id: "${id}"`);
+  return id;
 }
+
+const ANSWER_ID =
+  /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

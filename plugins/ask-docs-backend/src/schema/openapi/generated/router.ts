@@ -367,7 +367,7 @@ export const spec = {
           },
           '403': {
             description:
-              'Only the asker rates an answer; a service principal asked none.',
+              'A service principal has no answers of its own to rate.',
             content: {
               'application/json': {
                 schema: {
