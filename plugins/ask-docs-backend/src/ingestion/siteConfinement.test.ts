@@ -10,13 +10,13 @@ import { mockServices } from '@backstage/backend-test-utils';
 import { Entity, stringifyEntityRef } from '@backstage/catalog-model';
 import fs from 'fs';
 import http from 'http';
-import { AddressInfo } from 'net';
 import os from 'os';
 import path from 'path';
 import { DatabaseAskDocsStore } from '../database/DatabaseAskDocsStore';
 import { HashingEmbedder } from '../embedding';
 import { Analyzers, createLanguageAnalyzers } from '../language';
 import { catalogComponent } from '../testUtils/catalogComponent';
+import { techDocsReaderOn } from '../testUtils/techDocsServer';
 import { startTestDatabase, TestDatabase } from '../testUtils/testDatabase';
 import { entityRow } from './entityRow';
 import { Ingester } from './Ingester';
@@ -190,16 +190,7 @@ describe('TechDocs page paths stay inside their entity site', () => {
       ),
     });
     site = startStaticServer(root);
-    await new Promise<void>(resolve =>
-      site.server.listen(0, '127.0.0.1', resolve),
-    );
-    const { port } = site.server.address() as AddressInfo;
-    reader = new TechDocsBackendReader(
-      mockServices.discovery.mock({
-        getBaseUrl: async () => `http://127.0.0.1:${port}${BASE_PATH}`,
-      }),
-      mockServices.auth(),
-    );
+    reader = await techDocsReaderOn(site.server, BASE_PATH);
 
     db = await startTestDatabase();
     analyzers = await createLanguageAnalyzers({ languages: ['en'] });

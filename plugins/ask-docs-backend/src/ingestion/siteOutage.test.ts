@@ -8,11 +8,11 @@
 import { mockServices } from '@backstage/backend-test-utils';
 import { Entity } from '@backstage/catalog-model';
 import http from 'http';
-import { AddressInfo } from 'net';
 import { DatabaseAskDocsStore } from '../database/DatabaseAskDocsStore';
 import { HashingEmbedder } from '../embedding';
 import { Analyzers, createLanguageAnalyzers } from '../language';
 import { catalogComponent } from '../testUtils/catalogComponent';
+import { techDocsReaderOn } from '../testUtils/techDocsServer';
 import { startTestDatabase, TestDatabase } from '../testUtils/testDatabase';
 import { Ingester } from './Ingester';
 import { TechDocsBackendReader } from './techDocsBackendReader';
@@ -88,14 +88,7 @@ describe('a TechDocs outage keeps what was indexed', () => {
 
   beforeAll(async () => {
     server = startServer();
-    await new Promise<void>(r => server.listen(0, '127.0.0.1', r));
-    const { port } = server.address() as AddressInfo;
-    reader = new TechDocsBackendReader(
-      mockServices.discovery.mock({
-        getBaseUrl: async () => `http://127.0.0.1:${port}${BASE_PATH}`,
-      }),
-      mockServices.auth(),
-    );
+    reader = await techDocsReaderOn(server, BASE_PATH);
     db = await startTestDatabase();
     analyzers = await createLanguageAnalyzers({ languages: ['en'] });
   });
