@@ -297,7 +297,7 @@ export class Ingester {
       site = await this.o.techdocs.getSite(entity);
     } catch (e) {
       // Keep the pages indexed before: the site may only be unreachable for a moment. A site
-      // not found where none was indexed is no error: its docs are not built yet.
+      // not found (or listing no pages) where none was indexed is no error: not built yet.
       const indexedBefore = [...states.keys()].some(id => !keep.has(id));
       if (!(e instanceof TechDocsSiteNotFoundError) || indexedBefore) {
         progress.errors.push({

@@ -15,9 +15,9 @@ export interface TechDocsSiteMetadata {
 }
 
 /**
- * The entity names a TechDocs site, but none is where it should be: not built yet, or the
- * storage failed (the TechDocs publishers answer 404 to storage errors too). The Ingester keeps
- * the pages indexed before, so an outage does not empty the index.
+ * The entity names a TechDocs site, but none is where it should be (or it lists no pages): not
+ * built yet, or the storage failed (the TechDocs publishers answer 404 to storage errors too).
+ * The Ingester keeps the pages indexed before, so an outage does not empty the index.
  */
 export class TechDocsSiteNotFoundError extends Error {
   name = 'TechDocsSiteNotFoundError';
