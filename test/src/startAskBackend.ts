@@ -171,6 +171,12 @@ export async function startAskDocsTestBackend(options: {
       );
       return entities.find(e => stringifyEntityRef(e) === wanted);
     },
+    // A slow run reads the rest of a listing page again (catalogEntitySource.ts).
+    getEntitiesByRefs: async ({ entityRefs }: { entityRefs: string[] }) => ({
+      items: entityRefs.map(ref =>
+        entities.find(e => stringifyEntityRef(e) === ref),
+      ),
+    }),
   });
   const publisher = {
     type: 'local',

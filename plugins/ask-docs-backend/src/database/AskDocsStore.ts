@@ -41,6 +41,8 @@ export interface ChunkWrite
 
 export interface StoredDocumentState {
   contentHash: string;
+  /** The title its chunks were written with (in every "Title › Section" path). */
+  title: string;
   revision: string;
   /** Whether every chunk has a vector of the current model. */
   embedded: boolean;

@@ -166,6 +166,7 @@ export class DatabaseAskDocsStore implements AskDocsStore {
       .select(
         'd.document_id',
         'd.content_hash',
+        'd.title',
         'd.revision',
         'd.analysis_signature',
         this.db.raw(
@@ -181,6 +182,7 @@ export class DatabaseAskDocsStore implements AskDocsStore {
         r.document_id,
         {
           contentHash: r.content_hash,
+          title: r.title,
           revision: r.revision,
           embedded: Boolean(r.embedded),
           analysisSignature: r.analysis_signature ?? null,

@@ -405,6 +405,8 @@ export class Ingester {
     if (
       state &&
       state.contentHash === contentHash &&
+      // The text hash leaves out the title (a <title> or site name change): its chunks' paths.
+      state.title === input.page.title &&
       state.embedded &&
       state.analysisSignature === this.signature
     ) {
