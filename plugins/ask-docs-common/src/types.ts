@@ -216,3 +216,13 @@ export const REDACTED_ANSWER_TEXT =
 /** Says that parts of a stored answer were left out because of the reader's current access. */
 export const REDACTED_NOTICE =
   'Parts of this answer are hidden because you can no longer see some of the documents it used.';
+
+/**
+ * Whether `id` has the form of an answer id (a UUID). Anything else is no answer's, and in a
+ * path could name another endpoint once the URL is normalised ('', '.': the history list).
+ */
+export function isAnswerId(id: string): boolean {
+  return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(
+    id,
+  );
+}

@@ -8,6 +8,7 @@ import {
   AnswerRecord,
   AskRequest,
   AskResponse,
+  isAnswerId,
 } from '@askdocs/plugin-ask-docs-common';
 import { AskDocsService } from './AskDocsService';
 
@@ -38,9 +39,8 @@ export class DefaultAskDocsService implements AskDocsService {
     id: string,
     options: { credentials: BackstageCredentials },
   ): Promise<AnswerRecord | undefined> {
-    // Answer ids are UUIDs; anything else ('', '.', '..') could name another endpoint once the
-    // URL is normalised (`/v1/answers/` is the history list).
-    if (!ANSWER_ID.test(id)) return undefined;
+    // Anything else ('', '.', '..') could name another endpoint once the URL is normalised.
+    if (!isAnswerId(id)) return undefined;
     const res = await this.request(
       `/v1/answers/${encodeURIComponent(id)}`,
       options.credentials,
@@ -70,6 +70,3 @@ export class DefaultAskDocsService implements AskDocsService {
     });
   }
 }
-
-const ANSWER_ID =
-  /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

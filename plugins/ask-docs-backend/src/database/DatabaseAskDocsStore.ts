@@ -1,5 +1,5 @@
 import { Knex } from 'knex';
-import { AnswerFeedback } from '@askdocs/plugin-ask-docs-common';
+import { AnswerFeedback, isAnswerId } from '@askdocs/plugin-ask-docs-common';
 import { Visibility } from '../permissions';
 import { toVectorLiteral } from './vectorIndex';
 import {
@@ -560,7 +560,7 @@ export class DatabaseAskDocsStore implements AskDocsStore {
 
   async getAnswer(id: string): Promise<StoredAnswer | undefined> {
     // Only a UUID reaches the uuid column: any other id is unknown, never a database error.
-    if (!ANSWER_ID.test(id)) return undefined;
+    if (!isAnswerId(id)) return undefined;
     const r = await this.db('ask_docs_answers').where('id', id).first();
     return r ? answerFromRow(r) : undefined;
   }
@@ -574,7 +574,7 @@ export class DatabaseAskDocsStore implements AskDocsStore {
   }
 
   async setFeedback(id: string, feedback: AnswerFeedback): Promise<void> {
-    if (!ANSWER_ID.test(id)) return;
+    if (!isAnswerId(id)) return;
     await this.db('ask_docs_answers')
       .where('id', id)
       .update({ feedback: JSON.stringify(feedback) });
@@ -679,10 +679,6 @@ function toIso(v: unknown): string | undefined {
     ? v.toISOString()
     : new Date(String(v)).toISOString();
 }
-
-/** The form of an answer id (a UUID, as randomUUID makes them). */
-const ANSWER_ID =
-  /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function answerFromRow(r: any): StoredAnswer {
   const extra = r.sources ?? {};

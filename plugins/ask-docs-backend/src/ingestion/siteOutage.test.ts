@@ -5,17 +5,11 @@
  * that no longer names a site loses its pages. The real TechDocsBackendReader reads a static
  * server whose failures the tests switch on; the real Ingester writes into Postgres.
  */
-import { mockServices } from '@backstage/backend-test-utils';
 import { Entity } from '@backstage/catalog-model';
 import http from 'http';
 import { DatabaseAskDocsStore } from '../database/DatabaseAskDocsStore';
-import { HashingEmbedder } from '../embedding';
-import { Analyzers, createLanguageAnalyzers } from '../language';
 import { catalogComponent } from '../testUtils/catalogComponent';
-import { techDocsReaderOn } from '../testUtils/techDocsServer';
-import { startTestDatabase, TestDatabase } from '../testUtils/testDatabase';
-import { Ingester } from './Ingester';
-import { TechDocsBackendReader } from './techDocsBackendReader';
+import { startTechDocsIngestion } from '../testUtils/techDocsServer';
 
 const BASE_PATH = '/api/techdocs';
 const page = (title: string, body: string) =>
@@ -80,44 +74,28 @@ function startServer() {
 }
 
 describe('a TechDocs outage keeps what was indexed', () => {
-  let db: TestDatabase;
-  let analyzers: Analyzers;
-  let server: http.Server;
-  let reader: TechDocsBackendReader;
+  let ingestion: Awaited<ReturnType<typeof startTechDocsIngestion>>;
   let catalog: Entity[];
 
   beforeAll(async () => {
-    server = startServer();
-    reader = await techDocsReaderOn(server, BASE_PATH);
-    db = await startTestDatabase();
-    analyzers = await createLanguageAnalyzers({ languages: ['en'] });
+    ingestion = await startTechDocsIngestion(startServer(), BASE_PATH);
   });
   afterAll(async () => {
-    server?.closeAllConnections();
-    await new Promise(r => server?.close(r));
-    await db?.stop();
+    await ingestion?.stop();
   });
 
   /** When set, the catalog listing fails after the entities (a 503 on its next page). */
   let listingFails = false;
   const run = () =>
-    new Ingester({
-      store: new DatabaseAskDocsStore(db.knex),
-      entities: {
-        async *listEntities() {
-          yield* catalog;
-          if (listingFails) throw new Error('catalog returned 503');
-        },
+    ingestion.run({
+      async *listEntities() {
+        yield* catalog;
+        if (listingFails) throw new Error('catalog returned 503');
       },
-      techdocs: reader,
-      embedder: new HashingEmbedder({ analyzers }),
-      analyzers,
-      languages: ['en'],
-      logger: mockServices.logger.mock(),
-    }).run('manual');
+    });
   const pagesOf = async (name: string) =>
     (
-      await db
+      await ingestion.db
         .knex('ask_docs_documents')
         .where({
           entity_ref: `component:default/${name}`,
@@ -202,7 +180,9 @@ describe('a TechDocs outage keeps what was indexed', () => {
       listingFails = false;
       delete SITES.big;
     }
-    const record = await new DatabaseAskDocsStore(db.knex).latestRun();
+    const record = await new DatabaseAskDocsStore(
+      ingestion.db.knex,
+    ).latestRun();
     expect(record?.status).toBe('failed');
     expect(record?.errors).toHaveLength(200);
     expect(record?.errors[0].message).toMatch(/503/);

@@ -3,16 +3,9 @@
  * leaves the title out, and a page without a heading takes its title from `<title>` (or the site
  * name), which every chunk's "Title › Section" path repeats: a renamed page is written again.
  */
-import { mockServices } from '@backstage/backend-test-utils';
 import http from 'http';
-import { DatabaseAskDocsStore } from '../database/DatabaseAskDocsStore';
-import { HashingEmbedder } from '../embedding';
-import { Analyzers, createLanguageAnalyzers } from '../language';
 import { catalogComponent } from '../testUtils/catalogComponent';
-import { techDocsReaderOn } from '../testUtils/techDocsServer';
-import { startTestDatabase, TestDatabase } from '../testUtils/testDatabase';
-import { Ingester } from './Ingester';
-import { TechDocsBackendReader } from './techDocsBackendReader';
+import { startTechDocsIngestion } from '../testUtils/techDocsServer';
 
 const BASE_PATH = '/api/techdocs';
 const SITE = `${BASE_PATH}/static/docs/default/component/guide/`;
@@ -22,14 +15,11 @@ const page = (title: string) =>
   '<p>Restart the zebrafoo service with shipctl restart.</p></article></body></html>';
 
 describe('unchanged pages', () => {
-  let db: TestDatabase;
-  let analyzers: Analyzers;
-  let server: http.Server;
-  let reader: TechDocsBackendReader;
+  let ingestion: Awaited<ReturnType<typeof startTechDocsIngestion>>;
   let title = 'Restarting zebrafoo';
 
   beforeAll(async () => {
-    server = http.createServer((req, res) => {
+    const server = http.createServer((req, res) => {
       const file = (req.url ?? '').slice(SITE.length);
       if (file === 'techdocs_metadata.json') {
         res.end(JSON.stringify({ site_name: 'Guide', files: ['index.html'] }));
@@ -39,40 +29,28 @@ describe('unchanged pages', () => {
         res.writeHead(404).end();
       }
     });
-    reader = await techDocsReaderOn(server, BASE_PATH);
-    db = await startTestDatabase();
-    analyzers = await createLanguageAnalyzers({ languages: ['en'] });
+    ingestion = await startTechDocsIngestion(server, BASE_PATH);
   });
   afterAll(async () => {
-    server?.closeAllConnections();
-    await new Promise(r => server?.close(r));
-    await db?.stop();
+    await ingestion?.stop();
   });
 
   const run = () =>
-    new Ingester({
-      store: new DatabaseAskDocsStore(db.knex),
-      entities: {
-        async *listEntities() {
-          yield catalogComponent('guide', {
-            owner: 'group:default/docs',
-            type: 'documentation',
-            annotations: { 'backstage.io/techdocs-ref': 'dir:.' },
-          });
-        },
+    ingestion.run({
+      async *listEntities() {
+        yield catalogComponent('guide', {
+          owner: 'group:default/docs',
+          type: 'documentation',
+          annotations: { 'backstage.io/techdocs-ref': 'dir:.' },
+        });
       },
-      techdocs: reader,
-      embedder: new HashingEmbedder({ analyzers }),
-      analyzers,
-      languages: ['en'],
-      logger: mockServices.logger.mock(),
-    }).run('manual');
+    });
   const stored = async () => ({
-    document: await db
+    document: await ingestion.db
       .knex('ask_docs_documents')
       .where({ source_kind: 'techdocs' })
       .pluck('title'),
-    chunks: await db
+    chunks: await ingestion.db
       .knex('ask_docs_chunks as c')
       .join('ask_docs_documents as d', 'd.document_id', 'c.document_id')
       .where('d.source_kind', 'techdocs')

@@ -77,6 +77,20 @@ export const MAX_THREAD_TURNS = 3;
  */
 export const ELLIPTIC_MAX_TERMS = 3;
 
+/**
+ * The documents an answer's model text may repeat: those it cited or was sent, and those behind
+ * the earlier answers its prompt carried (threadDocumentIds). Undefined when unknown: a follow-up
+ * recorded before that list was.
+ */
+function documentsBehindText(a: StoredAnswer): string[] | undefined {
+  if (a.threadId && !a.threadDocumentIds) return undefined;
+  return [
+    ...a.sources.map(s => s.documentId),
+    ...a.retrieved.filter(c => c.sent).map(c => c.documentId),
+    ...(a.threadDocumentIds ?? []),
+  ];
+}
+
 /** What the thread of a follow-up contributes to this turn. */
 interface ThreadContext {
   /** The previous answer, when it exists and is the asker's own; otherwise no thread. */
@@ -320,14 +334,11 @@ export class AskService {
         permissions: this.o.permissions,
         credentials: reader,
       }));
-    const sent = a.retrieved.filter(c => c.sent).map(c => c.documentId);
-    // A follow-up recorded before the thread's documents were: which ones reached its prompt
-    // is unknown, so its text is withheld.
-    const thread = a.threadId ? a.threadDocumentIds : [];
+    const behindText = documentsBehindText(a);
     const documentIds = new Set(
       [...a.sources, ...a.evidence]
         .map(s => s.documentId)
-        .concat(sent, thread ?? []),
+        .concat(behindText ?? []),
     );
     const current = await this.o.store.currentRevisions(
       [...documentIds],
@@ -341,11 +352,7 @@ export class AskService {
       a.corrections ?? [],
       visibility,
     );
-    const answerText =
-      a.status === 'answered' &&
-      (sources.length < a.sources.length ||
-        !sent.every(visible) ||
-        !thread?.every(visible));
+    const answerText = a.status === 'answered' && !behindText?.every(visible);
     const redacted = {
       sources: a.sources.length - sources.length,
       evidence: a.evidence.length - evidence.length,
@@ -419,16 +426,12 @@ export class AskService {
       question: r.record.question,
       ...(sentAnswer(r) ? { answer: r.record.answer } : {}),
     }));
-    // What each answer sent may repeat: the documents it cited or was sent, and those behind
-    // its own thread, so hidden text passed on from turn to turn is caught at every turn.
+    // What each answer sent may repeat, its own thread's documents included, so hidden text
+    // passed on from turn to turn is caught at every turn.
     const documentIds = new Set(
       kept
         .filter(sentAnswer)
-        .flatMap(({ stored }) => [
-          ...stored.sources.map(s => s.documentId),
-          ...stored.retrieved.filter(c => c.sent).map(c => c.documentId),
-          ...(stored.threadDocumentIds ?? []),
-        ]),
+        .flatMap(({ stored }) => documentsBehindText(stored) ?? []),
     );
     return {
       threadId: records[records.length - 1].record.id,

@@ -10,6 +10,7 @@ import type {
   IngestionProgress,
   IngestionRunStarted,
 } from '@askdocs/plugin-ask-docs-common';
+import { isAnswerId } from '@askdocs/plugin-ask-docs-common';
 import type { AskDocsApi, AskDocsRequestOptions } from './AskDocsApi';
 import { readSseData, SseParser } from './sseParser';
 
@@ -152,14 +153,8 @@ function parseStreamEvent(payload: string): AskStreamEvent | undefined {
   return undefined;
 }
 
-/**
- * An answer id (a UUID) for a path. Anything else could name another endpoint once the URL is
- * normalised: '' or '.' the history list (`/v1/answers/`), '..' `/v1/`.
- */
+/** An answer id for a path; anything else could name another endpoint ('', '.', '..'). */
 function answerId(id: string): string {
-  if (!ANSWER_ID.test(id)) throw new Error(`Not an answer id: "${id}"`);
+  if (!isAnswerId(id)) throw new Error(`Not an answer id: "${id}"`);
   return id;
 }
-
-const ANSWER_ID =
-  /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
