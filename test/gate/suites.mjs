@@ -63,6 +63,7 @@ export const suites = [
       'plugins/ask-docs-backend/src/ingestion/sitePagePath.test.ts',
       'plugins/ask-docs-backend/src/ingestion/siteConfinement.test.ts',
       'plugins/ask-docs-backend/src/ingestion/siteOutage.test.ts',
+      'plugins/ask-docs-backend/src/ingestion/runLease.test.ts',
       'plugins/ask-docs-backend/src/ingestion/catalogEntitySource.test.ts',
       'plugins/ask-docs-backend/src/ingestion/unchangedPages.test.ts',
       'test/src/fileTechDocsReader.test.ts',

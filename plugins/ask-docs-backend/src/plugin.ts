@@ -19,7 +19,11 @@ import {
   VISIBILITY_FIELDS,
 } from './ingestion/attributeSync';
 import { CatalogEntitySource } from './ingestion/catalogEntitySource';
-import { Ingester } from './ingestion/Ingester';
+import {
+  defaultRunLease,
+  IngestionRunningElsewhereError,
+  Ingester,
+} from './ingestion/Ingester';
 import { TechDocsBackendReader } from './ingestion/techDocsBackendReader';
 import { createLanguageAnalyzers } from './language';
 import {
@@ -130,13 +134,17 @@ export const askDocsPlugin = createBackendPlugin({
           maxChunkChars: settings.ingestion.maxChunkChars,
           concurrency: settings.ingestion.concurrency,
         });
-        await store.failAbandonedRuns();
+        await store.failAbandonedRuns(defaultRunLease.staleAfterMs);
 
         await scheduler.scheduleTask({
           id: 'ask-docs-ingestion',
           ...settings.ingestion.schedule,
           fn: async () => {
-            await ingester.run('schedule');
+            await ingester.run('schedule').catch(e => {
+              // The run goes on there: nothing for this instance to do or report.
+              if (!(e instanceof IngestionRunningElsewhereError)) throw e;
+              logger.info(`ask-docs: ${e.message}`);
+            });
           },
         });
         await scheduler.scheduleTask({

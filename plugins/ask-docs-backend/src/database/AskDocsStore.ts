@@ -59,6 +59,26 @@ export type RunProgress = Omit<
   'runId' | 'status' | 'trigger' | 'startedAt' | 'finishedAt'
 >;
 
+/** The outcome of asking to start a run: ours (`started`), or the one already running. */
+export interface RunStart {
+  runId: number;
+  started: boolean;
+}
+
+/**
+ * The run lost its lease: another backend instance found it silent and marked it abandoned, and
+ * may be running its own. The run stops rather than overlap with that one.
+ */
+export class RunTakenOverError extends Error {
+  constructor(runId: number) {
+    super(
+      `run ${runId} was marked abandoned (no heartbeat reached the database in time); ` +
+        'it stopped so as not to overlap with a run another instance may have started',
+    );
+    this.name = 'RunTakenOverError';
+  }
+}
+
 /** One page to write: its document row, its chunks and the vectors of those re-embedded. */
 export interface PageWrite {
   doc: DocumentRow;
@@ -159,7 +179,15 @@ export interface AskDocsStore {
   visibilitySyncState(): Promise<VisibilitySyncState>;
   listEntityRefs(): Promise<string[]>;
   /** Deletes entities with all their documents, chunks, vectors and terms. */
-  deleteEntities(entityRefs: string[]): Promise<number>;
+  /**
+   * Deletes the entities with their documents, chunks and postings. With `guard`, only while the
+   * run is still running (else RunTakenOverError, nothing deleted), and not an entity a listing
+   * newer than `listedAt` wrote.
+   */
+  deleteEntities(
+    entityRefs: string[],
+    guard?: { runId: number; listedAt: Date },
+  ): Promise<number>;
   documentStates(
     entityRef: string,
     modelId: string,
@@ -189,7 +217,11 @@ export interface AskDocsStore {
     pages: PageWrite[],
     model: { modelId: string; dimension: number },
   ): Promise<ReplacedDocument[]>;
-  deleteDocuments(documentIds: string[]): Promise<number>;
+  /** Deletes the documents; with `guard`, only while the run is running (as deleteEntities). */
+  deleteDocuments(
+    documentIds: string[],
+    guard?: { runId: number },
+  ): Promise<number>;
   registerModel(model: {
     modelId: string;
     dimension: number;
@@ -201,15 +233,27 @@ export interface AskDocsStore {
    */
   refreshIndexStatistics(): Promise<void>;
 
-  startRun(trigger: 'schedule' | 'manual'): Promise<number>;
-  /** Marks runs left 'running' by a stopped backend as failed. */
-  failAbandonedRuns(): Promise<number>;
+  /**
+   * Records a new run, unless one is running (on this or another backend instance): then that
+   * run's id, not started. A 'running' run without a heartbeat for `staleAfterMs` is abandoned
+   * first (marked failed), so a stopped instance does not block ingestion for good.
+   */
+  startRun(
+    trigger: 'schedule' | 'manual',
+    staleAfterMs: number,
+  ): Promise<RunStart>;
+  /** Marks 'running' runs without a heartbeat for `staleAfterMs` as failed. */
+  failAbandonedRuns(staleAfterMs: number): Promise<number>;
+  /** The run's instance is alive; false when the run is no longer running (taken over). */
+  heartbeatRun(runId: number): Promise<boolean>;
+  /** Saves progress (and is a heartbeat) while the run is running. */
   updateRun(runId: number, progress: RunProgress): Promise<void>;
+  /** False, and nothing written, when the run was no longer running (marked abandoned). */
   finishRun(
     runId: number,
     status: 'succeeded' | 'failed',
     progress: RunProgress,
-  ): Promise<void>;
+  ): Promise<boolean>;
   latestRun(): Promise<
     | (RunProgress & {
         runId: number;

@@ -9,6 +9,8 @@ import {
   DocumentRow,
   EntityRow,
   RunProgress,
+  RunStart,
+  RunTakenOverError,
   PageWrite,
   ReplacedDocument,
   StoredAnswer,
@@ -152,9 +154,29 @@ export class DatabaseAskDocsStore implements AskDocsStore {
     return rows.map(r => r.entity_ref);
   }
 
-  async deleteEntities(entityRefs: string[]): Promise<number> {
+  async deleteEntities(
+    entityRefs: string[],
+    guard?: { runId: number; listedAt: Date },
+  ): Promise<number> {
     // The entities' posting lists go with them (ON DELETE CASCADE).
-    return this.deleteWithChunks('ask_docs_entities', 'entity_ref', entityRefs);
+    return this.deleteWithChunks(
+      'ask_docs_entities',
+      'entity_ref',
+      entityRefs,
+      guard &&
+        (async tx => {
+          await renewInTransaction(tx, guard.runId);
+          // An entity a later listing wrote (another run's) is not this run's to delete.
+          return tx('ask_docs_entities')
+            .whereIn('entity_ref', entityRefs)
+            .where(q =>
+              q
+                .whereNull('attributes_at')
+                .orWhere('attributes_at', '<=', guard.listedAt),
+            )
+            .pluck('entity_ref');
+        }),
+    );
   }
 
   async documentStates(
@@ -408,11 +430,19 @@ export class DatabaseAskDocsStore implements AskDocsStore {
     };
   }
 
-  async deleteDocuments(documentIds: string[]): Promise<number> {
+  async deleteDocuments(
+    documentIds: string[],
+    guard?: { runId: number },
+  ): Promise<number> {
     return this.deleteWithChunks(
       'ask_docs_documents',
       'document_id',
       documentIds,
+      guard &&
+        (async tx => {
+          await renewInTransaction(tx, guard.runId);
+          return documentIds;
+        }),
       async (tx, chunks) => {
         const chunkIds = await chunks().pluck('chunk_id');
         await rewriteChunkKeys(
@@ -430,14 +460,17 @@ export class DatabaseAskDocsStore implements AskDocsStore {
   private async deleteWithChunks(
     table: 'ask_docs_entities' | 'ask_docs_documents',
     column: 'entity_ref' | 'document_id',
-    values: string[],
+    requested: string[],
+    /** Of the rows requested, those to delete (all unless given). */
+    narrow?: (tx: Knex.Transaction) => Promise<string[]>,
     beforeDelete?: (
       tx: Knex.Transaction,
       chunks: () => Knex.QueryBuilder,
     ) => Promise<void>,
   ): Promise<number> {
-    if (values.length === 0) return 0;
+    if (requested.length === 0) return 0;
     return this.db.transaction(async tx => {
+      const values = narrow ? await narrow(tx) : requested;
       const chunks = () => tx('ask_docs_chunks').whereIn(column, values);
       await this.archiveVersions(tx, chunks().select('chunk_id'));
       await beforeDelete?.(tx, chunks);
@@ -471,42 +504,73 @@ export class DatabaseAskDocsStore implements AskDocsStore {
       .ignore();
   }
 
-  async startRun(trigger: 'schedule' | 'manual'): Promise<number> {
-    const [row] = await this.db('ask_docs_ingestion_runs')
-      .insert({ trigger, status: 'running' })
-      .returning('id');
-    return typeof row === 'object' ? row.id : row;
+  async startRun(
+    trigger: 'schedule' | 'manual',
+    staleAfterMs: number,
+  ): Promise<RunStart> {
+    // Twice at most: the run in the way may finish between our insert and our look at it.
+    for (let attempt = 0; attempt < 3; attempt++) {
+      await this.failAbandonedRuns(staleAfterMs);
+      // The partial unique index (migration 0009) admits one 'running' run: of two instances
+      // starting at once, one inserts and the other finds its run.
+      const { rows } = await this.db.raw(
+        `INSERT INTO ask_docs_ingestion_runs (trigger, status) VALUES (?, 'running')
+         ON CONFLICT (status) WHERE status = 'running' DO NOTHING RETURNING id`,
+        [trigger],
+      );
+      if (rows.length) return { runId: rows[0].id, started: true };
+      const running = await this.db('ask_docs_ingestion_runs')
+        .where('status', 'running')
+        .first('id');
+      if (running) return { runId: running.id, started: false };
+    }
+    throw new Error('could not start an ingestion run: runs kept starting');
   }
 
-  async failAbandonedRuns(): Promise<number> {
-    // Runs are bounded by the scheduler timeout (30 min by default); one still 'running' after an
-    // hour was abandoned by a stopped backend. Younger ones may belong to another instance.
+  async failAbandonedRuns(staleAfterMs: number): Promise<number> {
+    // Database time on both sides: the instances' clocks may disagree.
     return this.db('ask_docs_ingestion_runs')
       .where('status', 'running')
-      .where('started_at', '<', new Date(Date.now() - 3_600_000))
+      .where(
+        'heartbeat_at',
+        '<',
+        this.db.raw('now() - make_interval(secs => ?)', [staleAfterMs / 1000]),
+      )
       .update({
         status: 'failed',
         finished_at: this.db.fn.now(),
         errors: this.db.raw(
-          `errors || '[{"message":"abandoned: the backend stopped during the run"}]'::jsonb`,
+          `errors || jsonb_build_array(jsonb_build_object('message',
+             'abandoned: no heartbeat from the backend instance running it since ' ||
+             to_char(heartbeat_at AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS') ||
+             ' UTC (it stopped, lost the database or got stuck); a later start took over'))`,
         ),
       });
   }
 
+  async heartbeatRun(runId: number): Promise<boolean> {
+    const n = await this.db('ask_docs_ingestion_runs')
+      .where({ id: runId, status: 'running' })
+      .update({ heartbeat_at: this.db.fn.now() });
+    return n > 0;
+  }
+
   async updateRun(runId: number, p: RunProgress): Promise<void> {
     await this.db('ask_docs_ingestion_runs')
-      .where('id', runId)
-      .update(progressColumns(p));
+      .where({ id: runId, status: 'running' })
+      .update({ ...progressColumns(p), heartbeat_at: this.db.fn.now() });
   }
 
   async finishRun(
     runId: number,
     status: 'succeeded' | 'failed',
     p: RunProgress,
-  ): Promise<void> {
-    await this.db('ask_docs_ingestion_runs')
-      .where('id', runId)
+  ): Promise<boolean> {
+    // A run another instance marked abandoned keeps that record: it no longer held ingestion.
+    const n = await this.db('ask_docs_ingestion_runs')
+      .where({ id: runId, status: 'running' })
       .update({ ...progressColumns(p), status, finished_at: this.db.fn.now() });
+    return n > 0;
   }
 
   async latestRun() {
@@ -641,6 +705,18 @@ export class DatabaseAskDocsStore implements AskDocsStore {
       [chunkIds],
     );
   }
+}
+
+/**
+ * Renews the run's heartbeat inside `tx`, or throws RunTakenOverError. The update locks the run's
+ * row until `tx` commits: another instance cannot mark the run abandoned, and start its own, in
+ * the middle of what `tx` does.
+ */
+async function renewInTransaction(tx: Knex.Transaction, runId: number) {
+  const alive = await tx('ask_docs_ingestion_runs')
+    .where({ id: runId, status: 'running' })
+    .update({ heartbeat_at: tx.fn.now() });
+  if (!alive) throw new RunTakenOverError(runId);
 }
 
 function progressColumns(p: RunProgress) {

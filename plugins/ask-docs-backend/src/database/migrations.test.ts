@@ -194,8 +194,42 @@ describe('migrations', () => {
     ).toEqual(['c1 component:default/a', 'c3 component:default/b']);
   });
 
+  it('0009 leaves one running run, the latest, and lets the database refuse a second', async () => {
+    await applyDatabaseMigrations(db.knex);
+    await db.knex.migrate.down(config); // 0009
+    const runs = () => db.knex('ask_docs_ingestion_runs');
+    // As two instances left them before 0009: overlapping runs, one of a stopped backend.
+    const ids = await runs()
+      .insert([
+        { trigger: 'schedule', status: 'running' },
+        { trigger: 'manual', status: 'running' },
+        { trigger: 'manual', status: 'succeeded', finished_at: new Date() },
+      ])
+      .returning('id')
+      .then(r => r.map(x => x.id));
+    await db.knex.migrate.up(config); // 0009
+    const after = await runs().whereIn('id', ids).orderBy('id');
+    expect(after.map(r => r.status)).toEqual([
+      'failed',
+      'running',
+      'succeeded',
+    ]);
+    expect(JSON.stringify(after[0].errors)).toMatch(/abandoned/);
+    expect(after.every(r => r.heartbeat_at instanceof Date)).toBe(true);
+    await expect(
+      runs().insert({ trigger: 'manual', status: 'running' }),
+    ).rejects.toThrow(/one_running/);
+    await runs().whereIn('id', ids).delete();
+    await db.knex.migrate.down(config); // 0009 back
+    expect(
+      await db.knex.schema.hasColumn('ask_docs_ingestion_runs', 'heartbeat_at'),
+    ).toBe(false);
+    await applyDatabaseMigrations(db.knex);
+  });
+
   it('0008 keeps each current text once, with when it was first seen, and back', async () => {
     await applyDatabaseMigrations(db.knex);
+    await db.knex.migrate.down(config); // 0009
     await db.knex.migrate.down(config); // 0008
     const at = (iso: string) => new Date(iso);
     await db.knex('ask_docs_entities').insert({
@@ -301,6 +335,7 @@ describe('migrations', () => {
   it('migrates 0006 down to row postings and marks every document for re-analysis', async () => {
     await applyDatabaseMigrations(db.knex);
     await db.knex('ask_docs_documents').update({ analysis_signature: 'sig' });
+    await db.knex.migrate.down(config); // 0009
     await db.knex.migrate.down(config); // 0008
     await db.knex.migrate.down(config); // 0007: vectors back to the vector type
     await db.knex.migrate.down(config); // 0006

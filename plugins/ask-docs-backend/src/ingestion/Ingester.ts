@@ -7,6 +7,8 @@ import {
   ChunkWrite,
   DocumentRow,
   RunProgress,
+  RunStart,
+  RunTakenOverError,
   EntityRow,
   StoredDocumentState,
 } from '../database/AskDocsStore';
@@ -49,7 +51,27 @@ export interface IngesterOptions {
   maxPageChars?: number;
   maxChunkChars?: number;
   concurrency?: number;
+  /** How a run holds ingestion across backend instances; `defaultRunLease` unless set. */
+  runLease?: RunLease;
 }
+
+/**
+ * One run at a time across backend instances. The running instance renews its run's heartbeat
+ * before each entity, and every `heartbeatMs` while pages get done (a run stuck on a request
+ * that never returns renews nothing). A run without a heartbeat for `staleAfterMs` counts as
+ * abandoned: the next start, on any instance, marks it failed and takes over, and the stuck
+ * instance, should it wake, stops before its next entity.
+ */
+export interface RunLease {
+  heartbeatMs: number;
+  staleAfterMs: number;
+}
+
+/** Ten heartbeats missed in a row before another instance may take over. */
+export const defaultRunLease: RunLease = {
+  heartbeatMs: 30_000,
+  staleAfterMs: 300_000,
+};
 
 interface DocumentInput {
   entityRef: string;
@@ -96,10 +118,13 @@ export class Ingester {
     return this.running !== undefined;
   }
 
-  /** Runs once; a call while a run is in progress joins that run. */
+  /**
+   * Runs once; a call while a run is in progress here joins that run. While another instance
+   * runs one, rejects at once with IngestionRunningElsewhereError (that run goes on there).
+   */
   run(trigger: 'schedule' | 'manual'): Promise<RunProgress> {
     if (!this.running) {
-      let registered: (runId: number | undefined) => void = () => {};
+      let registered: (start: RunStart | undefined) => void = () => {};
       this.registered = new Promise(resolve => (registered = resolve));
       this.running = this.doRun(trigger, registered).finally(() => {
         registered(undefined);
@@ -109,18 +134,21 @@ export class Ingester {
     return this.running;
   }
 
-  /** Resolves once the current run is recorded, so its progress can be read right away. */
-  async currentRunId(): Promise<number | undefined> {
+  /**
+   * Resolves once the current run is recorded, so its progress can be read right away: its id,
+   * and whether it is this instance's (not `started`: another instance's, in progress).
+   */
+  async currentRun(): Promise<RunStart | undefined> {
     return this.registered;
   }
 
-  private registered: Promise<number | undefined> | undefined;
+  private registered: Promise<RunStart | undefined> | undefined;
   /** An entity row of the current run could not be written: the run is no attribute sync. */
   private attributesFailed = false;
 
   private async doRun(
     trigger: 'schedule' | 'manual',
-    registered: (runId: number) => void,
+    registered: (start: RunStart) => void,
   ): Promise<RunProgress> {
     const { store, embedder, logger } = this.o;
     await store.registerModel({
@@ -131,9 +159,27 @@ export class Ingester {
     // The run's listing is also a sync of visibility attributes, as of its start (database time);
     // read before the run is recorded, so a failure here leaves no run 'running'.
     const listedAt = await store.databaseNow();
-    const runId = await store.startRun(trigger);
-    registered(runId);
+    const lease = this.o.runLease ?? defaultRunLease;
+    const start = await store.startRun(trigger, lease.staleAfterMs);
+    registered(start);
+    const { runId } = start;
+    if (!start.started) throw new IngestionRunningElsewhereError(runId);
     const progress = emptyProgress();
+    const heartbeat = new RunHeartbeat(store, runId, lease, logger, progress);
+    try {
+      return await this.ingestAll(runId, listedAt, heartbeat, progress);
+    } finally {
+      heartbeat.stop();
+    }
+  }
+
+  private async ingestAll(
+    runId: number,
+    listedAt: Date,
+    heartbeat: RunHeartbeat,
+    progress: RunProgress,
+  ): Promise<RunProgress> {
+    const { store, logger } = this.o;
     this.titles = new Map();
     const seen = new Set<string>();
     let listingComplete = false;
@@ -143,6 +189,8 @@ export class Ingester {
     let finishing: Promise<void> = Promise.resolve();
     try {
       for await (const entity of this.o.entities.listEntities()) {
+        // Here, after the listing (which may have stalled), not after the last entity.
+        await heartbeat.renew();
         const ref = stringifyEntityRef(entity);
         seen.add(ref);
         const failed = (e: unknown) => {
@@ -154,6 +202,7 @@ export class Ingester {
             entity,
             progress,
             listedAt,
+            runId,
           );
           const settled = finished.catch(failed); // handled from the start
           await finishing;
@@ -177,9 +226,16 @@ export class Ingester {
       await finishing;
       listingComplete = true;
       // Deleted entities disappear, but only after a complete listing: a failed page of the
-      // catalog must not wipe the index.
+      // catalog must not wipe the index. Nor a run taken over: the other run's entities are not
+      // in this listing (the store asks the database, in the deleting transaction).
+      await heartbeat.renew();
+      // What remains is bounded work (deletes, statistics): renewed whether or not pages move.
+      heartbeat.finishing();
       const gone = (await store.listEntityRefs()).filter(ref => !seen.has(ref));
-      progress.chunksDeleted += await store.deleteEntities(gone);
+      progress.chunksDeleted += await store.deleteEntities(gone, {
+        runId,
+        listedAt,
+      });
       if (!this.attributesFailed) await store.recordVisibilitySync(listedAt);
       if (
         progress.chunksWritten +
@@ -198,7 +254,9 @@ export class Ingester {
             ),
           );
       }
-      await store.finishRun(runId, 'succeeded', progress);
+      if (!(await store.finishRun(runId, 'succeeded', progress))) {
+        throw new RunTakenOverError(runId);
+      }
       logger.info(
         `ask-docs: ingestion run ${runId} done: ${progress.entitiesDone} entities, ` +
           `${progress.pagesDone} pages (${progress.pagesSkipped} unchanged), ` +
@@ -217,10 +275,13 @@ export class Ingester {
       logger.error(
         `ask-docs: ingestion run ${runId} failed: ${errorMessage(e)}`,
       );
-      await finishWithRetries(
-        () => store.finishRun(runId, 'failed', progress),
-        logger,
-      );
+      await finishWithRetries(async () => {
+        if (!(await store.finishRun(runId, 'failed', progress))) {
+          logger.warn(
+            `ask-docs: ingestion run ${runId} had been marked abandoned; that record stays`,
+          );
+        }
+      }, logger);
     }
     return progress;
   }
@@ -233,6 +294,7 @@ export class Ingester {
     entity: Entity,
     progress: RunProgress,
     listedAt: Date,
+    runId: number,
   ): Promise<{ finished: Promise<void> }> {
     const { store, embedder } = this.o;
     const row = entityRow(entity);
@@ -255,7 +317,7 @@ export class Ingester {
     // The last batch starts now; the pages the entity no longer has go once it is written.
     const finished = writer.flush().then(async () => {
       const stale = [...states.keys()].filter(id => !keep.has(id));
-      progress.chunksDeleted += await store.deleteDocuments(stale);
+      progress.chunksDeleted += await store.deleteDocuments(stale, { runId });
     });
     return { finished };
   }
@@ -504,6 +566,65 @@ export class Ingester {
       onWriteError,
     );
     return documentId;
+  }
+}
+
+/** Another backend instance holds the run; nothing was done here. */
+export class IngestionRunningElsewhereError extends Error {
+  constructor(readonly runId: number) {
+    super(
+      `ingestion run ${runId} is in progress on another backend instance; ` +
+        'this start leaves it to that one',
+    );
+    this.name = 'IngestionRunningElsewhereError';
+  }
+}
+
+/** Renews a run's lease while the run makes progress, and stops the run once it was lost. */
+class RunHeartbeat {
+  private readonly timer: ReturnType<typeof setInterval>;
+  private lastActivity = -1;
+  private unconditional = false;
+
+  constructor(
+    private readonly store: AskDocsStore,
+    private readonly runId: number,
+    lease: RunLease,
+    private readonly logger: LoggerService,
+    progress: RunProgress,
+  ) {
+    this.timer = setInterval(() => {
+      const activity =
+        progress.pagesDone + progress.entitiesDone + progress.errors.length;
+      if (activity === this.lastActivity && !this.unconditional) return;
+      this.lastActivity = activity;
+      // A lost lease shows at the next renew(), before the next entity.
+      this.renew().catch(() => {});
+    }, lease.heartbeatMs);
+    this.timer.unref?.();
+  }
+
+  /** Renews the lease; throws RunTakenOverError when another instance marked the run abandoned. */
+  async renew(): Promise<void> {
+    let alive = true;
+    try {
+      alive = await this.store.heartbeatRun(this.runId);
+    } catch (e) {
+      // A database out of reach fails the run's own writes; the lease is lost only when
+      // another instance has marked the run abandoned.
+      this.logger.warn(
+        `ask-docs: ingestion heartbeat failed: ${errorMessage(e)}`,
+      );
+    }
+    if (!alive) throw new RunTakenOverError(this.runId);
+  }
+
+  finishing(): void {
+    this.unconditional = true;
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
   }
 }
 

@@ -33,12 +33,17 @@ export class IngestionController {
     // Not awaited: the run reports through progress(); its errors are recorded on the run.
     const run = this.ingester.run('manual');
     run.catch(() => {});
-    // ...but its record exists before we answer, so a client polling progress sees this run.
-    const runId = await this.ingester.currentRunId();
+    // ...but its record exists before we answer, so a client polling progress sees this run
+    // (or the one another backend instance is running: then nothing was started).
+    const current = await this.ingester.currentRun();
     // No record: the run failed before it could be recorded (the database, say). That failure
     // is the answer, not a "started" with nothing to follow.
-    if (runId === undefined) await run;
-    return { started: !alreadyRunning, running: true, runId };
+    if (current === undefined) await run;
+    return {
+      started: !alreadyRunning && current?.started !== false,
+      running: true,
+      runId: current?.runId,
+    };
   }
 
   async progress(): Promise<IngestionProgress> {
