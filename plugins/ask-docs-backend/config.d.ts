@@ -1,8 +1,11 @@
+import { SchedulerServiceTaskScheduleDefinitionConfig } from '@backstage/backend-plugin-api';
+import { HumanDuration } from '@backstage/types';
+
 export interface Config {
   askDocs?: {
     /**
-     * Languages with keyword analysers; documents are detected as one of them.
-     * Default ['en', 'cs'].
+     * Languages with keyword analysers; documents are detected as one of them. The built-in
+     * analysers are 'en' and 'cs' (the default, both); other codes are a start-up error.
      */
     languages?: string[];
     hunspell?: {
@@ -22,7 +25,10 @@ export interface Config {
       provider?: 'transformers' | 'hashing';
       /** Model id, also recorded per chunk. Default Xenova/multilingual-e5-small. */
       model?: string;
-      /** Directory holding `<model>/config.json`, tokenizer and onnx files. Never downloaded. */
+      /**
+       * Directory holding a folder per model: `<localModelPath>/<model>/config.json`, tokenizer
+       * and onnx files. Never downloaded. Default `models` under the backend's working directory.
+       */
       localModelPath?: string;
       queryPrefix?: string;
       passagePrefix?: string;
@@ -37,12 +43,12 @@ export interface Config {
       allowFallback?: boolean;
     };
     ingestion?: {
-      /** Scheduler frequency, e.g. { minutes: 30 }. */
-      schedule?: {
-        frequency: { minutes?: number; hours?: number };
-        timeout?: { minutes?: number };
-        initialDelay?: { seconds?: number };
-      };
+      /**
+       * When ingestion runs, as Backstage's scheduler reads it: frequency (a duration or
+       * { cron }), timeout, optional initialDelay and scope. Default every 30 minutes, timeout
+       * 30 minutes, first run 10 s after start.
+       */
+      schedule?: SchedulerServiceTaskScheduleDefinitionConfig;
       /**
        * Run the first ingestion right after start (no initial delay; not with
        * schedule.initialDelay).
@@ -91,12 +97,14 @@ export interface Config {
       /**
        * How much a chunk whose "Page › Section" path names the question's words gains in the
        * fused ranking, as a share of the largest possible fused score: 0 to 1, default 0.05
-       * (measured on the evaluation questions); 0 turns the title boost off.
+       * (measured on the evaluation questions); 0 turns the title boost off. RRF only: score
+       * fusion (the hashing fallback's default) weighs section titles itself.
        */
       titleWeight?: number;
       /**
        * The same for a chunk in which the question's neighbouring words stand together, in
-       * order, as a phrase: 0 to 1, default 0.1; 0 turns the phrase boost off.
+       * order, as a phrase: 0 to 1, default 0.1; 0 turns the phrase boost off. RRF only, as
+       * titleWeight.
        */
       phraseWeight?: number;
       /**
@@ -142,13 +150,13 @@ export interface Config {
     visibilitySync?: {
       /** Default true. Off: no sync task and no freshness guard. */
       enabled?: boolean;
-      /** How often the catalog is listed, e.g. { seconds: 30 } (the default). */
-      frequency?: { seconds?: number; minutes?: number };
+      /** How often the catalog is listed, e.g. { seconds: 30 } (the default) or 'PT30S'. */
+      frequency?: HumanDuration | string;
       /**
        * When the last complete listing started longer ago than this, nothing is visible until a
        * sync succeeds (fail closed). Default { seconds: 90 }: one failed sync is absorbed.
        */
-      maxStaleness?: { seconds?: number; minutes?: number };
+      maxStaleness?: HumanDuration | string;
     };
     retention?: {
       /**

@@ -211,8 +211,22 @@ describe('access to answers and ingestion', () => {
       404,
     ); // not an auditor
 
+    // Bob's comment quotes the answer; a reader kept from the text is kept from the comment.
+    const comment = `Wrong: ${secret.body.answer}`;
+    expect(comment).toMatch(SECRET);
+    const rated = await request(env.backend.server)
+      .post(`/api/ask-docs/v1/answers/${secret.body.id}/feedback`)
+      .set('Authorization', user(bob))
+      .send({ rating: 'down', comment });
+    expect(rated.status).toBe(204);
+
     const audited = await api(`/answers/${secret.body.id}`, user(carol));
     expectRedacted(audited, { userRef: bob });
+    expect(audited.body.feedback).toEqual({ rating: 'down' });
+    // Bob, who may still see the documents, reads his comment back.
+    expect(
+      (await api(`/answers/${secret.body.id}`, user(bob))).body.feedback,
+    ).toEqual({ rating: 'down', comment });
     const visible = await api(`/answers/${shared.body.id}`, user(carol));
     expect(visible.body.answer).toBe(shared.body.answer);
     expect(visible.body.sources).toEqual(shared.body.sources);

@@ -118,7 +118,8 @@ export const askDocsPlugin = createBackendPlugin({
         const model = settings.llm && createChatModelFromOptions(settings.llm);
         if (!model) {
           logger.warn(
-            'ask-docs: no language model configured (askDocs.llm); answers will be evidence only',
+            'ask-docs: no language model configured: askDocs.llm needs model and apiKey (apiKey: ' +
+              'none for a server without authentication); answers will be evidence only',
           );
         }
 

@@ -220,6 +220,22 @@ describe('readAskDocsConfig', () => {
       { retrieval: { releaseNotesPenalty: -0.1 } },
       /askDocs\.retrieval\.releaseNotesPenalty: expected a number from 0 to 1, got -0\.1/,
     ],
+    // Before: accepted here, then the embedder failed to load and the fallback took over.
+    [
+      { embeddings: { dtype: 'fp64' } },
+      /askDocs\.embeddings\.dtype: expected one of/,
+    ],
+    [
+      { embeddings: { maxTokens: 1 } },
+      /askDocs\.embeddings\.maxTokens: expected an integer of at least 2, got 1/,
+    ],
+    // Before: accepted, and failed after migrations when the analysers were built.
+    [
+      { languages: ['en', 'de'] },
+      /askDocs\.languages: expected codes of the built-in analysers: en, cs/,
+    ],
+    [{ answer: { maxEvidence: 0.1 } }, /askDocs\.answer\.maxEvidence/],
+    [{ llm: { timeoutMs: 0.5 } }, /askDocs\.llm\.timeoutMs/],
   ] as Array<[JsonObject, RegExp]>)(
     'refuses %j naming the key and the expectation',
     (askDocs, error) => {
@@ -632,7 +648,7 @@ describe('config.d.ts and readAskDocsConfig agree', () => {
     expect(leaves).toContain('embeddings.provider');
     expect(leaves).toContain('retrieval.thresholds.*.minSimilarity');
     expect(leaves).toContain('permissions.services[].permissions');
-    expect(leaves).toContain('ingestion.schedule.frequency.minutes');
+    expect(leaves).toContain('ingestion.schedule');
     expect(leaves.size).toBeGreaterThan(50);
   });
 

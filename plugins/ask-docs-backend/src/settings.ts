@@ -19,7 +19,11 @@ import { DEFAULT_HASHING_DIMENSION } from './embedding/HashingEmbedder';
 import { DEFAULT_EMBEDDING_MODEL } from './embedding/TransformersEmbedder';
 import { DTYPE_SUFFIX } from './embedding/localModel';
 import { DEFAULT_RERANK_CANDIDATES } from './embedding/reranker';
-import { normalizeLanguage, type BilingualDictionaryFiles } from './language';
+import {
+  BUILT_IN_PROFILES,
+  normalizeLanguage,
+  type BilingualDictionaryFiles,
+} from './language';
 import {
   DEFAULT_FUSION_METHOD,
   FUSION_METHODS,
@@ -230,6 +234,18 @@ function readLanguages(config: Config): string[] {
       languages,
     );
   }
+  // Reported here, before the database is touched, not when the analysers are built.
+  const builtIn = BUILT_IN_PROFILES.map(p => normalizeLanguage(p.lang));
+  const unknown = languages.filter(
+    l => !builtIn.includes(normalizeLanguage(l)),
+  );
+  if (unknown.length) {
+    throw invalid(
+      'languages',
+      `codes of the built-in analysers: ${builtIn.join(', ')}`,
+      languages,
+    );
+  }
   return languages;
 }
 
@@ -312,8 +328,9 @@ function readEmbeddings(config: Config): EmbeddingSettings {
       number(config, 'embeddings.dimension', 'positive integer') ??
       DEFAULT_HASHING_DIMENSION,
     batchSize: number(config, 'embeddings.batchSize', 'positive integer'),
-    maxTokens: number(config, 'embeddings.maxTokens', 'positive integer'),
-    dtype: config.getOptionalString(key('embeddings.dtype')),
+    // Checked here as the reranker's are: a bad value must not end in the fallback unnoticed.
+    maxTokens: atLeast(config, 'embeddings.maxTokens', 2),
+    dtype: readDtype(config, 'embeddings.dtype'),
     allowFallback:
       config.getOptionalBoolean(key('embeddings.allowFallback')) ?? true,
   };
@@ -518,7 +535,8 @@ function readLlm(config: Config): ChatModelOptions | undefined {
   const apiKey = config.getOptionalString(key('llm.apiKey'))?.trim();
   // Read even when unused, so a bad value is reported whether or not a model is configured.
   const timeoutMs =
-    number(config, 'llm.timeoutMs', 'positive') ?? DEFAULT_LLM_TIMEOUT_MS;
+    number(config, 'llm.timeoutMs', 'positive integer') ??
+    DEFAULT_LLM_TIMEOUT_MS;
   const maxRetries =
     number(config, 'llm.maxRetries', 'non-negative integer') ??
     DEFAULT_LLM_MAX_RETRIES;
@@ -540,9 +558,13 @@ function readLlm(config: Config): ChatModelOptions | undefined {
 
 function readAnswer(config: Config): AnswerSettings {
   const options = defined({
-    maxContextChars: number(config, 'answer.maxContextChars', 'positive'),
-    maxBlocks: number(config, 'answer.maxBlocks', 'positive'),
-    maxEvidence: number(config, 'answer.maxEvidence', 'positive'),
+    maxContextChars: number(
+      config,
+      'answer.maxContextChars',
+      'positive integer',
+    ),
+    maxBlocks: number(config, 'answer.maxBlocks', 'positive integer'),
+    maxEvidence: number(config, 'answer.maxEvidence', 'positive integer'),
     verifyClaims: config.getOptionalBoolean(key('answer.verifyClaims')),
     minClaimOverlap: inRange(config, 'answer.minClaimOverlap', 0, 1),
   });

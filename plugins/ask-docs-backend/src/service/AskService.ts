@@ -321,7 +321,8 @@ export class AskService {
    * can no longer see (or that no longer exist, so their access cannot be checked) are left out,
    * and model text is replaced when any document it cited or was sent is hidden, because the text
    * may repeat it; so is a follow-up's when a document behind an earlier answer in its prompt
-   * is (threadDocumentIds). The asker is no exception: their access may have changed since.
+   * is (threadDocumentIds), and with it the feedback comment, which may quote it. The asker is
+   * no exception: their access may have changed since.
    */
   private async toRecord(
     a: StoredAnswer,
@@ -387,7 +388,9 @@ export class AskService {
       userRef: a.userRef,
       scope: a.scope,
       outdatedSources,
-      feedback: a.feedback,
+      // The asker's comment may quote the text it rates: withheld with it (the rating stays).
+      feedback:
+        answerText && a.feedback ? { rating: a.feedback.rating } : a.feedback,
       ...(a.threadId ? { threadId: a.threadId } : {}),
       ...(anyRedacted ? { redacted } : {}),
     };
