@@ -250,8 +250,18 @@ describe('access to answers and ingestion', () => {
       { from: 'narwhalkyes', to: 'narwhalkeys' },
     ]);
 
+    // A comment quoting a passage, on an answer that is evidence only (no model text).
+    const quoted = `Useless: ${hidden[0].snippet}`;
+    expect(quoted).toMatch(SECRET);
+    const rated = await request(env.backend.server)
+      .post(`/api/ask-docs/v1/answers/${evidence.body.id}/feedback`)
+      .set('Authorization', user(bob))
+      .send({ rating: 'down', comment: quoted });
+    expect(rated.status).toBe(204);
+
     claims[bob] = [bob];
     const evidenceReplay = await api(`/answers/${evidence.body.id}`, user(bob));
+    expect(evidenceReplay.body.feedback).toEqual({ rating: 'down' });
     expect(evidenceReplay.body.answer).toBe(evidence.body.answer); // a fixed label, not model text
     expect(evidenceReplay.body.redacted).toEqual({
       sources: 0,

@@ -226,6 +226,10 @@ describe('readAskDocsConfig', () => {
       /askDocs\.embeddings\.dtype: expected one of/,
     ],
     [
+      { embeddings: { dtype: 'constructor' } },
+      /askDocs\.embeddings\.dtype: expected one of/,
+    ],
+    [
       { embeddings: { maxTokens: 1 } },
       /askDocs\.embeddings\.maxTokens: expected an integer of at least 2, got 1/,
     ],

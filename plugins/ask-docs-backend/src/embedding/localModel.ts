@@ -102,7 +102,10 @@ export async function loadLocalModel<M>(
 ): Promise<LocalModel<M>> {
   const root = path.resolve(r.localModelPath);
   const dtype = r.dtype ?? 'fp32';
-  const suffix = DTYPE_SUFFIX[dtype];
+  // Own keys only: "constructor" is no weights variant.
+  const suffix = Object.hasOwn(DTYPE_SUFFIX, dtype)
+    ? DTYPE_SUFFIX[dtype]
+    : undefined;
   if (suffix === undefined) {
     throw new Error(
       `Unsupported ${r.what.toLowerCase()} dtype "${dtype}"; use one of ${Object.keys(

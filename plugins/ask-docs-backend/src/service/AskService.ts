@@ -388,9 +388,10 @@ export class AskService {
       userRef: a.userRef,
       scope: a.scope,
       outdatedSources,
-      // The asker's comment may quote the text it rates: withheld with it (the rating stays).
+      // The asker's comment may quote what it rates (the text, a passage, a correction): it
+      // goes whenever anything is withheld; the rating stays.
       feedback:
-        answerText && a.feedback ? { rating: a.feedback.rating } : a.feedback,
+        anyRedacted && a.feedback ? { rating: a.feedback.rating } : a.feedback,
       ...(a.threadId ? { threadId: a.threadId } : {}),
       ...(anyRedacted ? { redacted } : {}),
     };
