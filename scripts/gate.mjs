@@ -35,9 +35,29 @@ function readJest(out) {
   }
 }
 
+/** The repository's tracked test files, or undefined when git cannot list them. */
+function trackedTestFiles() {
+  const r = spawnSync('git', ['ls-files', '-z'], {
+    cwd: root,
+    encoding: 'utf8',
+  });
+  if (r.status !== 0 || typeof r.stdout !== 'string') return undefined;
+  return r.stdout
+    .split('\0')
+    .filter(f => /\.test\.(ts|tsx|js|jsx|mjs|cjs)$/.test(f));
+}
+
 /** Judges one suite's result; returns the reasons it failed (empty = passed). */
 function judge(suite, status, result) {
   const problems = [];
+  const required = [...(suite.requiredFiles ?? [])];
+  if (suite.everyTrackedTestFile) {
+    // Each test file in the repository, not only the listed ones: a file jest stopped finding
+    // (a moved root, a renamed pattern) has not run, so it has failed.
+    const tracked = trackedTestFiles();
+    if (!tracked) problems.push('could not list the tracked test files (git)');
+    else required.push(...tracked.filter(f => !required.includes(f)));
+  }
   if (status !== 0) problems.push(`exit code ${status}`);
   if (!result) {
     problems.push('no result file: the suite did not run');
@@ -59,13 +79,13 @@ function judge(suite, status, result) {
       }`,
     );
   }
-  for (const required of suite.requiredFiles ?? []) {
+  for (const file of required) {
     const hit = (result.testResults ?? []).find(t =>
-      (t.name ?? '').endsWith(required),
+      (t.name ?? '').endsWith(`/${file}`),
     );
-    if (!hit) problems.push(`required test file ${required} did not run`);
+    if (!hit) problems.push(`required test file ${file} did not run`);
     else if (hit.status !== 'passed')
-      problems.push(`required test file ${required}: ${hit.status}`);
+      problems.push(`required test file ${file}: ${hit.status}`);
   }
   return { problems, counts };
 }

@@ -206,10 +206,18 @@ prompts`, async () => {
 
     // the model-down path must not leak either
     fake.setBehaviour(() => ({ status: 503 }));
+    // Alice's own evidence (the payments release) next to the restricted runbook's words.
     const evidence = await ask(
-      'acquirer key codename bluefalcon rotate credentials',
+      'roll back a payments release after an acquirer key rotation',
       alice,
     );
+    // Served, on the model-down path, with Alice's own evidence: the scan is of a real reply.
+    expect(evidence.status).toBe(200);
+    expect(evidence.body).toMatchObject({
+      status: 'evidence_only',
+      grounded: false,
+    });
+    expect(evidence.body.evidence.length).toBeGreaterThan(0);
     expect(JSON.stringify(evidence.body)).not.toMatch(
       /bluefalcon|Security runbooks/i,
     );

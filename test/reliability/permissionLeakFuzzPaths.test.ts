@@ -163,6 +163,27 @@ describe('permission leak fuzz over every read path (seeded policies, oracle, ca
   const counts = new Map<string, number>();
   const leaks: Leak[] = [];
   const vacuity = { asked: 0, found: 0, typoAsked: 0, typoCorrected: 0 };
+  /**
+   * The HTTP and node-service paths were really served: a refused request carries no canary,
+   * so without this a path that always failed (a bad token, a broken route) would pass as
+   * leak-free. Per path, answers served; refusals not explained by the principal or the id.
+   */
+  const served = new Map<string, number>();
+  const unexpectedRefusals: string[] = [];
+  /** `failing`: this round's permission checks fail, so a refusal is the right answer. */
+  const serve = (
+    path: string,
+    who: { p: Principal; failing: boolean },
+    ok: boolean,
+    detail: string,
+  ) => {
+    if (ok) served.set(path, (served.get(path) ?? 0) + 1);
+    else if (!who.failing)
+      unexpectedRefusals.push(
+        `${path} for ${who.p.key}: ${detail.slice(0, 200)}`,
+      );
+  };
+  let httpCanariesShown = 0;
   const narrower: string[] = [];
   const outcomes = { none: 0, some: 0, all: 0 };
   const answers = new Map<string, string[]>();
@@ -528,7 +549,14 @@ ${RUN_ROUNDS})`, async () => {
           .post('/api/ask-docs/v1/ask')
           .set('Authorization', p.header)
           .send({ question });
-        check('ask (HTTP JSON)', ctx, json.text, question);
+        serve(
+          'ask (HTTP JSON)',
+          { p, failing },
+          json.status === 200,
+          json.text,
+        );
+        if (check('ask (HTTP JSON)', ctx, json.text, question).size)
+          httpCanariesShown += 1;
         remember(p.key, json.text);
         const sse = await request(backend.server)
           .post('/api/ask-docs/v1/ask/stream')
@@ -545,26 +573,53 @@ ${RUN_ROUNDS})`, async () => {
             res.on('data', (c: Buffer) => (text += c.toString('utf8')));
             res.on('end', () => done(null, text));
           });
+        serve(
+          'ask stream (HTTP SSE)',
+          { p, failing },
+          sse.status === 200 && String(sse.body).includes('"type":"done"'),
+          `${sse.status} ${String(sse.body)}`,
+        );
         check('ask stream (HTTP SSE)', ctx, String(sse.body), typoOf(q));
+        const history = await http('/v1/answers?limit=100');
+        // A history is a user's own: services are refused it (403) by design.
+        if (!(p.type === 'service' && history.status === 403))
+          serve(
+            'history (HTTP)',
+            { p, failing },
+            history.status === 200,
+            history.text,
+          );
         check(
           'history (HTTP)',
           ctx,
-          withoutQuestions(
-            JSON.stringify((await http('/v1/answers?limit=100')).body),
-          ),
+          withoutQuestions(JSON.stringify(history.body)),
         );
         const any = [...answers.values()].flat();
-        if (any.length)
+        if (any.length) {
+          const replay = await http(`/v1/answers/${r.pick(any)}`);
+          // 404: another user's answer to a reader who is no auditor.
+          if (replay.status !== 404)
+            serve(
+              'replay (HTTP)',
+              { p, failing },
+              replay.status === 200,
+              replay.text,
+            );
           check(
             'replay (HTTP)',
             ctx,
-            withoutQuestions(
-              JSON.stringify((await http(`/v1/answers/${r.pick(any)}`)).body),
-            ),
+            withoutQuestions(JSON.stringify(replay.body)),
           );
+        }
         if (p.type === 'user') {
           const viaNode = await settle(
             nodeService.ask({ question }, { credentials: p.credentials }),
+          );
+          serve(
+            'ask (node service, on behalf of the user)',
+            { p, failing },
+            viaNode.startsWith('{'),
+            viaNode,
           );
           check(
             'ask (node service, on behalf of the user)',
@@ -618,6 +673,21 @@ ${RUN_ROUNDS})`, async () => {
       total: 0,
     });
     expect(total).toBeGreaterThanOrEqual(5000);
+  });
+
+  it('served every HTTP and node-service path it scanned, and showed visible canaries', () => {
+    expect(unexpectedRefusals.slice(0, 5)).toEqual([]);
+    const paths = [
+      'ask (HTTP JSON)',
+      'ask stream (HTTP SSE)',
+      'history (HTTP)',
+      'replay (HTTP)',
+      'ask (node service, on behalf of the user)',
+    ];
+    expect([...served.keys()].sort()).toEqual([...paths].sort());
+    for (const path of paths) expect(served.get(path)).toBeGreaterThan(0);
+    // Over HTTP too, what the asker may see is shown: the scan above is not of empty replies.
+    expect(httpCanariesShown).toBeGreaterThan(0);
   });
 
   it('was not vacuous: all outcomes drawn and visible canaries found when asked for', () => {

@@ -415,7 +415,7 @@ it`, async () => {
     setTimeout(() => controller.abort(), 50);
     await expect(
       ask(undefined, { signal: controller.signal }),
-    ).rejects.toBeDefined();
+    ).rejects.toMatchObject({ name: 'AbortError' });
   });
 });
 

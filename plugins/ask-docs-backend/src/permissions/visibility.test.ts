@@ -485,7 +485,7 @@ invisible`, async () => {
     // An empty list of criteria would mean "everything is visible".
     expect(() =>
       (Visibility as any).create(Symbol('Visibility'), [], {}),
-    ).toThrow();
+    ).toThrow(/created by resolveVisibility\(\) only/);
     const forged = { apply: (qb: any) => qb, summary: () => ({}) };
     expect(() => visibleChunks(db.knex, forged as any)).toThrow(/Visibility/);
     expect(() =>

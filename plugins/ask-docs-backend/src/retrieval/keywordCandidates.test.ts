@@ -142,6 +142,16 @@ describe('keyword candidates and statistics', () => {
       expect(hits.map(h => h.chunkId)).not.toContain(ids.hidden[0]);
     }
     expect((await search(40, 'secret')).hits).toEqual([]);
+    // Control: to its owners the same word finds it, so the empty lists above are the filter's.
+    const control = await keywordSearch({
+      reader: new IndexReader(
+        db.knex,
+        await ownerVisibility(['group:default/sec']),
+      ),
+      queryTokens: q('secret'),
+      limit: 40,
+    });
+    expect(control.hits.map(h => h.chunkId)).toEqual([ids.hidden[0]]);
   });
 
   it('a hidden chunk number smuggled into a visible list is never returned', async () => {

@@ -882,6 +882,26 @@ plus coverage, phrase and title evidence`, async () => {
     expect(result.chunks.map(c => c.chunkId)).not.toContain('l1');
     expect(result.chunks.every(c => BOB_CHUNKS.includes(c.chunkId))).toBe(true);
     expect(result.evidence!.features.titleMax5).toBe(0);
+    // Bob's list is the one he gets without the boost: the hidden title moved nothing.
+    const unboosted = await retrieveAs(bob, {
+      ...unfiltered,
+      queryTokens: q('ledger', 'refunds'),
+      mode: 'keyword',
+      titleWeight: 0,
+    });
+    expect(result.chunks.map(c => [c.chunkId, c.rrf])).toEqual(
+      unboosted.chunks.map(c => [c.chunkId, c.rrf]),
+    );
+    expect(result.chunks.length).toBeGreaterThan(0);
+    // Control: to everyone the titled chunk is there, and its title counts.
+    const all = await retrieveAs(everyone, {
+      ...unfiltered,
+      queryTokens: q('ledger', 'refunds'),
+      mode: 'keyword',
+      titleWeight: 1,
+    });
+    expect(all.chunks.map(c => c.chunkId)).toContain('l1');
+    expect(all.evidence!.features.titleMax5).toBeGreaterThan(0);
   });
 
   it('the relevance filter returns nothing for an unrelated question', async () => {

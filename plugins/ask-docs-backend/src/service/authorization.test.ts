@@ -110,7 +110,16 @@ describe('AskDocsAuthorizer', () => {
     const obo = mockCredentials.user('user:default/alice', {
       actor: { subject: 'plugin:scaffolder' },
     });
+    // Not the plugin's grant: alice is no auditor...
     expect(await authz.isAllowed(askDocsAuditReadPermission, obo)).toBe(false);
+    // ...but what alice may do, she may do through the plugin; and the admin's audit right too.
+    expect(await authz.isAllowed(askDocsAskPermission, obo)).toBe(true);
+    const adminViaPlugin = mockCredentials.user('user:default/admin', {
+      actor: { subject: 'plugin:scaffolder' },
+    });
+    expect(
+      await authz.isAllowed(askDocsAuditReadPermission, adminViaPlugin),
+    ).toBe(true);
   });
 
   it('denies when the permission service fails and for principals that are neither', async () => {
