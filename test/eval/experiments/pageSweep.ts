@@ -15,7 +15,7 @@ import {
   Candidate,
   Features,
   features,
-  measure,
+  printVariants,
   Question,
   scoreFusion,
   Scorer,
@@ -68,14 +68,17 @@ function cosine(a: Map<string, number>, b: Map<string, number>) {
 
 /** Cosine of each candidate's words with the centroid of the top `n` under `base`. */
 function prf(q: Question, f: Features[], base: Scorer, n: number): number[] {
-  const vectors = q.candidates.map(c => termVector(`${c.sectionPath}\n${c.text}`));
+  const vectors = q.candidates.map(c =>
+    termVector(`${c.sectionPath}\n${c.text}`),
+  );
   const order = q.candidates
     .map((c, i) => ({ s: base(c, f[i]), i }))
     .sort((a, b) => b.s - a.s || a.i - b.i)
     .slice(0, n);
   const centroid = new Map<string, number>();
   for (const { i } of order)
-    for (const [w, x] of vectors[i]) centroid.set(w, (centroid.get(w) ?? 0) + x);
+    for (const [w, x] of vectors[i])
+      centroid.set(w, (centroid.get(w) ?? 0) + x);
   return vectors.map(v => cosine(v, centroid));
 }
 
@@ -117,19 +120,7 @@ function main() {
         ),
       ]);
   }
-  process.stdout.write(`| variant | ${keys.join(' | ')} |\n`);
-  for (const [name, scorer] of rows) {
-    const g = measure(questions, feats, scorer);
-    const cell = (k: string) => {
-      const x = g.get(k);
-      return x
-        ? `${((100 * x.r1) / x.n).toFixed(1)}/${((100 * x.r5) / x.n).toFixed(
-            1,
-          )}/${(x.mrr / x.n).toFixed(3)}`
-        : '';
-    };
-    process.stdout.write(`| ${name} | ${keys.map(cell).join(' | ')} |\n`);
-  }
+  printVariants(questions, feats, rows, keys);
 }
 
 main();

@@ -299,13 +299,27 @@ function main() {
     'all cs',
     'all',
   ];
+  printVariants(
+    questions,
+    feats,
+    [...variants, ...sf].filter(([name]) => !only || name.includes(only)),
+    keys,
+  );
+}
+
+/** One markdown row per variant: R@1 / R@5 / MRR for each `keys` group (set and language). */
+export function printVariants(
+  questions: Question[],
+  feats: Features[][],
+  rows: Array<[string, Scorer | Scorer[]]>,
+  keys: string[],
+) {
   process.stdout.write(
     `| variant | ${keys.join(' | ')} |\n| --- |${keys
       .map(() => ' --- |')
       .join('')}\n`,
   );
-  for (const [name, scorer] of [...variants, ...sf]) {
-    if (only && !name.includes(only)) continue;
+  for (const [name, scorer] of rows) {
     const g = measure(questions, feats, scorer);
     const cell = (k: string) => {
       const x = g.get(k);
@@ -319,5 +333,4 @@ function main() {
   }
 }
 
-// Run as a script; other experiments import the features.
 if (require.main === module) main();

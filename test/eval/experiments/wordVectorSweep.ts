@@ -19,7 +19,7 @@ import {
   Candidate,
   Features,
   features,
-  measure,
+  printVariants,
   Question,
   scoreFusion,
   Scorer,
@@ -142,19 +142,7 @@ function main() {
           return b(c, f) + w * (s.soft[tau] - s.lexical);
         }),
       ]);
-  process.stdout.write(`| variant | ${keys.join(' | ')} |\n`);
-  for (const [name, scorer] of rows) {
-    const g = measure(questions, feats, scorer);
-    const cell = (k: string) => {
-      const x = g.get(k);
-      return x
-        ? `${((100 * x.r1) / x.n).toFixed(1)}/${((100 * x.r5) / x.n).toFixed(
-            1,
-          )}/${(x.mrr / x.n).toFixed(3)}`
-        : '';
-    };
-    process.stdout.write(`| ${name} | ${keys.map(cell).join(' | ')} |\n`);
-  }
+  printVariants(questions, feats, rows, keys);
   // Evidence: does soft coverage of the best candidate separate answerable from unanswerable
   // English questions better than lexical coverage?
   for (const set of ['items-train', 'items-dev', 'shared-dev']) {
