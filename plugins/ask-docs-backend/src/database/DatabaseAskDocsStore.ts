@@ -508,7 +508,7 @@ export class DatabaseAskDocsStore implements AskDocsStore {
     trigger: 'schedule' | 'manual',
     staleAfterMs: number,
   ): Promise<RunStart> {
-    // Twice at most: the run in the way may finish between our insert and our look at it.
+    // A few tries: the run in the way may finish between our insert and our look at it.
     for (let attempt = 0; attempt < 3; attempt++) {
       await this.failAbandonedRuns(staleAfterMs);
       // The partial unique index (migration 0009) admits one 'running' run: of two instances
@@ -549,10 +549,7 @@ export class DatabaseAskDocsStore implements AskDocsStore {
   }
 
   async heartbeatRun(runId: number): Promise<boolean> {
-    const n = await this.db('ask_docs_ingestion_runs')
-      .where({ id: runId, status: 'running' })
-      .update({ heartbeat_at: this.db.fn.now() });
-    return n > 0;
+    return renewHeartbeat(this.db, runId);
   }
 
   async updateRun(runId: number, p: RunProgress): Promise<void> {
@@ -713,10 +710,15 @@ export class DatabaseAskDocsStore implements AskDocsStore {
  * the middle of what `tx` does.
  */
 async function renewInTransaction(tx: Knex.Transaction, runId: number) {
-  const alive = await tx('ask_docs_ingestion_runs')
+  if (!(await renewHeartbeat(tx, runId))) throw new RunTakenOverError(runId);
+}
+
+/** Sets the run's heartbeat to now; false when it is no longer running (taken over, ended). */
+async function renewHeartbeat(db: Knex, runId: number): Promise<boolean> {
+  const n = await db('ask_docs_ingestion_runs')
     .where({ id: runId, status: 'running' })
-    .update({ heartbeat_at: tx.fn.now() });
-  if (!alive) throw new RunTakenOverError(runId);
+    .update({ heartbeat_at: db.fn.now() });
+  return n > 0;
 }
 
 function progressColumns(p: RunProgress) {

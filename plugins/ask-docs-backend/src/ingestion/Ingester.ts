@@ -619,6 +619,7 @@ class RunHeartbeat {
     if (!alive) throw new RunTakenOverError(this.runId);
   }
 
+  /** The run's bounded last steps (deletes, statistics): renewed on every tick from here. */
   finishing(): void {
     this.unconditional = true;
   }

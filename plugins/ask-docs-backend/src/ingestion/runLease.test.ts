@@ -216,16 +216,21 @@ describe('one ingestion run across backend instances', () => {
       (
         await db.knex('ask_docs_ingestion_runs').where('id', runIdA).first()
       ).heartbeat_at.getTime();
-    // Its first tick may renew for the entity done before the pause (waited for, up to 2 s:
-    // timers run late on a loaded machine); after that, nothing moves.
-    const before = await heartbeatAt();
-    for (let i = 0; i < 40 && (await heartbeatAt()) === before; i++)
-      await new Promise(r => setTimeout(r, 50));
-    const first = await heartbeatAt();
-    await new Promise(r => setTimeout(r, 200));
-    expect(await heartbeatAt()).toBe(first);
-    slow.release();
+    // While the entity before the pause is still being written, ticks renew; then the
+    // heartbeat must settle (a timer renewing regardless never would: 5 ms ticks).
+    const sleep = (ms: number) => new Promise(r => setTimeout(r, ms));
+    let last = await heartbeatAt();
+    for (let i = 0; i < 12; i++) {
+      await sleep(250);
+      const now = await heartbeatAt();
+      if (now === last) break;
+      last = now;
+    }
+    await sleep(300);
+    const settled = await heartbeatAt();
+    slow.release(); // whatever the outcome: a run left running would hold the next tests
     expect((await runA).errors).toEqual([]);
+    expect(settled).toBe(last);
   });
 
   it('deletes only while its run runs, and no entity a later listing wrote', async () => {

@@ -321,8 +321,8 @@ export class AskService {
    * can no longer see (or that no longer exist, so their access cannot be checked) are left out,
    * and model text is replaced when any document it cited or was sent is hidden, because the text
    * may repeat it; so is a follow-up's when a document behind an earlier answer in its prompt
-   * is (threadDocumentIds), and with it the feedback comment, which may quote it. The asker is
-   * no exception: their access may have changed since.
+   * is (threadDocumentIds); the feedback comment goes whenever anything does. The asker is no
+   * exception: their access may have changed since.
    */
   private async toRecord(
     a: StoredAnswer,
