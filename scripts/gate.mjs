@@ -80,8 +80,9 @@ function judge(suite, status, result) {
     );
   }
   for (const file of required) {
-    const hit = (result.testResults ?? []).find(t =>
-      (t.name ?? '').endsWith(`/${file}`),
+    // Jest names files by absolute path, the browser and adopter runners by relative path.
+    const hit = (result.testResults ?? []).find(
+      t => t.name === file || (t.name ?? '').endsWith(`/${file}`),
     );
     if (!hit) problems.push(`required test file ${file} did not run`);
     else if (hit.status !== 'passed')
