@@ -441,7 +441,7 @@ function atLeast(config: Config, k: string, min: number): number | undefined {
 
 function readDtype(config: Config, k: string): string | undefined {
   const value = config.getOptionalString(key(k));
-  if (value !== undefined && !Object.hasOwn(DTYPE_SUFFIX, value))
+  if (value !== undefined && DTYPE_SUFFIX[value] === undefined)
     throw invalid(k, `one of ${Object.keys(DTYPE_SUFFIX).join(', ')}`, value);
   return value;
 }

@@ -178,9 +178,8 @@ export interface AskDocsStore {
   ): Promise<void>;
   visibilitySyncState(): Promise<VisibilitySyncState>;
   listEntityRefs(): Promise<string[]>;
-  /** Deletes entities with all their documents, chunks, vectors and terms. */
   /**
-   * Deletes the entities with their documents, chunks and postings. With `guard`, only while the
+   * Deletes the entities with their documents, chunks, vectors and postings. With `guard`, only while the
    * run is still running (else RunTakenOverError, nothing deleted), and not an entity a listing
    * newer than `listedAt` wrote.
    */

@@ -13,16 +13,19 @@ import {
  */
 
 /** File-name suffixes transformers.js appends per dtype (onnx/model<suffix>.onnx). */
-export const DTYPE_SUFFIX: Record<string, string> = {
-  fp32: '',
-  fp16: '_fp16',
-  q8: '_quantized',
-  int8: '_int8',
-  uint8: '_uint8',
-  q4: '_q4',
-  q4f16: '_q4f16',
-  bnb4: '_bnb4',
-};
+// Without a prototype: "constructor" and the like are no variants, wherever this is looked up.
+export const DTYPE_SUFFIX: Readonly<Record<string, string>> = Object.freeze(
+  Object.assign(Object.create(null), {
+    fp32: '',
+    fp16: '_fp16',
+    q8: '_quantized',
+    int8: '_int8',
+    uint8: '_uint8',
+    q4: '_q4',
+    q4f16: '_q4f16',
+    bnb4: '_bnb4',
+  }),
+);
 
 export interface LocalModelRequest<M> {
   /** Model id as laid out under localModelPath, e.g. "Xenova/multilingual-e5-small". */
@@ -102,10 +105,7 @@ export async function loadLocalModel<M>(
 ): Promise<LocalModel<M>> {
   const root = path.resolve(r.localModelPath);
   const dtype = r.dtype ?? 'fp32';
-  // Own keys only: "constructor" is no weights variant.
-  const suffix = Object.hasOwn(DTYPE_SUFFIX, dtype)
-    ? DTYPE_SUFFIX[dtype]
-    : undefined;
+  const suffix = DTYPE_SUFFIX[dtype];
   if (suffix === undefined) {
     throw new Error(
       `Unsupported ${r.what.toLowerCase()} dtype "${dtype}"; use one of ${Object.keys(
