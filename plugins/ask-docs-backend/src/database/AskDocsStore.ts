@@ -179,9 +179,9 @@ export interface AskDocsStore {
   visibilitySyncState(): Promise<VisibilitySyncState>;
   listEntityRefs(): Promise<string[]>;
   /**
-   * Deletes the entities with their documents, chunks, vectors and postings. With `guard`, only while the
-   * run is still running (else RunTakenOverError, nothing deleted), and not an entity a listing
-   * newer than `listedAt` wrote.
+   * Deletes the entities with their documents, chunks, vectors and postings. With `guard`, only
+   * while the run is still running (else RunTakenOverError, nothing deleted), and not an entity
+   * a listing newer than `listedAt` wrote.
    */
   deleteEntities(
     entityRefs: string[],
