@@ -12,18 +12,48 @@ const root = path.resolve(
   path.dirname(new URL(import.meta.url).pathname),
   '..',
 );
-const outDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ask-docs-gate-'));
+const GATE_PREFIX = 'ask-docs-gate-';
+const STALE_MS = 24 * 3600_000;
 const only = process.argv.slice(2);
 
+// A CI machine can be reused between runs and its disk is not ours alone (a run failed with
+// ENOSPC while installing the adopter's app). So the gate leaves nothing behind: every suite gets
+// its own TMPDIR, removed when the suite ends, and runs that were killed before their clean-up
+// are removed by the next run once a day old.
+for (const name of fs.readdirSync(os.tmpdir())) {
+  if (!name.startsWith(GATE_PREFIX)) continue;
+  const dir = path.join(os.tmpdir(), name);
+  try {
+    if (Date.now() - fs.statSync(dir).mtimeMs > STALE_MS) removeDir(dir);
+  } catch {
+    // another run's directory that vanished meanwhile
+  }
+}
+const outDir = fs.mkdtempSync(path.join(os.tmpdir(), GATE_PREFIX));
+
+function removeDir(dir) {
+  try {
+    fs.rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
+  } catch (e) {
+    console.warn(`gate: could not remove ${dir}: ${e}`);
+  }
+}
+
+/** Runs one suite with its own scratch directory as TMPDIR; returns its exit status. */
 function run(command, out) {
   const args = command.map(a => a.replace('{out}', out));
+  const scratch = fs.mkdtempSync(path.join(outDir, 'tmp-'));
   console.log(`\n$ ${args.join(' ')}`);
-  const r = spawnSync(args[0], args.slice(1), {
-    cwd: root,
-    stdio: 'inherit',
-    env: { ...process.env, CI: process.env.CI ?? 'true' },
-  });
-  return r.status ?? 1;
+  try {
+    const r = spawnSync(args[0], args.slice(1), {
+      cwd: root,
+      stdio: 'inherit',
+      env: { ...process.env, CI: process.env.CI ?? 'true', TMPDIR: scratch },
+    });
+    return r.status ?? 1;
+  } finally {
+    removeDir(scratch);
+  }
 }
 
 function readJest(out) {
@@ -117,6 +147,7 @@ function judge(suite, status, result) {
       '\ngate: the deliberately failing self-test was judged as passing; the gate cannot be trusted',
     );
     console.log('0 passed, 1 failed');
+    removeDir(outDir);
     process.exit(1);
   }
   console.log(
@@ -164,4 +195,5 @@ for (const r of report) {
   );
 }
 console.log(`${passed} passed, ${failed} failed`);
+removeDir(outDir);
 process.exit(report.every(r => r.ok) ? 0 : 1);

@@ -80,6 +80,9 @@ function appEnv(): NodeJS.ProcessEnv {
     BACKSTAGE_APP_NAME: 'app',
     YARN_ENABLE_TELEMETRY: '0',
     YARN_ENABLE_PROGRESS_BARS: '0',
+    // yarn's package cache goes with the app: the newest @backstage/* resolve on every run, so
+    // a shared cache in the home directory would grow by an app's worth of packages each time.
+    YARN_GLOBAL_FOLDER: path.join(workDir, 'yarn-global'),
   };
   if (ageGateLifted) env.YARN_NPM_MINIMAL_AGE_GATE = '0';
   // A terminal, not CI: yarn would otherwise refuse to write the lockfile that `yarn add` changes.
@@ -230,9 +233,30 @@ function duKb(dir: string): number {
   return Number(r.stdout.split('\t')[0]);
 }
 
+/**
+ * What a Backstage app takes while it installs, measured on the gate's run of 6 December 2026
+ * (`du` of the app with its yarn cache, and the Node 22 tools): about 4 GB.
+ */
+const APP_DISK_BYTES = 4 * 1024 ** 3;
+
 async function main() {
   const steps = allSteps();
   const step = (name: string) => steps.find(s => s.name === name)!;
+
+  // A full disk otherwise shows as ENOSPC deep inside yarn's link step.
+  await check('room on disk for an app', () => {
+    const { bavail, bsize } = fs.statfsSync(workDir);
+    const free = bavail * bsize;
+    const gb = (n: number) => `${(n / 1024 ** 3).toFixed(1)} GB`;
+    if (free < APP_DISK_BYTES) {
+      throw new Error(
+        `${gb(free)} free under ${os.tmpdir()}, an app needs about ${gb(
+          APP_DISK_BYTES,
+        )}: free some space or point TMPDIR elsewhere`,
+      );
+    }
+    return `${gb(free)} free`;
+  });
 
   await check(
     'tools: Node 22, yarn and create-app from the npm registry',
