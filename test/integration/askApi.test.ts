@@ -183,6 +183,13 @@ visible`, async () => {
     expect(res.body.status).toBe('answered');
     expect(res.body.sources).toHaveLength(1);
     expect(res.body.sources[0].anchor).toBe('hotfixes');
+    // The marker's own link, in the REST answer.
+    expect(res.body.sources[0].citations).toEqual([
+      {
+        label: 'Release process › Hotfixes',
+        url: expect.stringMatching(/^\/docs\/.*#hotfixes$/),
+      },
+    ]);
   });
 
   it(`keeps restricted documents away from users who may not read them, in answers, evidence and \

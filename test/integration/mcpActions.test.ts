@@ -233,6 +233,13 @@ describe('ask-docs actions as MCP tools', () => {
     });
     expect(owner.structuredContent.sources[0].snippet).toContain(CANARY);
     expect(owner.structuredContent.sources[0].chunkId).toMatch(/\S/);
+    // Each marker with its own link, as the REST answer gives it.
+    expect(owner.structuredContent.sources[0].citations).toEqual([
+      {
+        label: expect.stringContaining(RESTRICTED_TITLE),
+        url: expect.stringMatching(/^\/docs\//),
+      },
+    ]);
     expect(owner.structuredContent.answerId).toMatch(/\S/);
     expect(
       fake.requests.some(r => JSON.stringify(r.messages).includes(CANARY)),

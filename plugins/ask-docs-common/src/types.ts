@@ -79,6 +79,19 @@ export type ChunkPassage = Pick<
 /** A cited document: one per document, represented by its best-ranked cited chunk. */
 export interface AnswerSource extends Pick<IndexedChunk, ChunkCitationFields> {
   snippet: string;
+  /**
+   * The answer's markers that cite this document, each with where it points: the cited
+   * section's anchor, or the page when the section matched no passage sent to the model.
+   * Clients link markers by these labels, so they never resolve titles themselves. Absent
+   * on answers stored before it existed.
+   */
+  citations?: SourceCitation[];
+}
+
+/** One marker label of an answer (as the model wrote it) and the portal path it points at. */
+export interface SourceCitation {
+  label: string;
+  url: string;
 }
 
 /** A retrieved chunk shown when there is no model answer. */

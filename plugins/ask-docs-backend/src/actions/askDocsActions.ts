@@ -118,7 +118,17 @@ export function registerAskDocsActions(options: AskDocsActionsOptions): void {
             .string()
             .describe('Answer text with [Title] citation markers, or a label'),
           notice: z.string().optional(),
-          sources: z.array(z.object(citationShape(z))),
+          sources: z.array(
+            z.object({
+              ...citationShape(z),
+              citations: z
+                .array(z.object({ label: z.string(), url: z.string() }))
+                .optional()
+                .describe(
+                  'The answer markers that cite this document, each with its own link',
+                ),
+            }),
+          ),
           evidence: z.array(
             z.object({ ...citationShape(z), score: z.number() }),
           ),

@@ -112,6 +112,27 @@ describe('selectSources', () => {
     expect(sources[0].chunkId).toBe(rollback.chunkId);
   });
 
+  it('says where each marker points: its section, the best passage, or the page', () => {
+    const [release] = selectSources(
+      'Roll back with the script [Release process › Rollback]. Canary first ' +
+        '[Release process › Canary]. Releases are on Tuesdays [Release process]. Again ' +
+        '[Release process › Rollback; Release process › Manual rollback].',
+      sent,
+    );
+    expect(release.url).toBe(rollback.url);
+    expect(release.citations).toEqual([
+      { label: 'Release process › Rollback', url: rollback.url },
+      // No sent passage of that section: the page, never another section's anchor.
+      {
+        label: 'Release process › Canary',
+        url: '/docs/default/component/service/release/',
+      },
+      { label: 'Release process', url: releaseIntro.url },
+      { label: 'Release process › Manual rollback', url: manual.url },
+    ]);
+    expect(new Set(release.citations!.map(c => c.url)).size).toBe(4);
+  });
+
   it('reads several citations in one bracket', () => {
     expect(ids('Both [Onboarding; FAQ].')).toEqual(['onboarding', 'faq']);
   });
@@ -252,6 +273,10 @@ describe('duplicate titles', () => {
     expect(ids('Monthly [Overview › Invoices].', both)).toEqual([
       'billing-overview',
     ]);
+    // The client links the marker as written, although the source's label differs.
+    expect(
+      selectSources('Monthly [Overview › Invoices].', both)[0].citations,
+    ).toEqual([{ label: 'Overview › Invoices', url: billing.url }]);
   });
 
   it('keeps the plain title when only one of the duplicates was sent', () => {

@@ -3,6 +3,7 @@ import {
   CitationMarker,
   normalizeTitle,
   parseCitationMarkers,
+  SourceCitation,
   splitSectionPath,
 } from '@askdocs/plugin-ask-docs-common';
 import { chunkSections, citationLabels } from './labels';
@@ -34,6 +35,8 @@ export interface CitationMatch {
   /** The chunk the marker points at: section match, else the document's best-ranked chunk. */
   chunk: RetrievedChunk;
   sectionMatched: boolean;
+  /** The section path the marker names after the title; empty for a bare [Title]. */
+  section: string[];
   /** The answer text the marker supports (its sentence, without markers). */
   claim: string;
 }
@@ -102,6 +105,7 @@ export function matchCitations(
       documentId: resolved.documentId,
       chunk,
       sectionMatched: score > 0,
+      section: resolved.section,
       claim: claimFor(answerText, marker),
     });
   }
@@ -119,9 +123,27 @@ export function matchCitations(
     sources.push({
       ...citedPassage(chunk, own.map(m => m.claim).join(' ')),
       title: labels.get(documentId)!,
+      citations: citationsOf(own),
     });
   }
   return { sources, matches, unmatched };
+}
+
+/**
+ * Where each distinct marker of one document points, so that a client links "[Guide › Canary]"
+ * to the canary section although the source shows the rollback one, and never resolves a title
+ * itself. A section that matched no sent chunk points at the page, not at another section.
+ */
+function citationsOf(own: CitationMatch[]): SourceCitation[] {
+  const byLabel = new Map<string, SourceCitation>();
+  for (const m of own) {
+    if (byLabel.has(m.marker.label)) continue;
+    // A bare [Title] points at its best-ranked passage, as the source does.
+    const pointed = m.sectionMatched || !m.section.length;
+    const url = pointed ? m.chunk.url : m.chunk.url.split('#')[0];
+    byLabel.set(m.marker.label, { label: m.marker.label, url });
+  }
+  return [...byLabel.values()];
 }
 
 /** The sources an answer cites; see matchCitations for the rules. */

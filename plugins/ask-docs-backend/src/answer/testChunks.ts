@@ -7,17 +7,20 @@ export function chunk(
 ): RetrievedChunk {
   const documentId = partial.documentId ?? `doc:${partial.title}`;
   const sectionPath = partial.sectionPath ?? partial.title;
+  const anchor =
+    partial.anchor ??
+    sectionPath.split('›').pop()!.trim().toLowerCase().replace(/\s+/g, '-');
   return {
     chunkId: partial.chunkId ?? `${documentId}#${sectionPath}`,
     documentId,
     entityRef: partial.entityRef ?? 'component:default/service',
     sectionPath,
-    anchor:
-      partial.anchor ??
-      sectionPath.split('›').pop()!.trim().toLowerCase().replace(/\s+/g, '-'),
+    anchor,
     url:
       partial.url ??
-      `/docs/default/component/service/${encodeURIComponent(documentId)}`,
+      `/docs/default/component/service/${encodeURIComponent(
+        documentId,
+      )}/#${anchor}`,
     revision: partial.revision ?? 'rev-1',
     contentHash: partial.contentHash ?? `hash:${documentId}:${sectionPath}`,
     score: partial.score ?? 1 / partial.rank,

@@ -21,6 +21,31 @@ describe('AnswerText', () => {
     );
   });
 
+  it('links two sections of one source to their own anchors', async () => {
+    const [source] = groundedResponse.sources;
+    const page = source.url.split('#')[0];
+    await renderInTestApp(
+      <AnswerText
+        text="Roll back [Release process › Rollback]. Canary first [Release process › Canary]."
+        sources={[
+          {
+            ...source,
+            citations: [
+              { label: 'Release process › Rollback', url: source.url },
+              { label: 'Release process › Canary', url: `${page}#canary` },
+            ],
+          },
+        ]}
+      />,
+    );
+    expect(
+      screen.getByRole('link', { name: 'Release process › Canary' }),
+    ).toHaveAttribute('href', `${page}#canary`);
+    expect(
+      screen.getByRole('link', { name: 'Release process › Rollback' }),
+    ).toHaveAttribute('href', source.url);
+  });
+
   it('renders text without markers unchanged', async () => {
     await renderInTestApp(
       <AnswerText text={'Line one\nline two'} sources={[]} />,

@@ -69,7 +69,7 @@ export function AnswerText(props: AnswerTextProps) {
                 {itemIndex > 0 && '; '}
                 {item.source ? (
                   <Link
-                    to={item.source.url}
+                    to={item.url ?? item.source.url}
                     className={classes.citation}
                     title={
                       item.source.sectionPath

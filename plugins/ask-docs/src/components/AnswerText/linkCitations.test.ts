@@ -13,7 +13,7 @@ const source = (title: string, url: string): AnswerSource => ({
   revision: 'r1',
 });
 
-describe('linkCitations', () => {
+describe('linkCitations on answers stored without citations (by title)', () => {
   const release = source(
     'Release process',
     '/docs/default/component/payments/release/#rollback',
@@ -33,7 +33,13 @@ describe('linkCitations', () => {
       {
         kind: 'citations',
         raw: '[Release process › Rollback]',
-        items: [{ label: 'Release process › Rollback', source: release }],
+        items: [
+          {
+            label: 'Release process › Rollback',
+            source: release,
+            url: release.url,
+          },
+        ],
       },
       { kind: 'text', text: ' today.' },
     ]);
@@ -67,9 +73,12 @@ describe('linkCitations', () => {
       kind: 'citations',
       items: [
         { label: 'Release process', source: release },
-        { label: 'Nowhere', source: undefined },
+        { label: 'Nowhere' },
         { label: 'Deployment › Canary', source: deploy },
       ],
+    });
+    expect(segments[0]).not.toMatchObject({
+      items: [{}, { source: expect.anything() }, {}],
     });
   });
 
@@ -85,5 +94,56 @@ describe('linkCitations', () => {
       release,
     ]);
     expect(segments.every(s => s.kind === 'text')).toBe(true);
+  });
+});
+
+describe('linkCitations as the backend resolved each marker', () => {
+  const page = '/docs/default/component/payments/release/';
+  const release: AnswerSource = {
+    ...source('Release process', `${page}#rollback`),
+    citations: [
+      { label: 'Release process › Rollback', url: `${page}#rollback` },
+      { label: 'Release process › Canary', url: `${page}#canary` },
+      { label: 'Release process › Nowhere', url: page },
+    ],
+  };
+  const payments: AnswerSource = {
+    ...source('Overview (payments)', '/docs/payments/#settlement'),
+    citations: [
+      { label: 'Overview › Settlement', url: '/docs/payments/#settlement' },
+    ],
+  };
+
+  it('links a second section of one document to its own anchor', () => {
+    const segments = linkCitations(
+      'Roll back [Release process › Rollback]; canary first [Release process › Canary] or ' +
+        '[Release process › Nowhere].',
+      [release],
+    );
+    const items = segments.flatMap(s =>
+      s.kind === 'citations' ? s.items : [],
+    );
+    expect(items.map(i => [i.label, i.source?.title, i.url])).toEqual([
+      ['Release process › Rollback', 'Release process', `${page}#rollback`],
+      ['Release process › Canary', 'Release process', `${page}#canary`],
+      ['Release process › Nowhere', 'Release process', page],
+    ]);
+  });
+
+  it('links a marker whose title differs from the source label, as the backend matched it', () => {
+    const [segment] = linkCitations('[overview › SETTLEMENT]', [payments]);
+    expect(segment).toMatchObject({
+      items: [{ source: payments, url: '/docs/payments/#settlement' }],
+    });
+  });
+
+  it('leaves a marker the backend did not resolve unlinked, even when a title matches', () => {
+    // "[Release process]" alone was not among the answer's citations: no guessing by title.
+    const [segment] = linkCitations('[Release process]', [release]);
+    expect(segment).toEqual({
+      kind: 'citations',
+      raw: '[Release process]',
+      items: [{ label: 'Release process' }],
+    });
   });
 });

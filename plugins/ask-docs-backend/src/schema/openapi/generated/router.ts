@@ -585,7 +585,30 @@ export const spec = {
         type: 'object',
         additionalProperties: false,
         required: citedChunkRequired,
-        properties: citedChunkProperties,
+        properties: {
+          ...citedChunkProperties,
+          citations: {
+            type: 'array',
+            description:
+              "The answer's markers that cite this document (labels as written) and where each points: the cited section, or the page when the section matched no passage sent.",
+            items: {
+              $ref: '#/components/schemas/SourceCitation',
+            },
+          },
+        },
+      },
+      SourceCitation: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['label', 'url'],
+        properties: {
+          label: {
+            type: 'string',
+          },
+          url: {
+            type: 'string',
+          },
+        },
       },
       EvidenceChunk: {
         type: 'object',
