@@ -92,6 +92,45 @@ describe('AskDocsClient', () => {
     expect(isForbidden(error)).toBe(false);
   });
 
+  it('describes a proxy error page by its status, not its markup', async () => {
+    const page =
+      '<html><head><title>502 Bad Gateway</title></head><body>nginx</body></html>';
+    const { client } = setup(
+      () =>
+        new Response(page, {
+          status: 502,
+          statusText: 'Bad Gateway',
+          headers: { 'Content-Type': 'text/html' },
+        }),
+    );
+    const error = await collect(client.askStream({ question: 'q' })).catch(
+      e => e,
+    );
+    expect(ResponseError.is(error)).toBe(true);
+    expect(describeError(error)).toBe('Request failed (502 Bad Gateway)');
+  });
+
+  it('describes a JSON body that is not a Backstage error by its status', async () => {
+    const { client } = setup(
+      () =>
+        new Response(JSON.stringify({ message: 'body too large' }), {
+          status: 413,
+          statusText: 'Payload Too Large',
+          headers: { 'Content-Type': 'application/json' },
+        }),
+    );
+    const error = await client.ask({ question: 'q' }).catch(e => e);
+    expect(describeError(error)).toBe('Request failed (413 Payload Too Large)');
+  });
+
+  it('describes an error page without a status text by its code', async () => {
+    const { client } = setup(
+      () => new Response('<html>Gateway Timeout</html>', { status: 504 }),
+    );
+    const error = await client.ask({ question: 'q' }).catch(e => e);
+    expect(describeError(error)).toBe('Request failed (504)');
+  });
+
   it('parses streamed events split at arbitrary points', async () => {
     const done = JSON.stringify({ type: 'done', response: groundedResponse });
     const { client, fetch } = setup(() =>

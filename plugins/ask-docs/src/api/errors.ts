@@ -2,13 +2,41 @@ import { ResponseError } from '@backstage/errors';
 
 /**
  * The message worth showing a user: the server's own error rather than "Request failed with 400".
+ * A body that is not a Backstage error (a proxy's 502 page, an upstream's 413) would otherwise
+ * show its whole text, markup included, so only its status is shown.
  */
 export function describeError(error: unknown): string {
   if (ResponseError.is(error)) {
+    if (!isBackstageErrorBody(error)) {
+      const status = `${error.statusCode} ${error.statusText ?? ''}`.trim();
+      return `Request failed (${status})`;
+    }
     return error.cause?.message || error.message;
   }
   if (error instanceof Error) return error.message;
   return String(error);
+}
+
+/** The id under which the backend logged an internal error's details, if it sent one. */
+export function errorRequestId(error: unknown): string | undefined {
+  if (!ResponseError.is(error) || !isBackstageErrorBody(error))
+    return undefined;
+  const requestId = (error.cause as { requestId?: unknown }).requestId;
+  return typeof requestId === 'string' && requestId ? requestId : undefined;
+}
+
+/**
+ * ResponseError.fromResponse substitutes its own body, quoting the response text, for anything
+ * but a JSON `{ error, response }` body; its message then starts with this.
+ */
+const SUBSTITUTED_MESSAGE = 'Request failed with status ';
+
+function isBackstageErrorBody(error: ResponseError): boolean {
+  const type = error.response?.headers?.get('content-type') ?? '';
+  return (
+    type.startsWith('application/json') &&
+    !String(error.cause?.message ?? '').startsWith(SUBSTITUTED_MESSAGE)
+  );
 }
 
 /** True when the backend refused the caller (e.g. a non-admin reading ingestion progress). */

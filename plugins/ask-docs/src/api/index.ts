@@ -2,4 +2,4 @@ export { askDocsApiRef } from './AskDocsApi';
 export type { AskDocsApi, AskDocsRequestOptions } from './AskDocsApi';
 export { AskDocsClient } from './AskDocsClient';
 export { SseParser, readSseData } from './sseParser';
-export { describeError, isForbidden, isAbort } from './errors';
+export { describeError, errorRequestId, isForbidden, isAbort } from './errors';

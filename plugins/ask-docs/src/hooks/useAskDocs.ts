@@ -6,7 +6,7 @@ import type {
   AskScope,
 } from '@askdocs/plugin-ask-docs-common';
 import { askDocsApiRef } from '../api/AskDocsApi';
-import { describeError, isAbort } from '../api/errors';
+import { describeError, errorRequestId, isAbort } from '../api/errors';
 
 /** Where the panel is in answering one question. */
 export type AskState =
@@ -25,7 +25,13 @@ export type AskState =
       /** 'history' when replayed from a stored answer rather than just asked. */
       origin: 'ask' | 'history';
     }
-  | { phase: 'error'; question: string; message: string };
+  | {
+      phase: 'error';
+      question: string;
+      message: string;
+      /** Where the backend logged the details of an internal error. */
+      requestId?: string;
+    };
 
 export interface UseAskDocs {
   state: AskState;
@@ -33,6 +39,11 @@ export interface UseAskDocs {
   ask(question: string, scope?: AskScope, threadId?: string): Promise<void>;
   /** Shows a stored answer (from the history) as if just asked. */
   show(record: AnswerRecord): void;
+  /**
+   * Loads a stored answer and shows it, unless a question, reset or another answer was started
+   * meanwhile. Resolves with the record it showed, or undefined for a load that was overtaken.
+   */
+  open(id: string): Promise<AnswerRecord | undefined>;
   reset(): void;
 }
 
@@ -44,11 +55,15 @@ export function useAskDocs(): UseAskDocs {
   const api = useApi(askDocsApiRef);
   const [state, setState] = useState<AskState>({ phase: 'idle' });
   const current = useRef<AbortController>();
+  // Bumped by everything that decides what is shown: a load of a stored answer shows only if
+  // nothing was started after it. (A load does not stop a stream; showing its answer does.)
+  const generation = useRef(0);
 
   useEffect(() => () => current.current?.abort(), []);
 
   const ask = useCallback(
     async (question: string, scope?: AskScope, threadId?: string) => {
+      generation.current++;
       current.current?.abort();
       const controller = new AbortController();
       current.current = controller;
@@ -88,7 +103,12 @@ export function useAskDocs(): UseAskDocs {
               });
               return;
             case 'error':
-              setState({ phase: 'error', question, message: event.message });
+              setState({
+                phase: 'error',
+                question,
+                message: event.message,
+                ...(event.requestId ? { requestId: event.requestId } : {}),
+              });
               return;
             default:
               break;
@@ -96,13 +116,20 @@ export function useAskDocs(): UseAskDocs {
         }
       } catch (error) {
         if (isAbort(error) || !isCurrent()) return;
-        setState({ phase: 'error', question, message: describeError(error) });
+        const requestId = errorRequestId(error);
+        setState({
+          phase: 'error',
+          question,
+          message: describeError(error),
+          ...(requestId ? { requestId } : {}),
+        });
       }
     },
     [api],
   );
 
   const show = useCallback((record: AnswerRecord) => {
+    generation.current++;
     current.current?.abort();
     setState({
       phase: 'done',
@@ -112,10 +139,29 @@ export function useAskDocs(): UseAskDocs {
     });
   }, []);
 
+  const open = useCallback(
+    async (id: string) => {
+      const started = ++generation.current;
+      const isCurrent = () => generation.current === started;
+      let record: AnswerRecord;
+      try {
+        record = await api.getAnswer(id);
+      } catch (error) {
+        if (isCurrent()) throw error;
+        return undefined;
+      }
+      if (!isCurrent()) return undefined;
+      show(record);
+      return record;
+    },
+    [api, show],
+  );
+
   const reset = useCallback(() => {
+    generation.current++;
     current.current?.abort();
     setState({ phase: 'idle' });
   }, []);
 
-  return { state, ask, show, reset };
+  return { state, ask, show, open, reset };
 }

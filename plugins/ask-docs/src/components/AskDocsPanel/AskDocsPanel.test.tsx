@@ -1,8 +1,10 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { renderInTestApp, TestApiProvider } from '@backstage/test-utils';
+import { ResponseError } from '@backstage/errors';
 import { askDocsApiRef } from '../../api/AskDocsApi';
 import type { AskDocsApi } from '../../api/AskDocsApi';
+import type { AnswerRecord } from '@askdocs/plugin-ask-docs-common';
 import {
   evidenceOnlyResponse,
   groundedResponse,
@@ -220,12 +222,131 @@ describe('AskDocsPanel', () => {
     expect(screen.getByTestId('ask-docs-state-not-in-kb')).toBeInTheDocument();
   });
 
+  it('names the question box by its label', async () => {
+    await renderPanel(mockAskDocsApi());
+    const box = screen.getByRole('textbox', {
+      name: 'Ask a question about the documentation',
+    });
+    expect(box).toBe(screen.getByTestId('ask-docs-question'));
+  });
+
+  it('announces the finished answer in one polite status region', async () => {
+    const stream = controllableStream();
+    const api = mockAskDocsApi({ askStream: jest.fn(() => stream.iterable) });
+    await renderPanel(api);
+    await askQuestion('How do I roll back?');
+    await screen.findByTestId('ask-docs-streaming');
+    const region = screen.getByRole('status');
+    expect(region).toHaveAttribute('aria-live', 'polite');
+    // Quiet while the text streams in, so it is read once, whole.
+    expect(region).toHaveAttribute('aria-busy', 'true');
+    expect(
+      screen.getByRole('progressbar', { name: 'Searching the documentation…' }),
+    ).toBeInTheDocument();
+
+    act(() => stream.push({ type: 'done', response: groundedResponse }));
+    await screen.findByTestId('ask-docs-state-grounded');
+    expect(screen.getAllByRole('status')).toHaveLength(1);
+    expect(screen.getByRole('status')).toHaveTextContent(
+      'Roll back with the release tool',
+    );
+    expect(screen.getByRole('status')).toHaveAttribute('aria-busy', 'false');
+  });
+
+  it("shows the request id of the stream's error event, to find the server log", async () => {
+    const api = mockAskDocsApi({
+      askStream: jest.fn(async function* fails() {
+        yield { type: 'error', message: 'Internal error', requestId: 'r-1' };
+      }),
+    });
+    await renderPanel(api);
+    await askQuestion('How do I roll back?');
+    const error = await screen.findByTestId('ask-docs-state-error');
+    expect(error).toHaveTextContent('Internal error');
+    expect(error).toHaveTextContent('request id r-1');
+  });
+
+  it('shows the request id of an internal error response', async () => {
+    const failure = await ResponseError.fromResponse(
+      new Response(
+        JSON.stringify({
+          error: {
+            name: 'InternalError',
+            message: 'Internal error',
+            requestId: 'r-2',
+          },
+          response: { statusCode: 500 },
+        }),
+        { status: 500, headers: { 'Content-Type': 'application/json' } },
+      ),
+    );
+    const api = mockAskDocsApi({
+      askStream: jest.fn(async function* fails() {
+        throw failure;
+      }),
+    });
+    await renderPanel(api);
+    await askQuestion('How do I roll back?');
+    const error = await screen.findByTestId('ask-docs-state-error');
+    expect(error).toHaveTextContent('Internal error');
+    expect(error).toHaveTextContent('request id r-2');
+  });
+
   it('does not ask an empty question', async () => {
     const api = mockAskDocsApi();
     await renderPanel(api);
     expect(screen.getByTestId('ask-docs-submit')).toBeDisabled();
     await userEvent.type(screen.getByTestId('ask-docs-question'), '   {enter}');
     expect(api.askStream).not.toHaveBeenCalled();
+  });
+
+  it('keeps a new question when a history answer clicked before it loads late', async () => {
+    let resolveLoad: (record: AnswerRecord) => void = () => {};
+    const old = recordOf(groundedResponse, { question: 'An old question' });
+    const api = mockAskDocsApi({
+      listAnswers: jest.fn(async () => [old]),
+      getAnswer: jest.fn(
+        () => new Promise<AnswerRecord>(resolve => (resolveLoad = resolve)),
+      ),
+      askStream: jest.fn(() => streamOf(notInKbResponse)),
+    });
+    await renderPanel(api, { showHistory: true });
+    await userEvent.click(await screen.findByText('An old question'));
+    expect(api.getAnswer).toHaveBeenCalledWith('a-1');
+
+    await askQuestion('A new question');
+    await screen.findByTestId('ask-docs-state-not-in-kb');
+    await act(async () => resolveLoad(old));
+    await new Promise(r => setTimeout(r, 20));
+    expect(screen.queryByTestId('ask-docs-state-grounded')).toBeNull();
+    expect(screen.getByTestId('ask-docs-state-not-in-kb')).toBeInTheDocument();
+    expect(screen.getByTestId('ask-docs-question')).toHaveValue(
+      'A new question',
+    );
+  });
+
+  it('shows the history answer clicked last, whichever loads first', async () => {
+    const loads = new Map<string, (record: AnswerRecord) => void>();
+    const a = recordOf(notInKbResponse, { id: 'h-a', question: 'Question A' });
+    const b = recordOf(groundedResponse, { id: 'h-b', question: 'Question B' });
+    const api = mockAskDocsApi({
+      listAnswers: jest.fn(async () => [a, b]),
+      getAnswer: jest.fn(
+        (id: string) =>
+          new Promise<AnswerRecord>(resolve => loads.set(id, resolve)),
+      ),
+    });
+    await renderPanel(api, { showHistory: true });
+    await userEvent.click(await screen.findByText('Question A'));
+    await userEvent.click(screen.getByText('Question B'));
+    await act(async () => loads.get('h-b')!(b));
+    expect(
+      await screen.findByTestId('ask-docs-state-grounded'),
+    ).toBeInTheDocument();
+    await act(async () => loads.get('h-a')!(a));
+    await new Promise(r => setTimeout(r, 20));
+    expect(screen.queryByTestId('ask-docs-state-not-in-kb')).toBeNull();
+    expect(screen.getByTestId('ask-docs-question')).toHaveValue('Question B');
   });
 
   it('lists previous questions and reloads one with its outdated notice', async () => {

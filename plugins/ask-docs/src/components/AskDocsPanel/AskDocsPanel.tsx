@@ -1,4 +1,4 @@
-import { FormEvent, useEffect, useState } from 'react';
+import { FormEvent, ReactNode, useEffect, useId, useState } from 'react';
 import Box from '@material-ui/core/Box';
 import Button from '@material-ui/core/Button';
 import Grid from '@material-ui/core/Grid';
@@ -23,10 +23,15 @@ export interface AskDocsPanelProps {
   placeholder?: string;
 }
 
+const STEP_LABEL = {
+  retrieving: 'Searching the documentation…',
+  generating: 'Writing the answer…',
+} as const;
+
 /** Question box, streaming answer and (optionally) the asker's history. */
 export function AskDocsPanel(props: AskDocsPanelProps) {
   const { scope, showHistory, initialQuestion } = props;
-  const { state, ask, show, reset } = useAskDocs();
+  const { state, ask, open, reset } = useAskDocs();
   const [question, setQuestion] = useState(initialQuestion ?? '');
   const [answeredCount, setAnsweredCount] = useState(0);
   // The answered turns of the current thread, oldest first; the last one's id is the next
@@ -35,6 +40,8 @@ export function AskDocsPanel(props: AskDocsPanelProps) {
     [],
   );
   const [asked, setAsked] = useState<string>();
+  // MUI 4 ties the label to the input only through an id.
+  const inputId = useId();
 
   useEffect(() => {
     if (initialQuestion?.trim()) ask(initialQuestion.trim(), scope);
@@ -77,6 +84,7 @@ export function AskDocsPanel(props: AskDocsPanelProps) {
       <form onSubmit={submit} data-testid="ask-docs-form">
         <Box display="flex" alignItems="flex-start" style={{ gap: 8 }}>
           <TextField
+            id={inputId}
             fullWidth
             variant="outlined"
             size="small"
@@ -147,12 +155,14 @@ export function AskDocsPanel(props: AskDocsPanelProps) {
       <Grid item xs={12} md={4}>
         <HistoryList
           refreshKey={answeredCount}
-          onSelect={record => {
+          onOpen={async id => {
+            // Undefined when a newer question or click overtook this load.
+            const record = await open(id);
+            if (!record) return;
             setQuestion(record.question);
             // A replayed answer starts a thread of its own: follow-ups continue from it.
             setThread([{ id: record.id, question: record.question }]);
             setAsked(record.threadId);
-            show(record);
           }}
         />
       </Grid>
@@ -160,12 +170,28 @@ export function AskDocsPanel(props: AskDocsPanelProps) {
   );
 }
 
-/** Renders whichever phase the current question is in. */
+/**
+ * Renders whichever phase the current question is in, inside a polite live region that stays
+ * in place across phases (one per panel), so screen readers announce the answer when it is done.
+ */
 export function AskStateView(props: {
   state: AskState;
   onRetry?: () => void;
   hideFeedback?: boolean;
 }) {
+  return (
+    <div
+      role="status"
+      aria-live="polite"
+      // Busy while streaming: the text is read once, whole, rather than at every delta.
+      aria-busy={props.state.phase === 'streaming'}
+    >
+      {phaseView(props)}
+    </div>
+  );
+}
+
+function phaseView(props: Parameters<typeof AskStateView>[0]): ReactNode {
   const { state } = props;
   switch (state.phase) {
     case 'idle':
@@ -174,11 +200,9 @@ export function AskStateView(props: {
       return (
         <div data-testid="ask-docs-streaming" aria-busy="true">
           <Typography variant="caption" color="textSecondary">
-            {state.step === 'retrieving'
-              ? 'Searching the documentation…'
-              : 'Writing the answer…'}
+            {STEP_LABEL[state.step]}
           </Typography>
-          <LinearProgress />
+          <LinearProgress aria-label={STEP_LABEL[state.step]} />
           {state.text && (
             <Box mt={1}>
               {/* Sources arrive with the final event; until then markers stay plain text. */}
@@ -202,6 +226,12 @@ export function AskStateView(props: {
         >
           <AlertTitle>The question could not be answered</AlertTitle>
           {state.message}
+          {state.requestId && (
+            // For an administrator to find the details in the server's log.
+            <Typography variant="caption" display="block">
+              request id {state.requestId}
+            </Typography>
+          )}
         </Alert>
       );
     case 'done':

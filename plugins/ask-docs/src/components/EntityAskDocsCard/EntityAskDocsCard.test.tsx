@@ -41,6 +41,38 @@ describe('EntityAskDocsCard', () => {
     });
   });
 
+  it('also asks the docs of the entity its techdocs-entity annotation names', async () => {
+    const api = mockAskDocsApi({
+      askStream: jest.fn(() => streamOf(groundedResponse)),
+    });
+    const withExternalDocs: Entity = {
+      ...entity,
+      metadata: {
+        ...entity.metadata,
+        // As the TechDocs plugin reads it: the namespace defaults to 'default'.
+        annotations: {
+          'backstage.io/techdocs-entity': 'Component:Shared-Docs',
+        },
+      },
+    };
+    await renderInTestApp(
+      <TestApiProvider apis={[[askDocsApiRef, api]]}>
+        <EntityProvider entity={withExternalDocs}>
+          <EntityAskDocsCard />
+        </EntityProvider>
+      </TestApiProvider>,
+    );
+    await userEvent.type(screen.getByTestId('ask-docs-question'), 'How?');
+    await userEvent.click(screen.getByTestId('ask-docs-submit'));
+    await screen.findByTestId('ask-docs-state-grounded');
+    expect(api.askStream.mock.calls[0][0].scope).toEqual({
+      entityRefs: [
+        'component:default/payments',
+        'component:default/shared-docs',
+      ],
+    });
+  });
+
   it('starts afresh on another entity: no answer or thread of the one before', async () => {
     const api = mockAskDocsApi({
       askStream: jest.fn(() => streamOf(groundedResponse)),

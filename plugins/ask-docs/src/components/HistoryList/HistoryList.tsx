@@ -21,14 +21,19 @@ const STATUS_LABEL: Record<AnswerStatus, string> = {
 export interface HistoryListProps {
   /** Change it to reload the list (e.g. after a new answer). */
   refreshKey?: unknown;
-  /** Called with the full stored answer of the clicked question. */
-  onSelect(record: AnswerRecord): void;
+  /** Called with the full stored answer of the question clicked last. */
+  onSelect?(record: AnswerRecord): void;
+  /**
+   * Instead of onSelect: opens the clicked question itself, e.g. with useAskDocs().open, which
+   * also ignores a load overtaken by a newer question. The item shows as loading until it settles.
+   */
+  onOpen?(id: string): Promise<unknown>;
   limit?: number;
 }
 
 /** The caller's previous questions; clicking one replays its stored answer. */
 export function HistoryList(props: HistoryListProps) {
-  const { refreshKey, onSelect, limit = 20 } = props;
+  const { refreshKey, onSelect, onOpen, limit = 20 } = props;
   const api = useApi(askDocsApiRef);
   const [items, setItems] = useState<AnswerRecord[]>();
   const { pending: loadingId, error, setError, run } = usePendingCall<string>();
@@ -50,7 +55,15 @@ export function HistoryList(props: HistoryListProps) {
   }, [api, limit, refreshKey, setError]);
 
   const open = (id: string) =>
-    run(id, async () => onSelect(await api.getAnswer(id)));
+    run(id, async isLatest => {
+      if (onOpen) {
+        await onOpen(id);
+        return;
+      }
+      const record = await api.getAnswer(id);
+      // Clicking A, then B: A loading last must not replace B.
+      if (isLatest()) onSelect?.(record);
+    });
 
   return (
     <div data-testid="ask-docs-history">

@@ -1,4 +1,4 @@
-import { screen, waitFor } from '@testing-library/react';
+import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { renderInTestApp, TestApiProvider } from '@backstage/test-utils';
 import { ResponseError } from '@backstage/errors';
@@ -99,6 +99,51 @@ describe('IngestionProgressPanel', () => {
     expect(await screen.findByRole('alert')).toHaveTextContent(
       'database unavailable',
     );
+  });
+
+  it('keeps polling and the last counters through a failed refresh', async () => {
+    jest.useFakeTimers();
+    try {
+      const running: IngestionProgress = {
+        ...progress,
+        status: 'running',
+        pagesDone: 5,
+      };
+      const api = mockAskDocsApi({
+        getIngestionProgress: jest
+          .fn()
+          .mockResolvedValueOnce(running)
+          .mockRejectedValueOnce(new Error('gateway timeout'))
+          .mockResolvedValue({ ...running, pagesDone: 9 }),
+      });
+      await renderInTestApp(
+        <TestApiProvider apis={[[askDocsApiRef, api]]}>
+          <IngestionProgressPanel pollIntervalMs={1000} />
+        </TestApiProvider>,
+      );
+      const pagesDone = () =>
+        screen.getByTestId('ask-docs-ingestion-pages-done');
+      await waitFor(() => expect(pagesDone()).toHaveTextContent('5'));
+
+      await act(async () => {
+        jest.advanceTimersByTime(1000);
+      });
+      expect(api.getIngestionProgress).toHaveBeenCalledTimes(2);
+      expect(screen.getByRole('alert')).toHaveTextContent('gateway timeout');
+      expect(pagesDone()).toHaveTextContent('5');
+      expect(screen.getByTestId('ask-docs-ingestion')).toHaveTextContent(
+        'running',
+      );
+
+      await act(async () => {
+        jest.advanceTimersByTime(1000);
+      });
+      expect(api.getIngestionProgress).toHaveBeenCalledTimes(3);
+      expect(pagesDone()).toHaveTextContent('9');
+      expect(screen.queryByRole('alert')).toBeNull();
+    } finally {
+      jest.useRealTimers();
+    }
   });
 
   it('starts a run and refreshes', async () => {

@@ -34,29 +34,37 @@ export interface IngestionProgressPanelProps {
   pollIntervalMs?: number;
 }
 
-type Load =
-  | { kind: 'loading' }
-  | { kind: 'forbidden' }
-  | { kind: 'error'; message: string }
-  | { kind: 'ready'; progress: IngestionProgress };
+interface Load {
+  /** False until the first answer (progress or failure). */
+  settled: boolean;
+  forbidden: boolean;
+  /** The last progress read; kept through failed refreshes. */
+  progress?: IngestionProgress;
+  /** Why the last refresh failed; cleared by the next that succeeds. */
+  error?: string;
+}
 
 /** Admin view of the indexing run. Renders nothing for users who may not see it (403). */
 export function IngestionProgressPanel(props: IngestionProgressPanelProps) {
   const { pollIntervalMs = 5000 } = props;
   const api = useApi(askDocsApiRef);
-  const [load, setLoad] = useState<Load>({ kind: 'loading' });
+  const [load, setLoad] = useState<Load>({ settled: false, forbidden: false });
   const [starting, setStarting] = useState(false);
   const [startError, setStartError] = useState<string>();
 
   const refresh = useCallback(async () => {
     try {
-      setLoad({ kind: 'ready', progress: await api.getIngestionProgress() });
+      const progress = await api.getIngestionProgress();
+      setLoad({ settled: true, forbidden: false, progress });
     } catch (e) {
-      setLoad(
-        isForbidden(e)
-          ? { kind: 'forbidden' }
-          : { kind: 'error', message: describeError(e) },
-      );
+      // One failed refresh (a proxy timeout, a restarting backend) keeps the last progress, so
+      // a running run stays running and polling goes on.
+      setLoad(l => ({
+        ...l,
+        settled: true,
+        forbidden: isForbidden(e),
+        error: describeError(e),
+      }));
     }
   }, [api]);
 
@@ -64,14 +72,15 @@ export function IngestionProgressPanel(props: IngestionProgressPanelProps) {
     refresh();
   }, [refresh]);
 
-  const running = load.kind === 'ready' && load.progress.status === 'running';
+  const { progress } = load;
+  const running = progress?.status === 'running';
   useEffect(() => {
     if (!running) return undefined;
     const timer = setInterval(refresh, pollIntervalMs);
     return () => clearInterval(timer);
   }, [running, refresh, pollIntervalMs]);
 
-  if (load.kind === 'forbidden' || load.kind === 'loading') return null;
+  if (load.forbidden || !load.settled) return null;
 
   const start = async () => {
     setStarting(true);
@@ -92,26 +101,28 @@ export function IngestionProgressPanel(props: IngestionProgressPanelProps) {
       subheader="Visible to administrators"
     >
       <div data-testid="ask-docs-ingestion">
-        {load.kind === 'error' && (
+        {load.error && (
           <Typography color="error" role="alert">
-            {load.message}
+            {load.error}
           </Typography>
         )}
-        {load.kind === 'ready' && (
+        {progress && (
           <>
-            {running && <LinearProgress />}
+            {running && (
+              <LinearProgress aria-label="Ingestion run in progress" />
+            )}
             <Typography variant="body2" color="textSecondary" gutterBottom>
-              {describeRun(load.progress)}
+              {describeRun(progress)}
             </Typography>
             <Box display="flex" flexWrap="wrap" style={{ gap: 24 }}>
               {COUNTERS.map(([label, field]) => (
-                <Stat key={field} label={label} value={load.progress[field]} />
+                <Stat key={field} label={label} value={progress[field]} />
               ))}
-              <Stat label="Errors" value={load.progress.errors.length} />
+              <Stat label="Errors" value={progress.errors.length} />
             </Box>
-            {load.progress.errors.length > 0 && (
+            {progress.errors.length > 0 && (
               <List dense data-testid="ask-docs-ingestion-error-list">
-                {load.progress.errors.slice(0, 50).map((error, i) => (
+                {progress.errors.slice(0, 50).map((error, i) => (
                   <ListItem key={i} disableGutters>
                     <ListItemText
                       primary={error.message}

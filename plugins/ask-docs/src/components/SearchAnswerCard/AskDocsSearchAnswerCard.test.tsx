@@ -1,13 +1,18 @@
-import { screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { renderInTestApp, TestApiProvider } from '@backstage/test-utils';
 import {
   MockSearchApi,
   SearchContextProvider,
   searchApiRef,
+  useSearch,
 } from '@backstage/plugin-search-react';
 import { askDocsApiRef } from '../../api/AskDocsApi';
 import { groundedResponse } from '../../testUtils/fixtures';
-import { mockAskDocsApi, streamOf } from '../../testUtils/mockApi';
+import {
+  controllableStream,
+  mockAskDocsApi,
+  streamOf,
+} from '../../testUtils/mockApi';
 import { AskDocsSearchAnswerCard } from './AskDocsSearchAnswerCard';
 
 async function renderWithTerm(
@@ -31,6 +36,12 @@ async function renderWithTerm(
   return api;
 }
 
+/** Stands in for the search bar: sets the context's term. */
+function TermInput() {
+  const { setTerm } = useSearch();
+  return <input aria-label="term" onChange={e => setTerm(e.target.value)} />;
+}
+
 describe('AskDocsSearchAnswerCard', () => {
   it('answers the current search term', async () => {
     const api = await renderWithTerm('how to roll back');
@@ -50,5 +61,65 @@ describe('AskDocsSearchAnswerCard', () => {
     await new Promise(r => setTimeout(r, 20));
     await waitFor(() => expect(api.askStream).not.toHaveBeenCalled());
     expect(screen.queryByTestId('ask-docs-search-answer')).toBeNull();
+  });
+
+  it("drops the previous term's answer and request as soon as the term changes", async () => {
+    jest.useFakeTimers();
+    try {
+      const late = controllableStream();
+      const api = mockAskDocsApi({
+        askStream: jest
+          .fn()
+          .mockImplementationOnce(() => streamOf(groundedResponse))
+          .mockImplementationOnce(() => late.iterable)
+          .mockImplementation(() => new Promise(() => {})),
+      });
+      await renderInTestApp(
+        <TestApiProvider
+          apis={[
+            [askDocsApiRef, api],
+            [searchApiRef, new MockSearchApi({ results: [] })],
+          ]}
+        >
+          <SearchContextProvider
+            initialState={{ term: 'rollback', types: [], filters: {} }}
+          >
+            <TermInput />
+            <AskDocsSearchAnswerCard />
+          </SearchContextProvider>
+        </TestApiProvider>,
+      );
+      const term = screen.getByRole('textbox', { name: 'term' });
+      await act(async () => {
+        jest.advanceTimersByTime(800);
+      });
+      await waitFor(() =>
+        expect(
+          screen.getByTestId('ask-docs-state-grounded'),
+        ).toBeInTheDocument(),
+      );
+
+      fireEvent.change(term, { target: { value: 'canary release' } });
+      await act(async () => {
+        jest.advanceTimersByTime(100);
+      });
+      expect(screen.queryByTestId('ask-docs-state-grounded')).toBeNull();
+
+      // A request still in flight for a replaced term is dropped too.
+      await act(async () => {
+        jest.advanceTimersByTime(800);
+      });
+      expect(api.askStream).toHaveBeenCalledTimes(2);
+      expect(screen.getByTestId('ask-docs-streaming')).toBeInTheDocument();
+      fireEvent.change(term, { target: { value: 'deployment' } });
+      await act(async () => {
+        late.push({ type: 'done', response: groundedResponse });
+        jest.advanceTimersByTime(100);
+      });
+      expect(screen.queryByTestId('ask-docs-state-grounded')).toBeNull();
+      expect(api.askStream.mock.calls[1][1]?.signal?.aborted).toBe(true);
+    } finally {
+      jest.useRealTimers();
+    }
   });
 });

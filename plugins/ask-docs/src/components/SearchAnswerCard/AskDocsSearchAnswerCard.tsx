@@ -36,10 +36,10 @@ export function AskDocsSearchAnswerCard(props: AskDocsSearchAnswerCardProps) {
   const question = term.trim();
 
   useEffect(() => {
-    if (question.length < minLength) {
-      reset();
-      return undefined;
-    }
+    // The previous term's answer (or its request in flight) would otherwise sit beside the
+    // new term's results until the debounce ends.
+    reset();
+    if (question.length < minLength) return undefined;
     // Asking costs a model call, so wait until the user stops typing.
     const timer = setTimeout(() => ask(question), debounceMs);
     return () => clearTimeout(timer);

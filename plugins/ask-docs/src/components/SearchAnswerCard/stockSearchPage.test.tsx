@@ -1,4 +1,4 @@
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { renderTestApp } from '@backstage/frontend-test-utils';
 import searchPlugin from '@backstage/plugin-search/alpha';
 import { MockSearchApi, searchApiRef } from '@backstage/plugin-search-react';
@@ -14,7 +14,15 @@ const catalogApi = {
 };
 
 /** The stock search plugin's /search page with only the ask-docs plugin added. */
-function renderStockSearchPage(url: string) {
+function renderStockSearchPage(
+  url: string,
+  options: {
+    results?: NonNullable<
+      ConstructorParameters<typeof MockSearchApi>[0]
+    >['results'];
+    config?: NonNullable<Parameters<typeof renderTestApp>[0]>['config'];
+  } = {},
+) {
   const api = mockAskDocsApi({
     askStream: jest.fn(() => streamOf(groundedResponse)),
   });
@@ -26,7 +34,7 @@ function renderStockSearchPage(url: string) {
       [
         searchApiRef,
         new MockSearchApi({
-          results: [
+          results: options.results ?? [
             {
               type: 'techdocs',
               document: {
@@ -40,6 +48,7 @@ function renderStockSearchPage(url: string) {
       ],
     ],
     initialRouteEntries: [url],
+    config: options.config,
     // The entity card and the TechDocs addon have no host here (no catalog or TechDocs plugin).
     isExpectedError: error => error.code === 'EXTENSION_ATTACHMENT_MISSING',
   });
@@ -78,5 +87,37 @@ describe('the stock search page with the ask-docs plugin installed', () => {
     await new Promise(resolve => setTimeout(resolve, 1000));
     expect(api.askStream).not.toHaveBeenCalled();
     expect(screen.queryByTestId('ask-docs-search-answer')).toBeNull();
+  }, 40_000);
+
+  it('renders ask-docs results with their icon and a link to the page where it is', async () => {
+    renderStockSearchPage('/search?query=rollback', {
+      results: [
+        {
+          type: 'ask-docs',
+          document: {
+            title: 'Rollback checklist',
+            text: 'How to roll back',
+            location: '/docs/default/component/payments/release/',
+          },
+        },
+      ],
+      config: {
+        app: {
+          extensions: [{ 'page:ask-docs': { config: { path: '/help/ask' } } }],
+        },
+      },
+    });
+    const title = await screen.findByText(
+      'Rollback checklist',
+      {},
+      { timeout: 15_000 },
+    );
+    // Not the sidebar item, which has the same text.
+    const item = title.closest('li')!;
+    expect(within(item).getByText('Ask the docs').closest('a')).toHaveAttribute(
+      'href',
+      '/help/ask?q=Rollback%20checklist',
+    );
+    expect(item.querySelector('.MuiListItemIcon-root svg')).not.toBeNull();
   }, 40_000);
 });

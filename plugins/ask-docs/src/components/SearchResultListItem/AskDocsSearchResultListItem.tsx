@@ -1,13 +1,25 @@
 import Button from '@material-ui/core/Button';
 import QuestionAnswerIcon from '@material-ui/icons/QuestionAnswer';
 import { Link } from '@backstage/core-components';
+import { useRouteRef } from '@backstage/core-plugin-api';
 import { DefaultResultListItem } from '@backstage/plugin-search-react';
 import type { DefaultResultListItemProps } from '@backstage/plugin-search-react';
+import { rootRouteRef } from '../../routes';
 
 export interface AskDocsSearchResultListItemProps
   extends DefaultResultListItemProps {
-  /** Path of the Ask the docs page. */
+  /** Path of the Ask the docs page; by default, wherever the app mounts it. */
   askPath?: string;
+}
+
+/** The path the app mounts the Ask the docs page at; undefined where it is not mounted. */
+function useAskPagePath(): string | undefined {
+  try {
+    // Throws for an unmounted page (e.g. `page:ask-docs: false`): then no link to a 404.
+    return useRouteRef(rootRouteRef)();
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -17,24 +29,28 @@ export interface AskDocsSearchResultListItemProps
 export function AskDocsSearchResultListItem(
   props: AskDocsSearchResultListItemProps,
 ) {
-  const { askPath = '/ask-docs', ...rest } = props;
+  const { askPath, ...rest } = props;
+  const pagePath = useAskPagePath();
+  const path = askPath ?? pagePath;
   const title = props.result?.title;
   return (
     <DefaultResultListItem
-      icon={props.icon ?? <QuestionAnswerIcon />}
+      {...rest}
+      // After the spread: the new frontend system passes `icon: undefined` explicitly.
+      icon={rest.icon ?? <QuestionAnswerIcon />}
       secondaryAction={
-        title ? (
+        rest.secondaryAction ??
+        (title && path ? (
           <Button
             size="small"
             component={Link}
-            to={`${askPath}?q=${encodeURIComponent(title)}`}
+            to={`${path}?q=${encodeURIComponent(title)}`}
             startIcon={<QuestionAnswerIcon fontSize="small" />}
           >
             Ask the docs
           </Button>
-        ) : undefined
+        ) : undefined)
       }
-      {...rest}
     />
   );
 }

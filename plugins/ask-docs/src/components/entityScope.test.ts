@@ -1,0 +1,47 @@
+import type { Entity } from '@backstage/catalog-model';
+import { entityScope } from './entityScope';
+
+function entityWith(annotation?: string): Entity {
+  return {
+    apiVersion: 'backstage.io/v1alpha1',
+    kind: 'Component',
+    metadata: {
+      name: 'payments',
+      namespace: 'team-a',
+      ...(annotation !== undefined
+        ? { annotations: { 'backstage.io/techdocs-entity': annotation } }
+        : {}),
+    },
+  };
+}
+
+describe('entityScope', () => {
+  it("adds the techdocs-entity annotation's ref, lower-cased", () => {
+    expect(entityScope(entityWith('System:Team-B/Handbook'))).toEqual({
+      entityRefs: ['component:team-a/payments', 'system:team-b/handbook'],
+    });
+  });
+
+  it('reads a ref without namespace as the TechDocs plugin does (default)', () => {
+    expect(entityScope(entityWith('component:shared-docs'))).toEqual({
+      entityRefs: [
+        'component:team-a/payments',
+        'component:default/shared-docs',
+      ],
+    });
+  });
+
+  it('ignores an annotation the TechDocs plugin cannot parse either', () => {
+    for (const value of ['shared-docs', '', 'component:']) {
+      expect(entityScope(entityWith(value))).toEqual({
+        entityRefs: ['component:team-a/payments'],
+      });
+    }
+  });
+
+  it('names the entity once when the annotation points at itself', () => {
+    expect(entityScope(entityWith('Component:team-a/Payments'))).toEqual({
+      entityRefs: ['component:team-a/payments'],
+    });
+  });
+});
