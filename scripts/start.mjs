@@ -56,7 +56,8 @@ async function startEmbeddedDb() {
     child.once('exit', c =>
       reject(
         new Error(
-          `embedded Postgres exited (${c}); is port ${port} in use? Set ASK_DOCS_DB_PORT.`,
+          `embedded Postgres exited (${c}); see its message above (a port in use: set ` +
+            'ASK_DOCS_DB_PORT; a data directory in use: another ./run start is running).',
         ),
       ),
     );

@@ -9,7 +9,7 @@
 // postgres) kept in DIR/.password (generated on first start; fresh per start without --data-dir).
 //
 // Usage: node server.mjs [--port 5433] [--host 127.0.0.1] [--data-dir DIR] [--max-connections 64]
-//                       [--preload db1,db2]
+//                       [--preload db1,db2] [--auth-timeout-ms 30000]
 // Prints one JSON line {"ready":true,"host","port","user","password","passwordFile"} on stdout
 // when accepting connections, and a line for the developer on stderr.
 import { startWireServer } from './wireServer.mjs';
@@ -27,6 +27,7 @@ try {
     dataDir: arg('data-dir', undefined),
     maxConnections: Number(arg('max-connections', '64')),
     preload: (arg('preload', '') ?? '').split(',').filter(Boolean),
+    authTimeoutMs: Number(arg('auth-timeout-ms', '30000')),
   });
 } catch (e) {
   // Our own refusals (e.g. a non-loopback --host) need no stack trace.

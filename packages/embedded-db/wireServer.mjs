@@ -34,6 +34,14 @@ const PROTOCOL_3 = 196608;
 const MAX_STARTUP_LENGTH = 10000;
 /** A client that has not authenticated by then is dropped, so it cannot hold a connection slot. */
 const AUTH_TIMEOUT_MS = 30_000;
+/** Postgres' own limit for any message (PQ_LARGE_MESSAGE_LIMIT). */
+const MAX_MESSAGE_LENGTH = 0x3fffffff;
+/** How long a closed connection may take to flush its last message before it is destroyed. */
+const CLOSE_GRACE_MS = 2_000;
+/** Holds the server's pid; a second server on the same data directory is refused. */
+const LOCK_FILE = '.lock';
+/** Data directories locked by this process (a stale lock may carry our own, reused, pid). */
+const lockedHere = new Set();
 
 /** Messages after which the client waits for the server: the end of a unit of work. */
 const UNIT_END = new Set(['S', 'Q', 'H', 'c', 'f']);
@@ -46,6 +54,14 @@ class Instance {
     this.busy = false;
     /** The client whose transaction is open; only it may run until the transaction ends. */
     this.owner = null;
+    /** Connected clients; the shared session is reset when the last one leaves. */
+    this.clients = 0;
+  }
+
+  /** A client authenticated: run its startup message (see submit). */
+  attach(client, startup) {
+    this.clients += 1;
+    return this.submit(client, startup, true);
   }
 
   /** `startup` units may run inside another client's transaction: opening a pool connection
@@ -68,11 +84,14 @@ class Instance {
         if (index < 0) break; // wait for the transaction owner's next unit
         const [unit] = this.queue.splice(index, 1);
         try {
-          await this.db.runExclusive(() =>
-            this.db.execProtocolRawStream(unit.bytes, {
-              onRawData: data => unit.client.write(data),
-            }),
-          );
+          if (unit.sql)
+            await this.db.exec(unit.sql); // exec takes PGlite's lock itself
+          else
+            await this.db.runExclusive(() =>
+              this.db.execProtocolRawStream(unit.bytes, {
+                onRawData: data => unit.client.write(data),
+              }),
+            );
           unit.resolve();
         } catch (e) {
           unit.reject(e);
@@ -87,6 +106,7 @@ class Instance {
 
   /** A client went away: drop its queued work and end a transaction it left open. */
   async release(client) {
+    this.clients -= 1;
     this.queue = this.queue.filter(
       u => u.client !== client || (u.reject(new Error('client closed')), false),
     );
@@ -95,13 +115,99 @@ class Instance {
       // exec takes PGlite's own lock; runExclusive around it would deadlock.
       await this.db.exec('ROLLBACK').catch(() => {});
     }
+    if (this.clients === 0) {
+      // All clients share one session, so what one set (SET, prepared statements, temp tables,
+      // LISTEN, advisory locks) would outlive it; the next first client starts clean. Queued, so
+      // it runs before the startup of a client that arrives meanwhile.
+      this.queue.push({
+        client: null,
+        sql: 'DISCARD ALL',
+        resolve: () => {},
+        reject: e =>
+          process.stderr.write(
+            `embedded-db: resetting the session of ${this.name} failed: ${e.message}\n`,
+          ),
+      });
+    }
     this.pump();
   }
 }
 
 /**
+ * Takes the data directory for this process: two servers writing one PGlite cluster corrupt it.
+ * Returns the function that gives it back.
+ * @param {string} dataDir
+ */
+function lockDataDir(dataDir) {
+  const dir = path.resolve(dataDir);
+  const file = path.join(dir, LOCK_FILE);
+  const inUse = pid =>
+    new Error(
+      `embedded-db: data directory ${dir} is in use by pid ${pid} (another embedded-db ` +
+        `server); stop it, or delete ${file} if no such server runs`,
+    );
+  if (lockedHere.has(dir)) throw inUse(process.pid);
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const fd = fs.openSync(file, 'wx', 0o600);
+      try {
+        fs.writeSync(fd, String(process.pid));
+      } finally {
+        fs.closeSync(fd);
+      }
+      lockedHere.add(dir);
+      return () => {
+        lockedHere.delete(dir);
+        fs.rmSync(file, { force: true });
+      };
+    } catch (e) {
+      const code = /** @type {NodeJS.ErrnoException} */ (e).code;
+      // Twice: another server took it between our removing the stale file and creating ours.
+      if (code === 'EEXIST' && attempt > 0) throw inUse('unknown');
+      if (code !== 'EEXIST') throw e;
+    }
+    const pid = Number(fs.readFileSync(file, 'utf8').trim());
+    // A server between creating the file and writing its pid; give it a moment to finish.
+    const starting = !pid && Date.now() - fs.statSync(file).mtimeMs < 5000;
+    if (starting || (pid !== process.pid && isAlive(pid)))
+      throw inUse(pid || 'unknown');
+    // Stale: its server died without removing it (crash, SIGKILL).
+    fs.rmSync(file, { force: true });
+  }
+}
+
+/** @param {number} pid */
+function isAlive(pid) {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return /** @type {NodeJS.ErrnoException} */ (e).code === 'EPERM'; // alive, not ours
+  }
+}
+
+/** Ends a connection with `last` (if any), then destroys it: a client that never closes its side
+ * must not keep the socket, and what it still sends is read and dropped (unread data would make
+ * the kernel reset the connection before the error reached the client).
+ * @param {net.Socket} socket @param {Buffer} [last]
+ */
+function closeSocket(socket, last) {
+  socket.on('error', () => socket.destroy());
+  socket.removeAllListeners('data');
+  socket.on('data', () => {});
+  const timer = setTimeout(() => socket.destroy(), CLOSE_GRACE_MS);
+  timer.unref();
+  socket.end(last, () => {
+    clearTimeout(timer);
+    socket.destroy();
+  });
+}
+
+/**
  * @param {{ host?: string, port?: number, dataDir?: string, maxConnections?: number,
- *   preload?: string[] }} [options] host must be loopback; without dataDir everything is in memory
+ *   preload?: string[], authTimeoutMs?: number }} [options] host must be loopback; without
+ *   dataDir everything is in memory
  */
 export async function startWireServer({
   host = '127.0.0.1',
@@ -109,9 +215,38 @@ export async function startWireServer({
   dataDir,
   maxConnections = 64,
   preload = [],
+  authTimeoutMs = AUTH_TIMEOUT_MS,
 } = {}) {
   assertLoopbackHost(host);
   if (dataDir) fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  // Before anything in the data directory is opened or written.
+  const unlock = dataDir ? lockDataDir(dataDir) : () => {};
+  try {
+    return await serve({
+      host,
+      port,
+      dataDir,
+      maxConnections,
+      preload,
+      authTimeoutMs,
+      unlock,
+    });
+  } catch (e) {
+    unlock();
+    throw e;
+  }
+}
+
+/** startWireServer once the data directory is ours. */
+async function serve({
+  host,
+  port,
+  dataDir,
+  maxConnections,
+  preload,
+  authTimeoutMs,
+  unlock,
+}) {
   const { password, file: passwordFile } = passwordFor(dataDir);
   const verifier = scramVerifier(password);
   const instances = new Map();
@@ -138,53 +273,90 @@ export async function startWireServer({
     if (!name)
       throw new Error(`invalid database name ${JSON.stringify(database)}`);
     if (!instances.has(name)) {
-      instances.set(
-        name,
-        (async () => {
-          const dir = dataDir ? path.join(dataDir, name) : undefined;
-          const initialised =
-            dir !== undefined && fs.existsSync(path.join(dir, 'PG_VERSION'));
-          if (dir) fs.mkdirSync(dir, { recursive: true });
-          const db = await PGlite.create({
-            dataDir: dir,
-            extensions: { vector },
-            loadDataDir: initialised ? undefined : await templateDump(),
-          });
+      const dir = dataDir ? path.join(dataDir, name) : undefined;
+      const opening = (async () => {
+        const initialised =
+          dir !== undefined && fs.existsSync(path.join(dir, 'PG_VERSION'));
+        if (dir) fs.mkdirSync(dir, { recursive: true });
+        const db = await PGlite.create({
+          dataDir: dir,
+          extensions: { vector },
+          loadDataDir: initialised ? undefined : await templateDump(),
+        });
+        try {
           await db.exec('CREATE EXTENSION IF NOT EXISTS vector');
-          return new Instance(name, db);
-        })(),
-      );
+        } catch (e) {
+          await db.close().catch(() => {});
+          throw e;
+        }
+        return new Instance(name, db);
+      })().catch(e => {
+        // Not cached: the next connection tries again (the cause may be fixed by then).
+        instances.delete(name);
+        const where = dir ?? 'memory';
+        process.stderr.write(
+          `embedded-db: opening database ${name} (${where}) failed: ${e.stack}\n`,
+        );
+        throw new OpenError(
+          `could not open database "${name}" in ${where}: ${e.message}`,
+        );
+      });
+      instances.set(name, opening);
     }
     return instances.get(name);
   }
 
-  // Databases the caller knows it will need are opened before the server accepts connections,
-  // so a backend starting many plugins at once does not run into pool acquire timeouts.
-  await Promise.all(preload.map(name => instanceFor(name)));
-
   const sockets = new Set();
   const server = net.createServer(socket => {
     if (sockets.size >= maxConnections) {
-      socket.end(errorResponse('53300', 'too many connections'));
+      closeSocket(socket, errorResponse('53300', 'too many connections'));
       return;
     }
     sockets.add(socket);
     socket.setNoDelay(true);
-    serveClient(socket, instanceFor, verifier).finally(() =>
+    serveClient(socket, instanceFor, verifier, authTimeoutMs).finally(() =>
       sockets.delete(socket),
     );
   });
+  // The port is bound before any database is opened: a second server on a port in use must fail
+  // without touching anything.
   await new Promise((resolve, reject) => {
-    server.once('error', reject);
+    server.once('error', e =>
+      reject(
+        /** @type {NodeJS.ErrnoException} */ (e).code === 'EADDRINUSE'
+          ? new Error(`embedded-db: port ${port} on ${host} is in use`)
+          : e,
+      ),
+    );
     server.listen(port, host, () => resolve(undefined));
   });
+  const closeServer = () => new Promise(resolve => server.close(resolve));
   // 'localhost' is resolved by listen; report (and check) the address actually bound.
   const address = /** @type {net.AddressInfo} */ (server.address());
   if (!isLoopbackAddress(address.address)) {
-    await new Promise(resolve => server.close(resolve));
+    await closeServer();
     throw new Error(
       `embedded-db: ${host} resolved to ${address.address}, which is not loopback`,
     );
+  }
+
+  // Databases the caller knows it will need are opened before the server reports ready, so a
+  // backend starting many plugins at once does not run into pool acquire timeouts (a client that
+  // connects earlier waits for the same opening).
+  try {
+    await Promise.all(preload.map(name => instanceFor(name)));
+  } catch (e) {
+    for (const s of sockets) s.destroy();
+    await closeServer();
+    await closeInstances();
+    throw e;
+  }
+
+  async function closeInstances() {
+    for (const p of instances.values()) {
+      const instance = await p.catch(() => undefined);
+      await instance?.db.close().catch(() => {});
+    }
   }
 
   return {
@@ -196,21 +368,23 @@ export async function startWireServer({
     passwordFile,
     async stop() {
       for (const s of sockets) s.destroy();
-      await new Promise(resolve => server.close(() => resolve()));
-      for (const p of instances.values()) {
-        const instance = await p.catch(() => undefined);
-        await instance?.db.close().catch(() => {});
-      }
+      await closeServer();
+      await closeInstances();
+      unlock();
     },
   };
 }
+
+/** A database could not be opened (as opposed to a name that cannot be one). */
+class OpenError extends Error {}
 
 /**
  * @param {net.Socket} socket
  * @param {(database: string) => Promise<Instance>} instanceFor
  * @param {import('./auth.mjs').ScramVerifier} verifier
+ * @param {number} authTimeoutMs
  */
-async function serveClient(socket, instanceFor, verifier) {
+async function serveClient(socket, instanceFor, verifier, authTimeoutMs) {
   let buffer = Buffer.alloc(0);
   /** @type {Instance | null} */
   let instance = null;
@@ -227,12 +401,14 @@ async function serveClient(socket, instanceFor, verifier) {
     },
   };
   const finish = (code, text) => {
+    if (phase === 'done') return;
     phase = 'done';
-    socket.end(code ? errorResponse(code, text) : undefined);
+    buffer = Buffer.alloc(0);
+    closeSocket(socket, code ? errorResponse(code, text) : undefined);
   };
   const authTimer = setTimeout(
     () => finish('08P01', 'authentication timed out'),
-    AUTH_TIMEOUT_MS,
+    authTimeoutMs,
   );
 
   const closed = new Promise(resolve => {
@@ -251,14 +427,14 @@ async function serveClient(socket, instanceFor, verifier) {
     const typed = phase !== 'startup';
     const offset = typed ? 1 : 0;
     if (buffer.length < offset + 4) return null;
-    const length = buffer.readInt32BE(offset) + offset;
-    if (
-      phase !== 'ready' &&
-      (length > MAX_STARTUP_LENGTH || length < offset + 4)
-    ) {
-      finish('08P01', 'invalid message length before authentication');
+    const declared = buffer.readInt32BE(offset); // includes itself, so at least 4
+    const max = phase === 'ready' ? MAX_MESSAGE_LENGTH : MAX_STARTUP_LENGTH;
+    if (declared < 4 || declared > max) {
+      // Anything else would stall (a huge length) or desynchronise the stream (a short one).
+      finish('08P01', `invalid message length ${declared}`);
       return null;
     }
+    const length = declared + offset;
     if (buffer.length < length) return null;
     const message = buffer.subarray(0, length);
     buffer = buffer.subarray(length);
@@ -321,11 +497,12 @@ async function serveClient(socket, instanceFor, verifier) {
         params.database ?? params.user ?? 'postgres',
       );
     } catch (e) {
-      return finish('3D000', e.message);
+      // 3D000 only for a name no database can have; XX000 for one that failed to open.
+      return finish(e instanceof OpenError ? 'XX000' : '3D000', e.message);
     }
     phase = 'ready';
     // PGlite answers the startup message with AuthenticationOk and the session parameters.
-    await instance.submit(client, new Uint8Array(startup), true);
+    await instance.attach(client, new Uint8Array(startup));
   }
 
   await closed;

@@ -13,6 +13,8 @@ export interface EmbeddedPostgresOptions {
   maxConnections?: number;
   /** Databases to open before accepting connections; default ['postgres']. */
   preload?: string[];
+  /** How long a client may take to authenticate before it is dropped; default 30 s. */
+  authTimeoutMs?: number;
   /** How long to wait for the server to accept connections. */
   startTimeoutMs?: number;
 }
@@ -66,6 +68,8 @@ export async function startEmbeddedPostgres(
   if (options.dataDir) args.push('--data-dir', options.dataDir);
   if (options.maxConnections)
     args.push('--max-connections', String(options.maxConnections));
+  if (options.authTimeoutMs)
+    args.push('--auth-timeout-ms', String(options.authTimeoutMs));
   // The default database is opened before "ready", so a client's first connection does not
   // wait for PGlite to boot inside its pool's acquire timeout.
   const preload = options.preload ?? ['postgres'];
