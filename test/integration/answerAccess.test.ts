@@ -12,6 +12,7 @@ import {
 } from '@askdocs/plugin-ask-docs-common';
 import request from 'supertest';
 import {
+  citeAsLabels,
   citeFirstBlock,
   engineeringHandbookSite,
   securityHandbookSite,
@@ -202,6 +203,34 @@ describe('access to answers and ingestion', () => {
     expect(
       (await api(`/answers/${answer.body.id}`, user(bob))).body.answer,
     ).toBe(answer.body.answer);
+  });
+
+  it('drops the marker labels of visible sources when the text is withheld', async () => {
+    const first = await ask(SECURITY, user(bob));
+    expect(first.body.status).toBe('answered');
+    // A follow-up answered from a visible page; the model names the hidden page (from the
+    // thread) as a section of it, and the label is model text.
+    env.fake.setBehaviour(req => {
+      const [label] = citeAsLabels(req);
+      return `One approving review. ${label.slice(0, -1)} › Key ceremony]`;
+    });
+    const followUp = await request(env.backend.server)
+      .post('/api/ask-docs/v1/ask')
+      .set('Authorization', user(bob))
+      .send({ question: SHARED, threadId: first.body.id });
+    expect(followUp.body.status).toBe('answered');
+    expect(followUp.body.sources).toHaveLength(1);
+    expect(followUp.body.sources[0].citations[0].label).toMatch(SECRET);
+
+    claims[bob] = [bob]; // Bob left team-security
+    for (const reader of [bob, carol]) {
+      const replay = await api(`/answers/${followUp.body.id}`, user(reader));
+      expect(replay.body.answer).toBe(REDACTED_ANSWER_TEXT);
+      // The visible page stays a source, without the labels of the withheld text.
+      expect(replay.body.sources).toHaveLength(1);
+      expect(replay.body.sources[0].citations).toBeUndefined();
+      expect(withoutQuestion(replay.body)).not.toMatch(SECRET);
+    }
   });
 
   it('shows an auditor other users’ answers with only what the auditor may see', async () => {

@@ -6,6 +6,7 @@ import {
 import { InputError, NotFoundError } from '@backstage/errors';
 import {
   AnswerFeedback,
+  AnswerSource,
   AnswerRecord,
   AskRequest,
   AskResponse,
@@ -377,7 +378,8 @@ export class AskService {
       // Replaced text is no model answer any more: clients show it as a notice, not as prose.
       grounded: a.grounded && !answerText,
       answer: answerText ? REDACTED_ANSWER_TEXT : a.answer,
-      sources,
+      // Marker labels are model text too ("[Visible page › Hidden page]"): they go with it.
+      sources: answerText ? sources.map(withoutCitations) : sources,
       evidence,
       notice: anyRedacted ? REDACTED_NOTICE : a.notice,
       corrections,
@@ -533,4 +535,9 @@ function principalRef(credentials: BackstageCredentials): string {
   if (p.type === 'user' && p.userEntityRef) return p.userEntityRef;
   if (p.type === 'service' && p.subject) return `service:${p.subject}`;
   return p.type;
+}
+
+function withoutCitations(source: AnswerSource): AnswerSource {
+  const { citations: _labels, ...rest } = source;
+  return rest;
 }

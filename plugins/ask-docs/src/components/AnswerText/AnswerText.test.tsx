@@ -38,9 +38,12 @@ describe('AnswerText', () => {
         ]}
       />,
     );
-    expect(
-      screen.getByRole('link', { name: 'Release process › Canary' }),
-    ).toHaveAttribute('href', `${page}#canary`);
+    const canary = screen.getByRole('link', {
+      name: 'Release process › Canary',
+    });
+    expect(canary).toHaveAttribute('href', `${page}#canary`);
+    // Its tooltip must not name the section the source shows (Rollback).
+    expect(canary).toHaveAttribute('title', 'Release process');
     expect(
       screen.getByRole('link', { name: 'Release process › Rollback' }),
     ).toHaveAttribute('href', source.url);

@@ -71,8 +71,11 @@ export function AnswerText(props: AnswerTextProps) {
                   <Link
                     to={item.url ?? item.source.url}
                     className={classes.citation}
+                    // Names the section only when the link opens the source's own passage.
                     title={
-                      item.source.sectionPath
+                      item.url !== undefined && item.url !== item.source.url
+                        ? item.source.title
+                        : item.source.sectionPath
                         ? `${item.source.title} › ${item.source.sectionPath}`
                         : item.source.title
                     }

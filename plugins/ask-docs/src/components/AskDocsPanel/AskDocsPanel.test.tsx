@@ -251,6 +251,8 @@ describe('AskDocsPanel', () => {
       'Roll back with the release tool',
     );
     expect(screen.getByRole('status')).toHaveAttribute('aria-busy', 'false');
+    // Not atomic (role="status" is by default): rating the answer reads only the change.
+    expect(screen.getByRole('status')).toHaveAttribute('aria-atomic', 'false');
   });
 
   it("shows the request id of the stream's error event, to find the server log", async () => {

@@ -183,6 +183,8 @@ export function AskStateView(props: {
     <div
       role="status"
       aria-live="polite"
+      // Only what changed is read: rating the answer must not read the whole answer again.
+      aria-atomic={false}
       // Busy while streaming: the text is read once, whole, rather than at every delta.
       aria-busy={props.state.phase === 'streaming'}
     >

@@ -146,6 +146,36 @@ describe('IngestionProgressPanel', () => {
     }
   });
 
+  it('stops polling when a refresh during a run is forbidden', async () => {
+    jest.useFakeTimers();
+    try {
+      const running: IngestionProgress = { ...progress, status: 'running' };
+      const refused = await forbidden();
+      const api = mockAskDocsApi({
+        getIngestionProgress: jest
+          .fn()
+          .mockResolvedValueOnce(running)
+          .mockRejectedValue(refused),
+      });
+      await renderInTestApp(
+        <TestApiProvider apis={[[askDocsApiRef, api]]}>
+          <IngestionProgressPanel pollIntervalMs={1000} />
+        </TestApiProvider>,
+      );
+      await screen.findByTestId('ask-docs-ingestion');
+      await act(async () => {
+        jest.advanceTimersByTime(1000);
+      });
+      expect(screen.queryByTestId('ask-docs-ingestion')).toBeNull();
+      await act(async () => {
+        jest.advanceTimersByTime(5000);
+      });
+      expect(api.getIngestionProgress).toHaveBeenCalledTimes(2);
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
   it('starts a run and refreshes', async () => {
     const api = mockAskDocsApi({
       getIngestionProgress: jest

@@ -73,7 +73,8 @@ export function IngestionProgressPanel(props: IngestionProgressPanelProps) {
   }, [refresh]);
 
   const { progress } = load;
-  const running = progress?.status === 'running';
+  // A 403 stops polling: the reader lost the permission, the panel is gone.
+  const running = !load.forbidden && progress?.status === 'running';
   useEffect(() => {
     if (!running) return undefined;
     const timer = setInterval(refresh, pollIntervalMs);
