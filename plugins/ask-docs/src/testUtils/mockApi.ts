@@ -1,4 +1,5 @@
 import type {
+  AnswerRecord,
   AskResponse,
   AskStreamEvent,
 } from '@askdocs/plugin-ask-docs-common';
@@ -25,6 +26,28 @@ export function mockAskDocsApi(
     health: unexpected('health'),
     ...overrides,
   } as unknown as jest.Mocked<AskDocsApi>;
+}
+
+/**
+ * An api whose history lists `records` and whose getAnswer waits until the test calls
+ * `load(id)`: for clicks overtaken by later ones.
+ */
+export function mockHistoryLoadedByHand(
+  records: AnswerRecord[],
+  overrides: Parameters<typeof mockAskDocsApi>[0] = {},
+) {
+  const loads = new Map<string, () => void>();
+  const api = mockAskDocsApi({
+    listAnswers: jest.fn(async () => records),
+    getAnswer: jest.fn(
+      (id: string) =>
+        new Promise<AnswerRecord>(resolve =>
+          loads.set(id, () => resolve(records.find(r => r.id === id)!)),
+        ),
+    ),
+    ...overrides,
+  });
+  return { api, load: (id: string) => loads.get(id)!() };
 }
 
 /** A stream the test feeds event by event, to observe rendering in between. */

@@ -4,7 +4,6 @@ import { renderInTestApp, TestApiProvider } from '@backstage/test-utils';
 import { ResponseError } from '@backstage/errors';
 import { askDocsApiRef } from '../../api/AskDocsApi';
 import type { AskDocsApi } from '../../api/AskDocsApi';
-import type { AnswerRecord } from '@askdocs/plugin-ask-docs-common';
 import {
   evidenceOnlyResponse,
   groundedResponse,
@@ -14,6 +13,7 @@ import {
 import {
   controllableStream,
   mockAskDocsApi,
+  mockHistoryLoadedByHand,
   streamOf,
 } from '../../testUtils/mockApi';
 import { AskDocsPanel } from './AskDocsPanel';
@@ -303,13 +303,8 @@ describe('AskDocsPanel', () => {
   });
 
   it('keeps a new question when a history answer clicked before it loads late', async () => {
-    let resolveLoad: (record: AnswerRecord) => void = () => {};
     const old = recordOf(groundedResponse, { question: 'An old question' });
-    const api = mockAskDocsApi({
-      listAnswers: jest.fn(async () => [old]),
-      getAnswer: jest.fn(
-        () => new Promise<AnswerRecord>(resolve => (resolveLoad = resolve)),
-      ),
+    const { api, load } = mockHistoryLoadedByHand([old], {
       askStream: jest.fn(() => streamOf(notInKbResponse)),
     });
     await renderPanel(api, { showHistory: true });
@@ -318,7 +313,7 @@ describe('AskDocsPanel', () => {
 
     await askQuestion('A new question');
     await screen.findByTestId('ask-docs-state-not-in-kb');
-    await act(async () => resolveLoad(old));
+    await act(async () => load(old.id));
     await new Promise(r => setTimeout(r, 20));
     expect(screen.queryByTestId('ask-docs-state-grounded')).toBeNull();
     expect(screen.getByTestId('ask-docs-state-not-in-kb')).toBeInTheDocument();
@@ -328,24 +323,17 @@ describe('AskDocsPanel', () => {
   });
 
   it('shows the history answer clicked last, whichever loads first', async () => {
-    const loads = new Map<string, (record: AnswerRecord) => void>();
     const a = recordOf(notInKbResponse, { id: 'h-a', question: 'Question A' });
     const b = recordOf(groundedResponse, { id: 'h-b', question: 'Question B' });
-    const api = mockAskDocsApi({
-      listAnswers: jest.fn(async () => [a, b]),
-      getAnswer: jest.fn(
-        (id: string) =>
-          new Promise<AnswerRecord>(resolve => loads.set(id, resolve)),
-      ),
-    });
+    const { api, load } = mockHistoryLoadedByHand([a, b]);
     await renderPanel(api, { showHistory: true });
     await userEvent.click(await screen.findByText('Question A'));
     await userEvent.click(screen.getByText('Question B'));
-    await act(async () => loads.get('h-b')!(b));
+    await act(async () => load('h-b'));
     expect(
       await screen.findByTestId('ask-docs-state-grounded'),
     ).toBeInTheDocument();
-    await act(async () => loads.get('h-a')!(a));
+    await act(async () => load('h-a'));
     await new Promise(r => setTimeout(r, 20));
     expect(screen.queryByTestId('ask-docs-state-not-in-kb')).toBeNull();
     expect(screen.getByTestId('ask-docs-question')).toHaveValue('Question B');
