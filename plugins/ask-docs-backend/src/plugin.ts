@@ -126,7 +126,14 @@ export const askDocsPlugin = createBackendPlugin({
         const ingester = new Ingester({
           store,
           entities: new CatalogEntitySource(catalog, auth),
-          techdocs: new TechDocsBackendReader(discovery, auth),
+          techdocs: new TechDocsBackendReader(discovery, auth, {
+            // TechDocs' own key (its schema declares it): where its publishers keep sites.
+            legacyUseCaseSensitiveTripletPaths:
+              config.getOptionalBoolean(
+                'techdocs.legacyUseCaseSensitiveTripletPaths',
+              ) ?? false,
+            maxPageChars: settings.ingestion.maxPageChars,
+          }),
           embedder,
           analyzers,
           languages: settings.languages,

@@ -24,6 +24,7 @@ export interface DocumentRow {
   url: string;
   lang: string;
   revision: string;
+  /** What the chunks were made from (pageSignature), not the text alone: unchanged, skipped. */
   contentHash: string;
   textLength: number;
   note?: string;

@@ -25,10 +25,10 @@ import {
   chunkSections,
   documentIdFor,
   entityToDocument,
-  pageContentHash,
   pageUrlPath,
   parseHtmlPage,
 } from './parsing';
+import { pageSignature } from './pageSignature';
 import {
   printablePagePath,
   RefusedPagePathError,
@@ -459,15 +459,19 @@ export class Ingester {
       input.sourceKind,
       input.pagePath,
     );
-    const contentHash = pageContentHash(input.page.text);
+    // What the chunks are made from, not the text alone: anchors, sections, chunk size, parser.
+    const contentHash = pageSignature(input.page, {
+      maxChunkChars: this.o.maxChunkChars,
+    });
     const state = states.get(documentId);
-    // A rebuilt site has a new etag, but a page whose text did not change keeps the revision it
-    // was last changed in: answers citing it are not reported as outdated. A page whose postings
-    // were made by another analysis (a new dictionary, say) is not skipped: its keys are rebuilt.
+    // A rebuilt site has a new etag, but a page whose chunks would not change keeps the revision
+    // it was last changed in: answers citing it are not reported as outdated. A page whose
+    // postings were made by another analysis (a new dictionary, say) is not skipped: its keys are
+    // rebuilt.
     if (
       state &&
       state.contentHash === contentHash &&
-      // The text hash leaves out the title (a <title> or site name change): its chunks' paths.
+      // The signature leaves out the title (a <title> or site name change): its chunks' paths.
       state.title === input.page.title &&
       state.embedded &&
       state.analysisSignature === this.signature
@@ -540,6 +544,16 @@ export class Ingester {
       toEmbed.forEach((c, i) => vectors.set(c.chunkId, out[i]));
     }
 
+    // Written again with the same chunk texts (a renamed anchor, a new chunk size that cut the
+    // same, another analysis): answers citing it are not outdated, so it keeps its revision.
+    // By content hash, not chunk id: a section's id follows its key, which may be its anchor.
+    const sameText =
+      state !== undefined &&
+      state.embedded &&
+      sameItems(
+        [...embedded.values()],
+        chunks.map(c => c.contentHash),
+      );
     const doc: DocumentRow = {
       documentId,
       entityRef: input.entityRef,
@@ -548,7 +562,7 @@ export class Ingester {
       title: input.page.title,
       url: input.url,
       lang,
-      revision: input.revision,
+      revision: sameText ? state.revision : input.revision,
       contentHash,
       textLength: input.page.text.length,
       note: notes.length ? notes.join('; ') : undefined,
@@ -652,4 +666,12 @@ async function finishWithRetries(
 
 function errorMessage(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
+}
+
+/** Whether two lists hold the same items, each as often, in any order. */
+function sameItems(a: string[], b: string[]): boolean {
+  if (a.length !== b.length) return false;
+  const x = [...a].sort();
+  const y = [...b].sort();
+  return x.every((v, i) => v === y[i]);
 }

@@ -1,7 +1,11 @@
 import { AuthService, DiscoveryService } from '@backstage/backend-plugin-api';
 import { Entity } from '@backstage/catalog-model';
 import { ResponseError } from '@backstage/errors';
-import { pageListFromMetadata, pageListFromSearchIndex } from './parsing';
+import {
+  maxMarkupChars,
+  pageListFromMetadata,
+  pageListFromSearchIndex,
+} from './parsing';
 import {
   encodeSitePagePath,
   resolveSitePagePath,
@@ -15,6 +19,21 @@ import {
 
 export const TECHDOCS_REF_ANNOTATION = 'backstage.io/techdocs-ref';
 
+// A UTF-16 unit is at most 3 bytes of UTF-8: a page read to maxMarkupChars × 3 bytes gives the
+// parser all it would parse.
+const MAX_UTF8_BYTES_PER_CHAR = 3;
+
+export interface TechDocsBackendReaderOptions {
+  timeoutMs?: number;
+  /** askDocs.ingestion.maxPageChars: a page's body is read only as far as the parser uses it. */
+  maxPageChars?: number;
+  /**
+   * TechDocs' own `techdocs.legacyUseCaseSensitiveTripletPaths`: sites are kept under the
+   * entity's namespace and name as spelled, not lower-cased.
+   */
+  legacyUseCaseSensitiveTripletPaths?: boolean;
+}
+
 /**
  * Reads rendered TechDocs through the TechDocs backend's static route, so whatever publisher
  * (local, S3, GCS, ...) the portal uses is supported without configuring it twice.
@@ -23,7 +42,7 @@ export class TechDocsBackendReader implements TechDocsReader {
   constructor(
     private readonly discovery: DiscoveryService,
     private readonly auth: AuthService,
-    private readonly options: { timeoutMs?: number } = {},
+    private readonly options: TechDocsBackendReaderOptions = {},
   ) {}
 
   async getSite(entity: Entity): Promise<TechDocsSiteMetadata | undefined> {
@@ -66,7 +85,10 @@ export class TechDocsBackendReader implements TechDocsReader {
   async getPage(entity: Entity, pagePath: string): Promise<string> {
     const res = await this.fetch(entity, pagePath);
     if (!res.ok) throw await ResponseError.fromResponse(res as any);
-    return res.text();
+    return readText(
+      res,
+      maxMarkupChars(this.options.maxPageChars) * MAX_UTF8_BYTES_PER_CHAR,
+    );
   }
 
   /** Every file of the site, page or metadata, is fetched here and only from inside the site. */
@@ -77,11 +99,16 @@ export class TechDocsBackendReader implements TechDocsReader {
       onBehalfOf: await this.auth.getOwnServiceCredentials(),
       targetPluginId: 'techdocs',
     });
-    const triplet = [
+    const spelled = [
       entity.metadata.namespace ?? 'default',
-      entity.kind.toLocaleLowerCase('en-US'),
+      entity.kind,
       entity.metadata.name,
     ];
+    // TechDocs keeps sites under the lower-cased triplet (String#toLowerCase, as its publishers
+    // do): the local publisher redirects any other spelling, and redirects are not followed.
+    const triplet = this.options.legacyUseCaseSensitiveTripletPaths
+      ? [spelled[0], spelled[1].toLocaleLowerCase('en-US'), spelled[2]]
+      : spelled.map(part => part.toLowerCase());
     // The catalog does not allow these, but a dot-only name would move the site root itself.
     if (triplet.some(part => /^\.*$/.test(part))) {
       throw new Error(`not a TechDocs site name: ${triplet.join('/')}`);
@@ -94,7 +121,8 @@ export class TechDocsBackendReader implements TechDocsReader {
     const res = await fetch(url, {
       headers: { Authorization: `Bearer ${token}` },
       signal: AbortSignal.timeout(this.options.timeoutMs ?? 30_000),
-      // A redirect could point at another entity's site; the TechDocs backend sends none for files.
+      // A redirect could point at another entity's site; the TechDocs backend sends none for
+      // files under the path it keeps the site at.
       redirect: 'manual',
     });
     if (res.status >= 300 && res.status < 400) {
@@ -107,4 +135,38 @@ export class TechDocsBackendReader implements TechDocsReader {
     }
     return res;
   }
+}
+
+/**
+ * The body as UTF-8 text, as Response#text() reads it, but failing (and reading no further) past
+ * `maxBytes`: the whole of a huge page would be held in memory, only for the parser to cut it.
+ */
+async function readText(res: Response, maxBytes: number): Promise<string> {
+  const tooLarge = (declared: string) =>
+    new Error(
+      `page larger than ${maxBytes} bytes${declared}, not read ` +
+        '(the limit follows askDocs.ingestion.maxPageChars)',
+    );
+  const length = Number(res.headers.get('content-length') ?? NaN);
+  if (length > maxBytes) {
+    await res.body?.cancel();
+    throw tooLarge(` (content-length ${length})`);
+  }
+  if (!res.body) return '';
+  const reader = res.body.getReader();
+  const decoder = new TextDecoder();
+  const parts: string[] = [];
+  let bytes = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    bytes += value.byteLength;
+    if (bytes > maxBytes) {
+      await reader.cancel();
+      throw tooLarge('');
+    }
+    parts.push(decoder.decode(value, { stream: true }));
+  }
+  parts.push(decoder.decode());
+  return parts.join('');
 }

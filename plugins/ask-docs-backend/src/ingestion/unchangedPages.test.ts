@@ -2,6 +2,8 @@
  * An unchanged page is skipped on the next run; "unchanged" covers its title too. The text hash
  * leaves the title out, and a page without a heading takes its title from `<title>` (or the site
  * name), which every chunk's "Title › Section" path repeats: a renamed page is written again.
+ * So are a page whose anchors or sections changed around the same text, and every page once the
+ * chunk size changed: their chunks would differ.
  */
 import http from 'http';
 import { catalogComponent } from '../testUtils/catalogComponent';
@@ -13,18 +15,35 @@ const SITE = `${BASE_PATH}/static/docs/default/component/guide/`;
 const page = (title: string) =>
   `<html><head><title>${title}</title></head><body><article class="md-content__inner">` +
   '<p>Restart the zebrafoo service with shipctl restart.</p></article></body></html>';
+/** A page with sections: the rollback section's anchor is `anchor`. */
+const sectioned = (anchor: string) =>
+  '<html><head><title>Deploys</title></head><body><article class="md-content__inner">' +
+  '<h1 id="deploys">Deploys</h1><p>Ship the zebrafoo service with shipctl deploy.</p>' +
+  `<h2 id="${anchor}">Rolling back</h2><p>Undo a deploy with shipctl rollback. ` +
+  'Then watch the error rate on the zebrafoo dashboard.</p></article></body></html>';
 
 describe('unchanged pages', () => {
   let ingestion: Awaited<ReturnType<typeof startTechDocsIngestion>>;
   let title = 'Restarting zebrafoo';
+  /** The page served; the titled page unless set. */
+  let html: string | undefined;
+  /** The site's build: every run below is a rebuild. */
+  let build = 0;
 
   beforeAll(async () => {
     const server = http.createServer((req, res) => {
       const file = (req.url ?? '').slice(SITE.length);
       if (file === 'techdocs_metadata.json') {
-        res.end(JSON.stringify({ site_name: 'Guide', files: ['index.html'] }));
+        build += 1;
+        res.end(
+          JSON.stringify({
+            site_name: 'Guide',
+            files: ['index.html'],
+            etag: `build-${build}`,
+          }),
+        );
       } else if (file === 'index.html') {
-        res.end(page(title));
+        res.end(html ?? page(title));
       } else {
         res.writeHead(404).end();
       }
@@ -35,16 +54,19 @@ describe('unchanged pages', () => {
     await ingestion?.stop();
   });
 
-  const run = () =>
-    ingestion.run({
-      async *listEntities() {
-        yield catalogComponent('guide', {
-          owner: 'group:default/docs',
-          type: 'documentation',
-          annotations: { 'backstage.io/techdocs-ref': 'dir:.' },
-        });
+  const run = (options?: { maxChunkChars?: number }) =>
+    ingestion.run(
+      {
+        async *listEntities() {
+          yield catalogComponent('guide', {
+            owner: 'group:default/docs',
+            type: 'documentation',
+            annotations: { 'backstage.io/techdocs-ref': 'dir:.' },
+          });
+        },
       },
-    });
+      options,
+    );
   const stored = async () => ({
     document: await ingestion.db
       .knex('ask_docs_documents')
@@ -74,6 +96,72 @@ describe('unchanged pages', () => {
     });
 
     progress = await run();
+    expect(progress.pagesSkipped).toBe(2);
+    expect(progress.chunksWritten).toBe(0);
+  });
+
+  const chunks = () =>
+    ingestion.db
+      .knex('ask_docs_chunks as c')
+      .join('ask_docs_documents as d', 'd.document_id', 'c.document_id')
+      .where('d.source_kind', 'techdocs')
+      .orderBy('c.ordinal')
+      .select('c.anchor', 'c.text');
+
+  it('writes a page again when only an anchor changed around the same text', async () => {
+    html = sectioned('rollback');
+    expect((await run()).errors).toEqual([]);
+    expect((await chunks()).map(c => c.anchor)).toEqual([
+      'deploys',
+      'rollback',
+    ]);
+
+    const revision = () =>
+      ingestion.db
+        .knex('ask_docs_documents')
+        .where({ source_kind: 'techdocs' })
+        .first('revision')
+        .then(r => r.revision);
+    const written = await revision();
+
+    html = sectioned('how-to-roll-back');
+    let progress = await run();
+    expect(progress.pagesSkipped).toBe(1); // the entity's catalog document only
+    // Citations of the section link to the anchor the page has now.
+    expect((await chunks()).map(c => c.anchor)).toEqual([
+      'deploys',
+      'how-to-roll-back',
+    ]);
+    // Its text did not change: answers citing it are not outdated by a new build.
+    expect(await revision()).toBe(written);
+    html = sectioned('how-to-roll-back').replace(
+      'the error rate',
+      'the latency',
+    );
+    await run();
+    expect(await revision()).not.toBe(written);
+
+    progress = await run();
+    expect(progress.pagesSkipped).toBe(2);
+    expect(progress.chunksWritten).toBe(0);
+  });
+
+  it('chunks every page again when the chunk size changed', async () => {
+    html = sectioned('rollback');
+    await run();
+    expect(await chunks()).toHaveLength(2);
+
+    // The rollback section's two sentences no longer fit one chunk.
+    let progress = await run({ maxChunkChars: 60 });
+    expect(progress.errors).toEqual([]);
+    expect(progress.pagesSkipped).toBe(0);
+    expect((await chunks()).map(c => c.text)).toEqual([
+      'Deploys\n\nShip the zebrafoo service with shipctl deploy.',
+      'Rolling back\n\nUndo a deploy with shipctl rollback.',
+      'Then watch the error rate on the zebrafoo dashboard.',
+    ]);
+
+    progress = await run({ maxChunkChars: 60 });
     expect(progress.pagesSkipped).toBe(2);
     expect(progress.chunksWritten).toBe(0);
   });

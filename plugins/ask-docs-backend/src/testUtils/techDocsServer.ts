@@ -3,9 +3,12 @@ import http from 'http';
 import { AddressInfo } from 'net';
 import { DatabaseAskDocsStore } from '../database/DatabaseAskDocsStore';
 import { HashingEmbedder } from '../embedding';
-import { Ingester } from '../ingestion/Ingester';
+import { Ingester, IngesterOptions } from '../ingestion/Ingester';
 import { EntitySource } from '../ingestion/sources';
-import { TechDocsBackendReader } from '../ingestion/techDocsBackendReader';
+import {
+  TechDocsBackendReader,
+  TechDocsBackendReaderOptions,
+} from '../ingestion/techDocsBackendReader';
 import { createLanguageAnalyzers } from '../language';
 import { startTestDatabase, TestDatabase } from './testDatabase';
 
@@ -16,6 +19,7 @@ import { startTestDatabase, TestDatabase } from './testDatabase';
 export async function techDocsReaderOn(
   server: http.Server,
   basePath: string,
+  options?: TechDocsBackendReaderOptions,
 ): Promise<TechDocsBackendReader> {
   await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
@@ -24,27 +28,32 @@ export async function techDocsReaderOn(
       getBaseUrl: async () => `http://127.0.0.1:${port}${basePath}`,
     }),
     mockServices.auth(),
+    options,
   );
 }
 
 /**
  * `server` as the TechDocs backend, a database, and ingestion runs of the real Ingester over
- * both (hashing embedder, English analysis).
+ * both (hashing embedder, English analysis); `options` of a run override the Ingester's.
  */
 export async function startTechDocsIngestion(
   server: http.Server,
   basePath: string,
+  readerOptions?: TechDocsBackendReaderOptions,
 ): Promise<{
   db: TestDatabase;
-  run(entities: EntitySource): ReturnType<Ingester['run']>;
+  run(
+    entities: EntitySource,
+    options?: Partial<IngesterOptions>,
+  ): ReturnType<Ingester['run']>;
   stop(): Promise<void>;
 }> {
-  const reader = await techDocsReaderOn(server, basePath);
+  const reader = await techDocsReaderOn(server, basePath, readerOptions);
   const db = await startTestDatabase();
   const analyzers = await createLanguageAnalyzers({ languages: ['en'] });
   return {
     db,
-    run: entities =>
+    run: (entities, options) =>
       new Ingester({
         store: new DatabaseAskDocsStore(db.knex),
         entities,
@@ -53,6 +62,7 @@ export async function startTechDocsIngestion(
         analyzers,
         languages: ['en'],
         logger: mockServices.logger.mock(),
+        ...options,
       }).run('manual'),
     async stop() {
       server.closeAllConnections();

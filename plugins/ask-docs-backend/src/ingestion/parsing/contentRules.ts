@@ -36,7 +36,7 @@ const SKIPPED_TAGS = new Set([
 
 /**
  * Site chrome by class: MkDocs material / mkdocs / readthedocs / Sphinx navigation, DocBook
- * navigation and tables of contents, and permalink anchors next to headings.
+ * navigation and tables of contents, permalink anchors next to headings, and footnote links.
  */
 const EXCLUDED_CLASSES = new Set([
   // MkDocs material
@@ -76,6 +76,11 @@ const EXCLUDED_CLASSES = new Set([
   'anchor-link',
   'anchorjs-link',
   'permalink',
+  // Footnote numbers (Python-Markdown, pandoc) and their "↩" back links. The footnotes below are
+  // rendered unnumbered, so a number glued to the word before it ("here1") is only noise.
+  'footnote-ref',
+  'footnote-backref',
+  'footnote-back',
   // code line numbers
   'linenos',
   'linenodiv',
@@ -97,6 +102,7 @@ const EXCLUDED_ROLES = new Set([
   'banner',
   'contentinfo',
   'complementary',
+  'doc-backlink',
 ]);
 
 /**

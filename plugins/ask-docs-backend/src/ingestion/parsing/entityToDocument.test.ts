@@ -126,6 +126,53 @@ describe('entityToDocument', () => {
     );
   });
 
+  it('leaves out embedded files: data: URIs and long base64 runs', () => {
+    // As the Microsoft Graph provider stores a user's photo.
+    const photo = Buffer.alloc(6000, 7).toString('base64');
+    const blob = Buffer.alloc(300, 9).toString('base64');
+    const minified = `{"paths":{"/charges":{"post":{"operationId":"createCharge"}}}}`;
+    const user: Entity = {
+      apiVersion: 'backstage.io/v1alpha1',
+      kind: 'User',
+      metadata: { name: 'jdoe', description: `Jane. Key ${blob} rotated.` },
+      spec: {
+        profile: {
+          displayName: 'Jane Doe',
+          picture: `data:image/jpeg;base64,${photo}`,
+          icon: 'data:image/svg+xml,%3Csvg%20xmlns%3D%22http%3A%2F%2Fwww.w3.org%22%3E',
+        },
+        definition: minified.repeat(5),
+      },
+    };
+    const doc = entityToDocument(user);
+    const chunks = chunkSections(doc, { documentId: 'doc' });
+    for (const c of chunks) {
+      expect(c.text).not.toContain('base64');
+      expect(c.text).not.toContain('data:');
+      expect(c.text).not.toContain(photo.slice(0, 40));
+      expect(c.text).not.toContain(blob.slice(0, 40));
+    }
+    expect(doc.text).toContain('profile.displayName: Jane Doe');
+    expect(doc.text).toContain('Jane. Key rotated.');
+    expect(doc.sections.map(s => s.heading)).not.toContain('profile.picture');
+    // Minified JSON has no whitespace either, but it is text worth finding.
+    expect(doc.text).toContain('"operationId":"createCharge"');
+  });
+
+  it('strips NUL characters, which text columns refuse', () => {
+    const doc = entityToDocument({
+      apiVersion: 'v1',
+      kind: 'Component',
+      metadata: { name: 'nul', title: 'Nu\u0000l', description: 'a\u0000b' },
+      spec: { note: 'c\u0000d', tags: ['e\u0000f'] },
+    });
+    expect(doc.text).not.toContain('\u0000');
+    expect(doc.title).toBe('Nul');
+    expect(doc.text).toContain('ab');
+    expect(doc.text).toContain('note: cd');
+    expect(doc.text).toContain('tags: ef');
+  });
+
   it('copes with a bare entity', () => {
     const doc = entityToDocument({
       apiVersion: 'v1',

@@ -19,6 +19,12 @@ const SECRET_KEY =
 /** A string value this long, or spanning lines (an API definition), gets a section of its own. */
 const LONG_VALUE_CHARS = 300;
 
+// An embedded file (the Microsoft Graph provider's profile photo) is no text: a whole value that
+// is a data: URI goes, and so does any long base64 run (with its data: prefix, if inline). Only
+// the base64 alphabet counts, so minified JSON, which has no whitespace either, stays.
+const DATA_URI_VALUE = /^data:([\w.+-]+\/[\w.+-]+)?(;[^,\s]*)?,/i;
+const BASE64_RUN = /[ \t]*(data:[^,\s]*;base64,)?[A-Za-z0-9+/=_-]{200,}/gi;
+
 export interface EntityDocumentOptions {
   maxPageChars?: number;
 }
@@ -46,10 +52,10 @@ export function entityToDocument(
     const value = scalar(spec[field]);
     if (value) facts.push(`${label}: ${value}`);
   }
-  const tags = (metadata.tags ?? []).map(t => String(t).trim()).filter(Boolean);
+  const tags = (metadata.tags ?? []).map(scalar).filter(Boolean);
   if (tags.length > 0) facts.push(`Tags: ${tags.join(', ')}`);
   const links = (metadata.links ?? [])
-    .map(l => (l.title ?? '').trim() || l.url)
+    .map(l => scalar(l.title) || scalar(l.url))
     .filter(Boolean);
   if (links.length > 0) facts.push(`Links: ${links.join(', ')}`);
 
@@ -124,7 +130,12 @@ function flatten(
 
 function scalar(value: unknown): string {
   if (value === null || value === undefined) return '';
-  if (typeof value === 'string') return value.trim();
+  if (typeof value === 'string') {
+    // NUL: PostgreSQL text columns refuse it, and with it the whole page.
+    const text = value.replace(/\u0000/g, '');
+    if (DATA_URI_VALUE.test(text.trimStart())) return '';
+    return text.replace(BASE64_RUN, '').trim();
+  }
   if (typeof value === 'number' || typeof value === 'boolean')
     return String(value);
   return '';

@@ -1,4 +1,4 @@
-export { parseHtmlPage, cleanTitle } from './parseHtmlPage';
+export { parseHtmlPage, cleanTitle, maxMarkupChars } from './parseHtmlPage';
 export {
   chunkSections,
   sectionPathOf,
@@ -24,6 +24,7 @@ export {
 export {
   PAGE_NOTE_TRUNCATED,
   PAGE_NOTE_EMPTY,
+  PAGE_NOTE_REDIRECT,
   DEFAULT_MAX_PAGE_CHARS,
 } from './pageAssembly';
 export type {

@@ -5,6 +5,8 @@ import { RawSection } from './textWriter';
 export const PAGE_NOTE_TRUNCATED = 'truncated';
 /** Note recorded when a page has no text at all. */
 export const PAGE_NOTE_EMPTY = 'empty';
+/** Note recorded when a page only redirects elsewhere (mkdocs-redirects); its text is left out. */
+export const PAGE_NOTE_REDIRECT = 'redirect';
 
 export const DEFAULT_MAX_PAGE_CHARS = 400_000;
 

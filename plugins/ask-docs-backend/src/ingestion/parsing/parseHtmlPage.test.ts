@@ -1,5 +1,9 @@
 import { cleanTitle, parseHtmlPage } from './parseHtmlPage';
-import { PAGE_NOTE_EMPTY, PAGE_NOTE_TRUNCATED } from './pageAssembly';
+import {
+  PAGE_NOTE_EMPTY,
+  PAGE_NOTE_REDIRECT,
+  PAGE_NOTE_TRUNCATED,
+} from './pageAssembly';
 import { expectPageInvariants } from './testUtils/invariants';
 
 const expectConsistent = expectPageInvariants;
@@ -102,6 +106,133 @@ describe('parseHtmlPage: MkDocs material (TechDocs)', () => {
       'Configuration\n\nGuide to all available settings.',
     );
     expect(page.sections[3].text).toBe('Build\n\nRun it.\nThen look.');
+  });
+});
+
+describe('parseHtmlPage: MkDocs extensions', () => {
+  it('keeps empty table cells in their column, dropping only trailing ones', () => {
+    const p = parseHtmlPage(
+      '<table><tr><th>A</th><th>B</th><th>C</th><th>D</th></tr>' +
+        '<tr><td>x</td><td></td><td>z</td><td> </td></tr>' +
+        '<tr><td></td><td>y</td></tr><tr><td></td><td><img src="i.png"></td></tr>' +
+        '</table>',
+    );
+    expect(p.text).toBe('A | B | C | D\nx | | z\n| y');
+    // DocBook's admonitions are borderless layout tables: an icon cell beside the text.
+    const note = parseHtmlPage(
+      '<div class="note"><table border="0" summary="Note"><tr><td rowspan="2">' +
+        '<img alt="[Note]" src="note.png"></td><th>Note</th></tr>' +
+        '<tr><td></td><td>Mind the gap.</td></tr></table></div>',
+    );
+    expect(note.text).toBe('Note\nMind the gap.');
+  });
+
+  // As mkdocs-redirects 1.2 writes it.
+  const redirectStub = `
+<!doctype html>
+<html lang="en">
+<head>
+    <meta charset="utf-8">
+    <title>Redirecting...</title>
+    <link rel="canonical" href="../">
+    <meta name="robots" content="noindex">
+    <script>var anchor=window.location.hash.substr(1);location.href="../"+(anchor?"#"+anchor:"")\
+</script>
+    <meta http-equiv="refresh" content="0; url=../">
+</head>
+<body>
+Redirecting...
+</body>
+</html>`;
+
+  it('makes nothing of a redirect stub', () => {
+    const p = parseHtmlPage(redirectStub, { fallbackTitle: 'old/index.html' });
+    expect(p).toEqual({
+      title: 'old/index.html',
+      text: '',
+      sections: [],
+      notes: [PAGE_NOTE_REDIRECT],
+    });
+    const upper = redirectStub.replace(
+      'http-equiv="refresh"',
+      'HTTP-EQUIV="Refresh"',
+    );
+    expect(parseHtmlPage(upper).notes).toEqual([PAGE_NOTE_REDIRECT]);
+  });
+
+  it('keeps a page that only refreshes itself or is kept from search engines', () => {
+    const p = parseHtmlPage(
+      '<head><meta http-equiv="refresh" content="30"><meta name="robots" content="noindex">' +
+        '</head><body><h1>Status</h1><p>All good.</p></body>',
+    );
+    expect(p.text).toBe('Status\n\nAll good.');
+    expect(p.notes).toEqual([]);
+  });
+
+  // Python-Markdown footnotes as MkDocs material renders them.
+  const footnotes = `<article class="md-content__inner md-typeset">
+<h1 id="install">Install</h1>
+<p>See the notes here<sup id="fnref:1"><a class="footnote-ref" href="#fn:1">1</a></sup> before \
+you start.</p>
+<div class="footnote">
+<hr />
+<ol>
+<li id="fn:1">
+<p>The footnote text.&#160;<a class="footnote-backref" href="#fnref:1" title="Jump back to \
+footnote 1 in the text">&#8617;</a></p>
+</li>
+</ol>
+</div>
+</article>`;
+
+  it('leaves footnote numbers and back links out of the text', () => {
+    const p = parseHtmlPage(footnotes);
+    expect(p.text).toBe(
+      'Install\n\nSee the notes here before you start.\n\nThe footnote text.',
+    );
+    expect(p.text).not.toContain('here1');
+    expect(p.text).not.toContain('↩');
+  });
+
+  // pymdownx.tabbed with alternate_style, as MkDocs material uses it.
+  const tabs = `<article class="md-content__inner md-typeset">
+<h1 id="install">Install</h1>
+<div class="tabbed-set tabbed-alternate" data-tabs="1:2"><input checked="checked" \
+id="__tabbed_1_1" name="__tabbed_1" type="radio" /><input id="__tabbed_1_2" name="__tabbed_1" \
+type="radio" /><div class="tabbed-labels"><label for="__tabbed_1_1">Linux</label><label \
+for="__tabbed_1_2">Windows</label></div>
+<div class="tabbed-content">
+<div class="tabbed-block">
+<p>Run <code>apt install tiny</code>.</p>
+</div>
+<div class="tabbed-block">
+<p>Run the installer.</p>
+<div class="highlight"><pre><span></span><code>tiny.exe /S
+</code></pre></div>
+</div>
+</div>
+</div>
+<p>Done.</p>
+</article>`;
+
+  it('puts each content tab label before its own block', () => {
+    expect(parseHtmlPage(tabs).text).toBe(
+      'Install\n\nLinux\n\nRun apt install tiny.\n\nWindows\n\nRun the installer.\n\n' +
+        'tiny.exe /S\n\nDone.',
+    );
+  });
+
+  it('renders the older content tabs markup the same way', () => {
+    const legacy = `<h1>Install</h1><div class="tabbed-set" data-tabs="1:2">\
+<input checked="checked" id="__tabbed_1_1" name="__tabbed_1" type="radio" />\
+<label for="__tabbed_1_1">Linux</label><div class="tabbed-content">\
+<p>Run <code>apt install tiny</code>.</p></div>\
+<input id="__tabbed_1_2" name="__tabbed_1" type="radio" />\
+<label for="__tabbed_1_2">Windows</label><div class="tabbed-content">\
+<p>Run the installer.</p></div></div>`;
+    expect(parseHtmlPage(legacy).text).toBe(
+      'Install\n\nLinux\n\nRun apt install tiny.\n\nWindows\n\nRun the installer.',
+    );
   });
 });
 
@@ -326,6 +457,15 @@ describe('parseHtmlPage: bad input', () => {
       '<p>a&nbsp;&amp;&#8203;b &lt;tag&gt; caf&eacute;</p>',
     );
     expect(p.text).toBe('a &b <tag> café');
+  });
+
+  it('drops NUL characters, which text columns refuse', () => {
+    const p = parseHtmlPage(
+      '<title>T\u0000</title><h2>He\u0000ad</h2><p>a\u0000b</p>' +
+        '<table><tr><td>c\u0000d</td></tr></table><pre>x\u0000y\n\u0000</pre>',
+    );
+    expect(p.text).toBe('Head\n\nab\n\ncd\n\nxy');
+    expect(p.title).toBe('T');
   });
 
   it('keeps text before the first heading as a section with an empty anchor', () => {

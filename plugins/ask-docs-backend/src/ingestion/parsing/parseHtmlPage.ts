@@ -4,6 +4,7 @@ import { findFirst, hasAnyClass } from './domQueries';
 import {
   assemblePage,
   DEFAULT_MAX_PAGE_CHARS,
+  PAGE_NOTE_REDIRECT,
   PAGE_NOTE_TRUNCATED,
 } from './pageAssembly';
 import { inlineText, renderContent } from './renderContent';
@@ -15,6 +16,11 @@ const BUDGET_SLACK = 2_000;
 // Markup beyond this many characters per allowed text character is not even parsed.
 const HTML_PER_TEXT_CHAR = 50;
 
+/** How many characters of a page's markup parseHtmlPage reads at most (the rest is cut). */
+export function maxMarkupChars(maxPageChars = DEFAULT_MAX_PAGE_CHARS) {
+  return Math.max(maxPageChars, 1_000) * HTML_PER_TEXT_CHAR;
+}
+
 /**
  * Renders a documentation page (TechDocs / MkDocs, DocBook manuals, plain HTML) to text with its
  * sections. Site chrome (navigation, headers, footers, sidebars, tables of contents) is left out.
@@ -25,7 +31,7 @@ export function parseHtmlPage(
 ): ParsedPage {
   const maxChars = options.maxPageChars ?? DEFAULT_MAX_PAGE_CHARS;
   let markup = html ?? '';
-  const maxMarkup = Math.max(maxChars, 1_000) * HTML_PER_TEXT_CHAR;
+  const maxMarkup = maxMarkupChars(maxChars);
   const markupCut = markup.length > maxMarkup;
   if (markupCut) markup = markup.slice(0, maxMarkup);
   const doc = parseDocument(markup, {
@@ -35,6 +41,16 @@ export function parseHtmlPage(
     // XHTML output (DocBook) writes empty anchors as <a id="x"/>.
     recognizeSelfClosing: true,
   });
+
+  if (isRedirect(doc)) {
+    // A stub ("Redirecting...") left where a page moved from: the page it points to is indexed.
+    return {
+      title: options.fallbackTitle ?? '',
+      text: '',
+      sections: [],
+      notes: [PAGE_NOTE_REDIRECT],
+    };
+  }
 
   const budget = maxChars + BUDGET_SLACK;
   const root = contentRoot(doc);
@@ -77,6 +93,21 @@ function contentRoot(doc: Document): AnyNode {
   return doc;
 }
 const MATERIAL_ARTICLE = new Set(['md-content__inner']);
+
+/**
+ * Whether the page sends the browser elsewhere with a meta refresh. A refresh without a URL only
+ * reloads the page, and robots "noindex" alone keeps a page from web search, not from its readers.
+ */
+function isRedirect(doc: Document): boolean {
+  const refresh = findFirst(
+    doc.children,
+    e =>
+      e.name === 'meta' &&
+      (e.attribs['http-equiv'] ?? '').trim().toLowerCase() === 'refresh',
+    e => e.name === 'body' || e.name === 'script' || e.name === 'svg',
+  );
+  return !!refresh && /[;,]\s*url\s*=/i.test(refresh.attribs.content ?? '');
+}
 
 function isBlank(sections: RawSection[]): boolean {
   return sections.every(s => !s.heading && s.blocks.length === 0);

@@ -1,5 +1,5 @@
 import { AnyNode, Element, hasChildren, isTag, isText } from 'domhandler';
-import { findAll, findFirst, isHeadingTag } from './domQueries';
+import { classList, findAll, findFirst, isHeadingTag } from './domQueries';
 import {
   isExcluded,
   isNonSectioning,
@@ -134,7 +134,7 @@ export function renderContent(root: AnyNode, budget: number): RenderResult {
         for (let i = exits.length - 1; i >= 0; i--) exits[i]();
       });
     }
-    pushChildren(stack, el.children);
+    pushChildren(stack, tabbedSteps(el, writer, paragraph()) ?? el.children);
   }
   return { sections: writer.finish(), stoppedEarly: false };
 }
@@ -149,8 +149,50 @@ function isBlockElement(el: Element): boolean {
   );
 }
 
-function pushChildren(stack: Step[], children: readonly AnyNode[]): void {
+function pushChildren(stack: Step[], children: readonly Step[]): void {
   for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]);
+}
+
+/**
+ * Content tabs as pymdownx.tabbed writes them with `alternate_style` (MkDocs material): all labels
+ * in `.tabbed-labels`, then all blocks in `.tabbed-content`. Read in that order, the labels run
+ * together ("LinuxWindows") and no block says which tab it is; so each label becomes a paragraph
+ * before its own block. Undefined for any other element (the older style needs nothing: each
+ * label already precedes its block).
+ */
+function tabbedSteps(
+  el: Element,
+  writer: TextWriter,
+  level: BreakLevel,
+): Step[] | undefined {
+  if (!el.attribs.class || !classList(el).includes('tabbed-set'))
+    return undefined;
+  const part = (name: string) =>
+    el.children.find(
+      (c): c is Element => isTag(c) && classList(c).includes(name),
+    );
+  const labels = part('tabbed-labels');
+  const content = part('tabbed-content');
+  if (!labels || !content) return undefined;
+  const labelTexts = findAll(
+    labels.children,
+    e => e.name === 'label',
+    isExcluded,
+  ).map(l => inlineText(l));
+  const blocks = content.children.filter(c => isTag(c) && !isExcluded(c));
+  const steps: Step[] = [];
+  blocks.forEach((block, i) => {
+    const label = labelTexts[i];
+    if (label) {
+      steps.push(() => {
+        writer.requestBreak(level);
+        writer.text(label);
+        writer.requestBreak(level);
+      });
+    }
+    steps.push(block);
+  });
+  return steps;
 }
 
 /**
@@ -216,7 +258,10 @@ export function inlineText(
   return normalizeInline(parts.join('')).replace(/\s*¶$/, '');
 }
 
-/** A table as one line per row, cells separated by " | "; layout cells left empty vanish. */
+/**
+ * A table as one line per row, cells separated by " | "; empty cells at a row's end, and all of a
+ * layout table's, vanish.
+ */
 function renderTable(
   table: Element,
   writer: TextWriter,
@@ -227,6 +272,7 @@ function renderTable(
     e => e.name === 'tr' || e.name === 'caption',
     e => e.name === 'table' || isExcluded(e),
   );
+  const layout = isLayoutTable(table);
   writer.requestBreak(level);
   if (rows.length === 0) {
     writer.text(inlineText(table));
@@ -236,14 +282,16 @@ function renderTable(
     if (row.name === 'caption') {
       line = inlineText(row);
     } else {
-      line = row.children
+      const cells = row.children
         .filter(
           (c): c is Element =>
             isTag(c) && (c.name === 'td' || c.name === 'th') && !isExcluded(c),
         )
-        .map(c => inlineText(c))
-        .filter(Boolean)
-        .join(' | ');
+        .map(c => inlineText(c));
+      // In a data table an empty cell keeps its place, or the cells after it would read as the
+      // wrong column; a layout table's empty cells (icons, spacers) are nothing to read.
+      while (cells.length > 0 && cells[cells.length - 1] === '') cells.pop();
+      line = (layout ? cells.filter(Boolean) : cells).join(' | ');
     }
     if (line) {
       writer.requestBreak(1);
@@ -251,6 +299,17 @@ function renderTable(
     }
   }
   writer.requestBreak(level);
+}
+
+/**
+ * A table for layout rather than data: marked presentational, or borderless as DocBook writes its
+ * admonitions (an icon cell beside the text), block quotes and simple lists.
+ */
+function isLayoutTable(table: Element): boolean {
+  const role = table.attribs.role;
+  return (
+    role === 'presentation' || role === 'none' || table.attribs.border === '0'
+  );
 }
 
 /**
@@ -274,7 +333,8 @@ function preformattedLines(pre: Element): string[] {
   const raw = parts
     .join('')
     .replace(/\r\n?/g, '\n')
-    .replace(/[\u200b-\u200d\u2060\ufeff]/g, '')
+    // Zero-width characters, and NUL, which PostgreSQL text columns refuse.
+    .replace(/[\u0000\u200b-\u200d\u2060\ufeff]/g, '')
     .replace(/\u00a0/g, ' ')
     .split('\n')
     .map(l => l.trimEnd());

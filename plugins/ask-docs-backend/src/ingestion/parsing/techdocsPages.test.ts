@@ -5,7 +5,7 @@ import {
 } from './techdocsPages';
 
 describe('pageListFromMetadata', () => {
-  it('keeps HTML pages and drops 404, search, assets and non-HTML files', () => {
+  it('keeps HTML pages and drops 404, assets and non-HTML files', () => {
     const metadata = {
       site_name: 'Docs',
       etag: 'abc',
@@ -15,7 +15,7 @@ describe('pageListFromMetadata', () => {
         'user-guide/cli/index.html',
         '404.html',
         'search/search_index.json',
-        'search/worker.html',
+        'search/lunr.js',
         'assets/javascripts/bundle.js',
         'assets/partials/page.html',
         'sitemap.xml.gz',
@@ -41,6 +41,29 @@ describe('pageListFromMetadata', () => {
     expect(pageListFromMetadata(null)).toEqual([]);
     expect(pageListFromMetadata({ files: [1, null, 'a.html'] })).toEqual([
       'a.html',
+    ]);
+  });
+
+  it('keeps pages of a docs/search/ folder: MkDocs writes no HTML of its own there', () => {
+    const files = [
+      'search/index.html',
+      'search/indexing/index.html',
+      'search/search_index.json',
+      'search/main.js',
+      'search/worker.js',
+      'assets/partials/page.html',
+    ];
+    expect(pageListFromMetadata({ files })).toEqual([
+      'search/index.html',
+      'search/indexing/index.html',
+    ]);
+    const docs = [
+      { location: 'search/indexing/#ranking' },
+      { location: 'search/' },
+    ];
+    expect(pageListFromSearchIndex({ docs })).toEqual([
+      'search/indexing/index.html',
+      'search/index.html',
     ]);
   });
 });

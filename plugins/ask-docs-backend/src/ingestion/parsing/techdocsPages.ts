@@ -4,8 +4,10 @@
  * ("user-guide/cli/index.html").
  */
 
-// Top-level folders of a built site that hold generated files or theme assets, not pages.
-const NON_PAGE_DIRS = new Set(['assets', 'search', '_static']);
+// Top-level folders of a built site that hold theme assets, not pages. Not search/: MkDocs writes
+// only search_index.json and scripts there (no HTML), so its HTML files are the docs' own pages
+// (docs/search/*.md).
+const NON_PAGE_DIRS = new Set(['assets', '_static']);
 
 function parseJson(input: unknown): unknown {
   if (typeof input !== 'string') return input;
@@ -50,9 +52,7 @@ function unique(paths: string[]): string[] {
   return [...new Set(paths)];
 }
 
-/**
- * Pages listed in techdocs_metadata.json `files`: HTML only, without 404.html, search/ and assets.
- */
+/** Pages listed in techdocs_metadata.json `files`: HTML only, without 404.html and assets. */
 export function pageListFromMetadata(metadataJson: unknown): string[] {
   const metadata = parseJson(metadataJson) as { files?: unknown } | undefined;
   const files = metadata && Array.isArray(metadata.files) ? metadata.files : [];

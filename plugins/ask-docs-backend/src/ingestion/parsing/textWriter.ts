@@ -18,8 +18,9 @@ export interface RawSection {
 /** 0 = none, 1 = line break, 2 = paragraph break. */
 export type BreakLevel = 0 | 1 | 2;
 
-// Characters that render as nothing (zero-width spaces, joiners, BOM, soft hyphen).
-const INVISIBLE = /[\u200b-\u200d\u2060\ufeff\u00ad]/g;
+// Characters that render as nothing (zero-width spaces, joiners, BOM, soft hyphen), and NUL,
+// which PostgreSQL text columns refuse (failing the whole page's write).
+const INVISIBLE = /[\u0000\u200b-\u200d\u2060\ufeff\u00ad]/g;
 const WHITESPACE = /[\s\u00a0]+/g;
 
 export function normalizeInline(s: string): string {
