@@ -123,17 +123,20 @@ export const askDocsPlugin = createBackendPlugin({
           );
         }
 
+        // TechDocs' own key (its schema declares it): where its publishers keep sites, and so
+        // which spelling its reader's URLs need.
+        const legacyUseCaseSensitiveTripletPaths =
+          config.getOptionalBoolean(
+            'techdocs.legacyUseCaseSensitiveTripletPaths',
+          ) ?? false;
         const ingester = new Ingester({
           store,
           entities: new CatalogEntitySource(catalog, auth),
           techdocs: new TechDocsBackendReader(discovery, auth, {
-            // TechDocs' own key (its schema declares it): where its publishers keep sites.
-            legacyUseCaseSensitiveTripletPaths:
-              config.getOptionalBoolean(
-                'techdocs.legacyUseCaseSensitiveTripletPaths',
-              ) ?? false,
+            legacyUseCaseSensitiveTripletPaths,
             maxPageChars: settings.ingestion.maxPageChars,
           }),
+          legacyUseCaseSensitiveTripletPaths,
           embedder,
           analyzers,
           languages: settings.languages,

@@ -192,6 +192,8 @@ export interface AskDocsStore {
     entityRef: string,
     modelId: string,
   ): Promise<Map<string, StoredDocumentState>>;
+  /** The content hashes of a document's current chunks, in page order (any model). */
+  chunkContentHashes(documentId: string): Promise<string[]>;
   /** Chunk ids whose current text already has a vector of this model. */
   embeddedChunkHashes(
     documentId: string,

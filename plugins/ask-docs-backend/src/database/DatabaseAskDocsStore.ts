@@ -213,6 +213,13 @@ export class DatabaseAskDocsStore implements AskDocsStore {
     );
   }
 
+  async chunkContentHashes(documentId: string): Promise<string[]> {
+    return this.db('ask_docs_chunks')
+      .where({ document_id: documentId })
+      .orderBy('ordinal')
+      .pluck('content_hash');
+  }
+
   async embeddedChunkHashes(
     documentId: string,
     modelId: string,

@@ -51,6 +51,8 @@ export interface IngesterOptions {
   maxPageChars?: number;
   maxChunkChars?: number;
   concurrency?: number;
+  /** TechDocs' `techdocs.legacyUseCaseSensitiveTripletPaths`: its URLs keep the entity's case. */
+  legacyUseCaseSensitiveTripletPaths?: boolean;
   /** How a run holds ingestion across backend instances; `defaultRunLease` unless set. */
   runLease?: RunLease;
 }
@@ -396,7 +398,11 @@ export class Ingester {
                   entityRef: row.entityRef,
                   sourceKind: 'techdocs',
                   pagePath,
-                  url: techDocsUrl(row.entityRef, pageUrlPath(pagePath)),
+                  url: techDocsUrl(
+                    row,
+                    pageUrlPath(pagePath),
+                    this.o.legacyUseCaseSensitiveTripletPaths,
+                  ),
                   revision: site!.etag,
                   page,
                 },
@@ -546,14 +552,13 @@ export class Ingester {
 
     // Written again with the same chunk texts (a renamed anchor, a new chunk size that cut the
     // same, another analysis): answers citing it are not outdated, so it keeps its revision.
-    // By content hash, not chunk id: a section's id follows its key, which may be its anchor.
+    // By content hash in page order, not chunk id: a section's id follows its key, which may be
+    // its anchor. Any model's chunks: a new embedder does not change the text.
+    const stored = state ? await store.chunkContentHashes(documentId) : [];
     const sameText =
       state !== undefined &&
-      state.embedded &&
-      sameItems(
-        [...embedded.values()],
-        chunks.map(c => c.contentHash),
-      );
+      stored.length === chunks.length &&
+      chunks.every((c, i) => c.contentHash === stored[i]);
     const doc: DocumentRow = {
       documentId,
       entityRef: input.entityRef,
@@ -666,12 +671,4 @@ async function finishWithRetries(
 
 function errorMessage(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
-}
-
-/** Whether two lists hold the same items, each as often, in any order. */
-function sameItems(a: string[], b: string[]): boolean {
-  if (a.length !== b.length) return false;
-  const x = [...a].sort();
-  const y = [...b].sort();
-  return x.every((v, i) => v === y[i]);
 }

@@ -40,10 +40,32 @@ export function entityUrl(entityRef: string): string {
   )}/${encodeURIComponent(name)}`;
 }
 
+/**
+ * The namespace, kind and name TechDocs keeps an entity's site under, and its reader's URL
+ * names: lower-cased (String#toLowerCase, as its publishers do), or as the entity spells all
+ * three with TechDocs' `techdocs.legacyUseCaseSensitiveTripletPaths`.
+ */
+export function techDocsTriplet(
+  entity: { namespace?: string; kind: string; name: string },
+  legacyCase = false,
+): [string, string, string] {
+  const spelled: [string, string, string] = [
+    entity.namespace ?? 'default',
+    entity.kind,
+    entity.name,
+  ];
+  return legacyCase
+    ? spelled
+    : (spelled.map(part => part.toLowerCase()) as [string, string, string]);
+}
+
 /** Portal path of a TechDocs page (directory-style URL as TechDocs renders it). */
-export function techDocsUrl(entityRef: string, pageUrlPath: string): string {
-  const { kind, namespace, name } = parseEntityRef(entityRef);
-  return `/docs/${encodeURIComponent(namespace)}/${encodeURIComponent(
-    kind.toLocaleLowerCase('en-US'),
-  )}/${encodeURIComponent(name)}/${pageUrlPath}`;
+export function techDocsUrl(
+  entity: { namespace?: string; kind: string; name: string },
+  pageUrlPath: string,
+  legacyCase = false,
+): string {
+  return `/docs/${techDocsTriplet(entity, legacyCase)
+    .map(encodeURIComponent)
+    .join('/')}/${pageUrlPath}`;
 }

@@ -16,6 +16,7 @@ import {
   TechDocsSiteMetadata,
   TechDocsSiteNotFoundError,
 } from './sources';
+import { techDocsTriplet } from './entityRow';
 
 export const TECHDOCS_REF_ANNOTATION = 'backstage.io/techdocs-ref';
 
@@ -99,16 +100,12 @@ export class TechDocsBackendReader implements TechDocsReader {
       onBehalfOf: await this.auth.getOwnServiceCredentials(),
       targetPluginId: 'techdocs',
     });
-    const spelled = [
-      entity.metadata.namespace ?? 'default',
-      entity.kind,
-      entity.metadata.name,
-    ];
-    // TechDocs keeps sites under the lower-cased triplet (String#toLowerCase, as its publishers
-    // do): the local publisher redirects any other spelling, and redirects are not followed.
-    const triplet = this.options.legacyUseCaseSensitiveTripletPaths
-      ? [spelled[0], spelled[1].toLocaleLowerCase('en-US'), spelled[2]]
-      : spelled.map(part => part.toLowerCase());
+    // Where TechDocs keeps the site: the local publisher redirects any other spelling, and
+    // redirects are not followed.
+    const triplet = techDocsTriplet(
+      { ...entity.metadata, kind: entity.kind },
+      this.options.legacyUseCaseSensitiveTripletPaths,
+    );
     // The catalog does not allow these, but a dot-only name would move the site root itself.
     if (triplet.some(part => /^\.*$/.test(part))) {
       throw new Error(`not a TechDocs site name: ${triplet.join('/')}`);
@@ -138,20 +135,11 @@ export class TechDocsBackendReader implements TechDocsReader {
 }
 
 /**
- * The body as UTF-8 text, as Response#text() reads it, but failing (and reading no further) past
- * `maxBytes`: the whole of a huge page would be held in memory, only for the parser to cut it.
+ * The body as UTF-8 text, as Response#text() reads it, but no further than `maxBytes`: the whole
+ * of a huge page would be held in memory, only for the parser to cut it. What is read is all the
+ * parser would use, so the page is indexed as before, cut and noted as truncated.
  */
 async function readText(res: Response, maxBytes: number): Promise<string> {
-  const tooLarge = (declared: string) =>
-    new Error(
-      `page larger than ${maxBytes} bytes${declared}, not read ` +
-        '(the limit follows askDocs.ingestion.maxPageChars)',
-    );
-  const length = Number(res.headers.get('content-length') ?? NaN);
-  if (length > maxBytes) {
-    await res.body?.cancel();
-    throw tooLarge(` (content-length ${length})`);
-  }
   if (!res.body) return '';
   const reader = res.body.getReader();
   const decoder = new TextDecoder();
@@ -160,10 +148,13 @@ async function readText(res: Response, maxBytes: number): Promise<string> {
   for (;;) {
     const { done, value } = await reader.read();
     if (done) break;
+    const room = maxBytes - bytes;
     bytes += value.byteLength;
-    if (bytes > maxBytes) {
+    if (value.byteLength >= room) {
+      // A character split at the cut decodes to U+FFFD, past where the parser cuts anyway.
+      parts.push(decoder.decode(value.subarray(0, room)));
       await reader.cancel();
-      throw tooLarge('');
+      return parts.join('');
     }
     parts.push(decoder.decode(value, { stream: true }));
   }

@@ -10,6 +10,7 @@ import { Entity } from '@backstage/catalog-model';
 import http from 'http';
 import { AddressInfo } from 'net';
 import { catalogComponent } from '../testUtils/catalogComponent';
+import { techDocsUrl } from './entityRow';
 import { startTechDocsIngestion } from '../testUtils/techDocsServer';
 import { TechDocsBackendReader } from './techDocsBackendReader';
 
@@ -55,7 +56,7 @@ function startServer() {
         .end();
       return;
     }
-    const kept = legacy ? 'Payments/component/MyService' : lower;
+    const kept = legacy ? 'Payments/Component/MyService' : lower;
     const file = FILES[rest.join('/')];
     if (triplet !== kept || file === undefined) {
       res.writeHead(404).end('File Not Found');
@@ -92,7 +93,7 @@ describe('entities whose names are not lower-case', () => {
       .where({ source_kind: 'techdocs' })
       .orderBy('page_path')
       .select('page_path', 'url');
-    // Citations name the entity by its ref, lower-cased: TechDocs' reader page resolves any case.
+    // Citations name the site as TechDocs keeps it, lower-cased.
     expect(documents).toEqual([
       { page_path: 'index.html', url: '/docs/payments/component/myservice/' },
       {
@@ -124,8 +125,20 @@ describe('entities whose names are not lower-case', () => {
       'shipctl',
     );
     expect(requests).toEqual([
-      `${STATIC}/Payments/component/MyService/techdocs_metadata.json`,
-      `${STATIC}/Payments/component/MyService/ops/index.html`,
+      `${STATIC}/Payments/Component/MyService/techdocs_metadata.json`,
+      `${STATIC}/Payments/Component/MyService/ops/index.html`,
     ]);
+    // Its reader asks the backend for the path its URL names: citations keep the spelling too.
+    const spelled = {
+      namespace: 'Payments',
+      kind: 'Component',
+      name: 'MyService',
+    };
+    expect(techDocsUrl(spelled, 'ops/', true)).toBe(
+      '/docs/Payments/Component/MyService/ops/',
+    );
+    expect(techDocsUrl(spelled, 'ops/')).toBe(
+      '/docs/payments/component/myservice/ops/',
+    );
   });
 });

@@ -6,6 +6,8 @@
  * chunk size changed: their chunks would differ.
  */
 import http from 'http';
+import { HashingEmbedder } from '../embedding';
+import type { IngesterOptions } from './Ingester';
 import { catalogComponent } from '../testUtils/catalogComponent';
 import { startTechDocsIngestion } from '../testUtils/techDocsServer';
 
@@ -54,7 +56,7 @@ describe('unchanged pages', () => {
     await ingestion?.stop();
   });
 
-  const run = (options?: { maxChunkChars?: number }) =>
+  const run = (options?: Partial<IngesterOptions>) =>
     ingestion.run(
       {
         async *listEntities() {
@@ -108,6 +110,13 @@ describe('unchanged pages', () => {
       .orderBy('c.ordinal')
       .select('c.anchor', 'c.text');
 
+  const revision = () =>
+    ingestion.db
+      .knex('ask_docs_documents')
+      .where({ source_kind: 'techdocs' })
+      .first('revision')
+      .then(r => r.revision);
+
   it('writes a page again when only an anchor changed around the same text', async () => {
     html = sectioned('rollback');
     expect((await run()).errors).toEqual([]);
@@ -116,12 +125,6 @@ describe('unchanged pages', () => {
       'rollback',
     ]);
 
-    const revision = () =>
-      ingestion.db
-        .knex('ask_docs_documents')
-        .where({ source_kind: 'techdocs' })
-        .first('revision')
-        .then(r => r.revision);
     const written = await revision();
 
     html = sectioned('how-to-roll-back');
@@ -164,5 +167,34 @@ describe('unchanged pages', () => {
     progress = await run({ maxChunkChars: 60 });
     expect(progress.pagesSkipped).toBe(2);
     expect(progress.chunksWritten).toBe(0);
+  });
+
+  it('keeps the revision for a new embedding model, not for text that moved', async () => {
+    html = sectioned('rollback');
+    await run();
+    const written = await revision();
+
+    // Every page is embedded again for another model; its text is the same.
+    let progress = await run({
+      embedder: new HashingEmbedder({ dimension: 64 }),
+    });
+    expect(progress.errors).toEqual([]);
+    expect(progress.chunksEmbedded).toBeGreaterThan(0);
+    expect(await revision()).toBe(written);
+
+    // Two sibling sections the other way round: the same chunk texts, in another order.
+    const steps = (first: string, second: string) =>
+      '<html><head><title>Deploys</title></head><body><article class="md-content__inner">' +
+      `<h1 id="deploys">Deploys</h1>${first}${second}</article></body></html>`;
+    const ship = '<h2 id="ship">Ship</h2><p>Ship with shipctl deploy.</p>';
+    const check =
+      '<h2 id="check">Check</h2><p>Check the zebrafoo dashboard.</p>';
+    html = steps(ship, check);
+    await run({ embedder: new HashingEmbedder({ dimension: 64 }) });
+    const ordered = await revision();
+    html = steps(check, ship);
+    progress = await run({ embedder: new HashingEmbedder({ dimension: 64 }) });
+    expect(progress.errors).toEqual([]);
+    expect(await revision()).not.toBe(ordered);
   });
 });

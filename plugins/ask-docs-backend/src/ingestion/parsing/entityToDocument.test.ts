@@ -126,21 +126,29 @@ describe('entityToDocument', () => {
     );
   });
 
-  it('leaves out embedded files: data: URIs and long base64 runs', () => {
+  it('leaves out embedded files: data: URIs and whole base64 blocks', () => {
     // As the Microsoft Graph provider stores a user's photo.
     const photo = Buffer.alloc(6000, 7).toString('base64');
     const blob = Buffer.alloc(300, 9).toString('base64');
     const minified = `{"paths":{"/charges":{"post":{"operationId":"createCharge"}}}}`;
+    // Long, without whitespace, and mostly base64 letters: a link, which stays.
+    const runbook = `https://wiki.example.com/Runbook+for+the+payments+${'x'.repeat(
+      200,
+    )}`;
     const user: Entity = {
       apiVersion: 'backstage.io/v1alpha1',
       kind: 'User',
-      metadata: { name: 'jdoe', description: `Jane. Key ${blob} rotated.` },
+      metadata: {
+        name: 'jdoe',
+        description: `Jane. Key data:application/pkcs8;base64,${blob} rotated. ${runbook}`,
+      },
       spec: {
         profile: {
           displayName: 'Jane Doe',
           picture: `data:image/jpeg;base64,${photo}`,
           icon: 'data:image/svg+xml,%3Csvg%20xmlns%3D%22http%3A%2F%2Fwww.w3.org%22%3E',
         },
+        certificate: blob.match(/.{1,64}/g)!.join('\n'),
         definition: minified.repeat(5),
       },
     };
@@ -154,6 +162,7 @@ describe('entityToDocument', () => {
     }
     expect(doc.text).toContain('profile.displayName: Jane Doe');
     expect(doc.text).toContain('Jane. Key rotated.');
+    expect(doc.text).toContain(runbook);
     expect(doc.sections.map(s => s.heading)).not.toContain('profile.picture');
     // Minified JSON has no whitespace either, but it is text worth finding.
     expect(doc.text).toContain('"operationId":"createCharge"');

@@ -20,10 +20,12 @@ const SECRET_KEY =
 const LONG_VALUE_CHARS = 300;
 
 // An embedded file (the Microsoft Graph provider's profile photo) is no text: a whole value that
-// is a data: URI goes, and so does any long base64 run (with its data: prefix, if inline). Only
-// the base64 alphabet counts, so minified JSON, which has no whitespace either, stays.
+// is a data: URI goes, so do base64 data: URIs inside text, and a whole value that is nothing but
+// a long base64 block. A long URL ("…/Runbook+for+the+payments+…") or minified JSON stays: it has
+// characters base64 lacks.
 const DATA_URI_VALUE = /^data:([\w.+-]+\/[\w.+-]+)?(;[^,\s]*)?,/i;
-const BASE64_RUN = /[ \t]*(data:[^,\s]*;base64,)?[A-Za-z0-9+/=_-]{200,}/gi;
+const INLINE_BASE64_URI = /[ \t]*data:[^,\s]*;base64,[A-Za-z0-9+/=]*/gi;
+const BASE64_BLOCK = /^[A-Za-z0-9+/=\s]{200,}$/;
 
 export interface EntityDocumentOptions {
   maxPageChars?: number;
@@ -133,8 +135,9 @@ function scalar(value: unknown): string {
   if (typeof value === 'string') {
     // NUL: PostgreSQL text columns refuse it, and with it the whole page.
     const text = value.replace(/\u0000/g, '');
-    if (DATA_URI_VALUE.test(text.trimStart())) return '';
-    return text.replace(BASE64_RUN, '').trim();
+    if (DATA_URI_VALUE.test(text.trimStart()) || BASE64_BLOCK.test(text))
+      return '';
+    return text.replace(INLINE_BASE64_URI, '').trim();
   }
   if (typeof value === 'number' || typeof value === 'boolean')
     return String(value);

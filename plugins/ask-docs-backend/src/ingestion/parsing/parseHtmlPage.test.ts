@@ -167,6 +167,13 @@ Redirecting...
     );
     expect(p.text).toBe('Status\n\nAll good.');
     expect(p.notes).toEqual([]);
+    // A fallback for browsers without script: the page is the page.
+    const q = parseHtmlPage(
+      '<head><noscript><meta http-equiv="refresh" content="0; url=/basic/"></noscript>' +
+        '</head><body><h1>Status</h1><p>All good.</p></body>',
+    );
+    expect(q.text).toBe('Status\n\nAll good.');
+    expect(q.notes).toEqual([]);
   });
 
   // Python-Markdown footnotes as MkDocs material renders them.

@@ -104,7 +104,12 @@ function isRedirect(doc: Document): boolean {
     e =>
       e.name === 'meta' &&
       (e.attribs['http-equiv'] ?? '').trim().toLowerCase() === 'refresh',
-    e => e.name === 'body' || e.name === 'script' || e.name === 'svg',
+    // A refresh inside <noscript> is a fallback for browsers without script, not a redirect.
+    e =>
+      e.name === 'body' ||
+      e.name === 'script' ||
+      e.name === 'svg' ||
+      e.name === 'noscript',
   );
   return !!refresh && /[;,]\s*url\s*=/i.test(refresh.attribs.content ?? '');
 }
