@@ -13,6 +13,7 @@
 import net from 'node:net';
 import path from 'node:path';
 import fs from 'node:fs';
+import { randomBytes } from 'node:crypto';
 import { PGlite } from '@electric-sql/pglite';
 import { vector } from '@electric-sql/pglite-pgvector';
 import {
@@ -104,41 +105,44 @@ class Instance {
     }
   }
 
-  /** A client went away: drop its queued work and end a transaction it left open. */
-  async release(client) {
-    this.clients -= 1;
+  /** A client went away: drop its queued work and end a transaction it left open. Both resets
+   * are queued at once, so they run before the startup of any client that arrives meanwhile. */
+  release(client) {
+    const last = --this.clients === 0;
     this.queue = this.queue.filter(
       u => u.client !== client || (u.reject(new Error('client closed')), false),
     );
     if (this.owner === client) {
       this.owner = null;
-      // exec takes PGlite's own lock; runExclusive around it would deadlock.
-      await this.db.exec('ROLLBACK').catch(() => {});
+      // First: other clients' waiting units must not run inside the abandoned transaction.
+      this.queue.unshift(this.reset('ROLLBACK', () => {}));
     }
-    if (this.clients === 0) {
+    if (last) {
       // All clients share one session, so what one set (SET, prepared statements, temp tables,
-      // LISTEN, advisory locks) would outlive it; the next first client starts clean. Queued, so
-      // it runs before the startup of a client that arrives meanwhile.
-      this.queue.push({
-        client: null,
-        sql: 'DISCARD ALL',
-        resolve: () => {},
-        reject: e =>
+      // LISTEN, advisory locks) would outlive it; the next first client starts clean.
+      this.queue.push(
+        this.reset('DISCARD ALL', e =>
           process.stderr.write(
             `embedded-db: resetting the session of ${this.name} failed: ${e.message}\n`,
           ),
-      });
+        ),
+      );
     }
     this.pump();
+  }
+
+  /** A queued unit of SQL run for no client. */
+  reset(sql, onError) {
+    return { client: null, sql, resolve: () => {}, reject: onError };
   }
 }
 
 /**
  * Takes the data directory for this process: two servers writing one PGlite cluster corrupt it.
- * Returns the function that gives it back.
+ * Returns the function that gives it back. Exported for tests.
  * @param {string} dataDir
  */
-function lockDataDir(dataDir) {
+export function lockDataDir(dataDir) {
   const dir = path.resolve(dataDir);
   const file = path.join(dir, LOCK_FILE);
   const inUse = pid =>
@@ -147,11 +151,15 @@ function lockDataDir(dataDir) {
         `server); stop it, or delete ${file} if no such server runs`,
     );
   if (lockedHere.has(dir)) throw inUse(process.pid);
-  for (let attempt = 0; ; attempt++) {
+  // The token tells this lock apart from any other with the same pid.
+  const mine = `${process.pid} ${randomBytes(8).toString('hex')}\n`;
+  const pidIn = content => Number(content.trim().split(/\s+/)[0]);
+  // A round repeats after a stale lock is removed or the file vanished; bounded against churn.
+  for (let attempt = 0; attempt < 10; attempt++) {
     try {
       const fd = fs.openSync(file, 'wx', 0o600);
       try {
-        fs.writeSync(fd, String(process.pid));
+        fs.writeSync(fd, mine);
       } finally {
         fs.closeSync(fd);
       }
@@ -161,19 +169,52 @@ function lockDataDir(dataDir) {
         fs.rmSync(file, { force: true });
       };
     } catch (e) {
-      const code = /** @type {NodeJS.ErrnoException} */ (e).code;
-      // Twice: another server took it between our removing the stale file and creating ours.
-      if (code === 'EEXIST' && attempt > 0) throw inUse('unknown');
-      if (code !== 'EEXIST') throw e;
+      if (errno(e) !== 'EEXIST') throw e;
     }
-    const pid = Number(fs.readFileSync(file, 'utf8').trim());
-    // A server between creating the file and writing its pid; give it a moment to finish.
-    const starting = !pid && Date.now() - fs.statSync(file).mtimeMs < 5000;
+    let held;
+    let pid;
+    let starting;
+    try {
+      held = fs.readFileSync(file, 'utf8');
+      pid = pidIn(held);
+      // A server between creating the file and writing its pid; give it a moment to finish.
+      starting = !pid && Date.now() - fs.statSync(file).mtimeMs < 5000;
+    } catch (e) {
+      if (errno(e) === 'ENOENT') continue; // its server stopped meanwhile
+      throw e;
+    }
     if (starting || (pid !== process.pid && isAlive(pid)))
       throw inUse(pid || 'unknown');
-    // Stale: its server died without removing it (crash, SIGKILL).
-    fs.rmSync(file, { force: true });
+    // Stale: its server died without removing it (crash, SIGKILL). Another server may be breaking
+    // it too, and may already have replaced it with its own lock: so move the file aside (atomic,
+    // only one server gets it) and remove it only if it is the stale lock judged above.
+    const tag = randomBytes(4).toString('hex');
+    const aside = `${file}.stale-${process.pid}-${tag}`;
+    try {
+      fs.renameSync(file, aside);
+    } catch (e) {
+      if (errno(e) === 'ENOENT') continue; // another server moved it first
+      throw e;
+    }
+    const moved = fs.readFileSync(aside, 'utf8');
+    if (moved !== held) {
+      // A live server's fresh lock: put it back (link does not replace a newer one).
+      try {
+        fs.linkSync(aside, file);
+      } catch (e) {
+        if (errno(e) !== 'EEXIST') throw e;
+      }
+      fs.rmSync(aside, { force: true });
+      throw inUse(pidIn(moved) || 'unknown');
+    }
+    fs.rmSync(aside, { force: true });
   }
+  throw inUse('unknown');
+}
+
+/** @param {unknown} e */
+function errno(e) {
+  return /** @type {NodeJS.ErrnoException} */ (e).code;
 }
 
 /** @param {number} pid */
@@ -508,7 +549,7 @@ async function serveClient(socket, instanceFor, verifier, authTimeoutMs) {
   await closed;
   clearTimeout(authTimer);
   await chain.catch(() => {});
-  if (instance) await instance.release(client);
+  instance?.release(client);
 }
 
 function startupParams(message) {

@@ -1,8 +1,10 @@
-import { spawnSync } from 'child_process';
+import { spawn, spawnSync } from 'child_process';
 import fs from 'fs';
 import net from 'net';
 import os from 'os';
 import path from 'path';
+import readline from 'readline';
+import { pathToFileURL } from 'url';
 import {
   EmbeddedPostgres,
   EmbeddedPostgresOptions,
@@ -11,6 +13,11 @@ import {
 
 // eslint-disable-next-line @typescript-eslint/no-var-requires
 const { Client } = require('pg');
+
+const packageDir = path.resolve(__dirname, '..');
+const wireServerUrl = pathToFileURL(
+  path.join(packageDir, 'wireServer.mjs'),
+).href;
 
 const sleep = (ms: number) => new Promise(r => setTimeout(r, ms));
 
@@ -55,6 +62,82 @@ function stubbornSocket(port: number, send?: Buffer): Promise<void> {
   if (send) socket.write(send);
   socket.resume();
   return new Promise(resolve => socket.once('end', () => resolve()));
+}
+
+/**
+ * startWireServer in a node process that first runs `patch` (module code with PGlite in scope),
+ * to bend the server's timing; cwd is this package, so PGlite is the module wireServer.mjs uses.
+ */
+async function startPatchedServer(patch: string) {
+  const script = `
+    import { PGlite } from '@electric-sql/pglite';
+    ${patch}
+    const { startWireServer } = await import(${JSON.stringify(wireServerUrl)});
+    const server = await startWireServer({ preload: ['postgres'] });
+    const { host, port, user, password } = server;
+    console.log(JSON.stringify({ host, port, user, password, database: 'postgres' }));
+    process.stdin.on('end', () => server.stop().then(() => process.exit(0)));
+    process.stdin.resume();`;
+  const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
+    cwd: packageDir,
+  });
+  let stderr = '';
+  child.stderr.on('data', d => {
+    stderr += d;
+  });
+  const line = await new Promise<string>((resolve, reject) => {
+    readline.createInterface({ input: child.stdout }).once('line', resolve);
+    child.once('exit', code =>
+      reject(new Error(`exited with ${code}: ${stderr}`)),
+    );
+  });
+  return {
+    connection: JSON.parse(line),
+    stop: () =>
+      new Promise<void>(resolve => {
+        if (child.exitCode !== null) resolve();
+        child.once('exit', () => resolve());
+        child.stdin.end();
+      }),
+  };
+}
+
+/**
+ * Takes the lock of `dataDir` with lockDataDir in a node process whose first read of the lock
+ * file is `onRead(read)` instead (module code with `read` (the real readFileSync), `file`, `fs`
+ * and `take` (lockDataDir again, as another server) in scope). Returns the pid and each take's
+ * outcome, 'ok' or the error message.
+ */
+function lockWith(dataDir: string, onRead: string) {
+  const script = `
+    import fs from 'node:fs';
+    import { lockDataDir } from ${JSON.stringify(wireServerUrl)};
+    const file = ${JSON.stringify(path.join(dataDir, '.lock'))};
+    const outcomes = [];
+    const take = () => {
+      try {
+        lockDataDir(${JSON.stringify(dataDir)});
+        outcomes.push('ok');
+      } catch (e) {
+        outcomes.push(e.message);
+      }
+    };
+    const read = fs.readFileSync;
+    let first = true;
+    fs.readFileSync = (...args) => {
+      if (!first || args[0] !== file) return read(...args);
+      first = false;
+      return (${onRead})(read);
+    };
+    take();
+    console.log(JSON.stringify({ pid: process.pid, outcomes }));`;
+  const { stdout, stderr, status } = spawnSync(
+    process.execPath,
+    ['--input-type=module', '-e', script],
+    { cwd: packageDir, encoding: 'utf8' },
+  );
+  if (status !== 0) throw new Error(`lock script failed: ${stderr}`);
+  return JSON.parse(stdout) as { pid: number; outcomes: string[] };
 }
 
 /** Every test its own server: one that a test breaks must not fail the next. */
@@ -109,7 +192,7 @@ describe('embedded server robustness', () => {
   const pg = useServer();
 
   it.each([
-    ['huge', [0x51, 0xff, 0xff, 0xff, 0xff]],
+    ['huge', [0x51, 0x7f, 0xff, 0xff, 0xff]], // 0x7fffffff; 0xff… would read as -1
     ['too short', [0x51, 0, 0, 0, 2]],
   ])('closes a connection with a %s message length', async (_, bytes) => {
     const client = new Client(pg().connection);
@@ -146,6 +229,38 @@ describe('embedded server robustness', () => {
       expect(rows).toEqual([{ path: initial, prepared: 0, scratch: null }]);
     } finally {
       await second.end();
+    }
+  });
+});
+
+describe('embedded server session reset', () => {
+  it('happens before a client that arrives while the last one is released', async () => {
+    // A slow ROLLBACK widens the window in which the next client attaches.
+    const server = await startPatchedServer(`
+      const { exec } = PGlite.prototype;
+      PGlite.prototype.exec = async function (sql, ...rest) {
+        if (sql === 'ROLLBACK') await new Promise(r => setTimeout(r, 1000));
+        return exec.call(this, sql, ...rest);
+      };`);
+    try {
+      const first = new Client(server.connection);
+      first.on('error', () => {}); // the abrupt close below is the point of the test
+      await first.connect();
+      const [{ search_path: initial }] = (await first.query('SHOW search_path'))
+        .rows;
+      await first.query('SET search_path TO pg_catalog');
+      await first.query('PREPARE leftover AS SELECT 1');
+      await first.query('BEGIN');
+      (first as any).connection.stream.destroy();
+
+      const rows = await query(
+        server.connection,
+        `SELECT current_setting('search_path') AS path,
+           (SELECT count(*)::int FROM pg_prepared_statements) AS prepared`,
+      );
+      expect(rows).toEqual([{ path: initial, prepared: 0 }]);
+    } finally {
+      await server.stop();
     }
   });
 });
@@ -191,6 +306,39 @@ describe('embedded server data directory', () => {
     } finally {
       await server.stop();
     }
+  });
+
+  it('is given to only one of two servers breaking a stale lock at once', () => {
+    const lock = path.join(dataDir, '.lock');
+    fs.writeFileSync(lock, String(spawnSync(process.execPath, ['-e', '']).pid));
+    // The other server breaks the stale lock and takes the directory just after this one read it.
+    const { pid, outcomes } = lockWith(
+      dataDir,
+      `read => { const held = read(file, 'utf8'); take(); return held; }`,
+    );
+    try {
+      expect(outcomes).toEqual([
+        'ok',
+        expect.stringContaining(`in use by pid ${pid}`),
+      ]);
+      expect(fs.readFileSync(lock, 'utf8')).toMatch(new RegExp(`^${pid} \\w+`));
+      expect(
+        fs.readdirSync(dataDir).filter(f => f.startsWith('.lock')),
+      ).toEqual(['.lock']);
+    } finally {
+      fs.rmSync(lock, { force: true });
+    }
+  });
+
+  it('is taken when the lock is removed while being read', () => {
+    // A live server's lock, given back between our creating ours failing and our reading it.
+    fs.writeFileSync(path.join(dataDir, '.lock'), String(process.pid));
+    const { outcomes } = lockWith(
+      dataDir,
+      `read => { fs.rmSync(file); return read(file, 'utf8'); }`,
+    );
+    fs.rmSync(path.join(dataDir, '.lock'), { force: true });
+    expect(outcomes).toEqual(['ok']);
   });
 
   it('reports a database that fails to open, and tries it again', async () => {
