@@ -145,6 +145,8 @@ class Instance {
 export function lockDataDir(dataDir) {
   const dir = path.resolve(dataDir);
   const file = path.join(dir, LOCK_FILE);
+  // Only the holder of this file removes a stale lock, so a live lock is never moved or removed.
+  const breaking = `${file}.break`;
   const inUse = pid =>
     new Error(
       `embedded-db: data directory ${dir} is in use by pid ${pid} (another embedded-db ` +
@@ -154,8 +156,9 @@ export function lockDataDir(dataDir) {
   // The token tells this lock apart from any other with the same pid.
   const mine = `${process.pid} ${randomBytes(8).toString('hex')}\n`;
   const pidIn = content => Number(content.trim().split(/\s+/)[0]);
-  // A round repeats after a stale lock is removed or the file vanished; bounded against churn.
-  for (let attempt = 0; attempt < 10; attempt++) {
+  // Rounds repeat after a stale lock was removed, the file vanished or another server was
+  // breaking it; bounded against churn.
+  for (let attempt = 0; attempt < 100; attempt++) {
     try {
       const fd = fs.openSync(file, 'wx', 0o600);
       try {
@@ -166,50 +169,76 @@ export function lockDataDir(dataDir) {
       lockedHere.add(dir);
       return () => {
         lockedHere.delete(dir);
-        fs.rmSync(file, { force: true });
+        if (readOrNull(file) === mine) fs.rmSync(file, { force: true });
       };
     } catch (e) {
       if (errno(e) !== 'EEXIST') throw e;
     }
-    let held;
-    let pid;
-    let starting;
-    try {
-      held = fs.readFileSync(file, 'utf8');
-      pid = pidIn(held);
-      // A server between creating the file and writing its pid; give it a moment to finish.
-      starting = !pid && Date.now() - fs.statSync(file).mtimeMs < 5000;
-    } catch (e) {
-      if (errno(e) === 'ENOENT') continue; // its server stopped meanwhile
-      throw e;
-    }
+    // The file judged: its identity before and after reading it must agree.
+    const before = statOrNull(file);
+    const held = readOrNull(file);
+    const after = statOrNull(file);
+    if (!before || held === null || !after || !sameFile(before, after))
+      continue;
+    if (lockedHere.has(dir)) throw inUse(process.pid);
+    const pid = pidIn(held);
+    // A server between creating the file and writing its pid; give it a moment to finish.
+    const starting = !pid && Date.now() - after.mtimeMs < 5000;
     if (starting || (pid !== process.pid && isAlive(pid)))
       throw inUse(pid || 'unknown');
-    // Stale: its server died without removing it (crash, SIGKILL). Another server may be breaking
-    // it too, and may already have replaced it with its own lock: so move the file aside (atomic,
-    // only one server gets it) and remove it only if it is the stale lock judged above.
-    const tag = randomBytes(4).toString('hex');
-    const aside = `${file}.stale-${process.pid}-${tag}`;
+    // Stale: its server died without removing it (crash, SIGKILL).
+    if (!takeBreakLock(breaking)) continue;
     try {
-      fs.renameSync(file, aside);
-    } catch (e) {
-      if (errno(e) === 'ENOENT') continue; // another server moved it first
-      throw e;
+      // Still the very file judged stale (a lock is only replaced after it was removed, and
+      // only here): remove it, then the next round creates ours.
+      const now = statOrNull(file);
+      if (now && sameFile(now, after)) fs.rmSync(file, { force: true });
+    } finally {
+      fs.rmSync(breaking, { force: true });
     }
-    const moved = fs.readFileSync(aside, 'utf8');
-    if (moved !== held) {
-      // A live server's fresh lock: put it back (link does not replace a newer one).
-      try {
-        fs.linkSync(aside, file);
-      } catch (e) {
-        if (errno(e) !== 'EEXIST') throw e;
-      }
-      fs.rmSync(aside, { force: true });
-      throw inUse(pidIn(moved) || 'unknown');
-    }
-    fs.rmSync(aside, { force: true });
   }
   throw inUse('unknown');
+}
+
+/** Takes the right to remove a stale lock; false (after a short wait) while another has it. */
+function takeBreakLock(breaking) {
+  try {
+    fs.closeSync(fs.openSync(breaking, 'wx', 0o600));
+    return true;
+  } catch (e) {
+    if (errno(e) !== 'EEXIST') throw e;
+  }
+  const held = statOrNull(breaking);
+  // Removing a lock takes milliseconds: a break file this old belongs to a server that died.
+  if (held && Date.now() - held.mtimeMs > 10_000)
+    fs.rmSync(breaking, { force: true });
+  else Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 50);
+  return false;
+}
+
+/** @param {string} file */
+function readOrNull(file) {
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch (e) {
+    if (errno(e) === 'ENOENT') return null;
+    throw e;
+  }
+}
+
+/** @param {string} file */
+function statOrNull(file) {
+  try {
+    return fs.statSync(file);
+  } catch (e) {
+    if (errno(e) === 'ENOENT') return null;
+    throw e;
+  }
+}
+
+/** @param {fs.Stats} a @param {fs.Stats} b */
+function sameFile(a, b) {
+  return a.ino === b.ino && a.dev === b.dev;
 }
 
 /** @param {unknown} e */

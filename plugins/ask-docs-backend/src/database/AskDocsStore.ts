@@ -44,6 +44,8 @@ export interface StoredDocumentState {
   contentHash: string;
   /** The title its chunks were written with (in every "Title › Section" path). */
   title: string;
+  /** The portal path its chunks link to (TechDocs' path casing can change it). */
+  url: string;
   revision: string;
   /** Whether every chunk has a vector of the current model. */
   embedded: boolean;

@@ -189,6 +189,7 @@ export class DatabaseAskDocsStore implements AskDocsStore {
         'd.document_id',
         'd.content_hash',
         'd.title',
+        'd.url',
         'd.revision',
         'd.analysis_signature',
         this.db.raw(
@@ -205,6 +206,7 @@ export class DatabaseAskDocsStore implements AskDocsStore {
         {
           contentHash: r.content_hash,
           title: r.title,
+          url: r.url,
           revision: r.revision,
           embedded: Boolean(r.embedded),
           analysisSignature: r.analysis_signature ?? null,

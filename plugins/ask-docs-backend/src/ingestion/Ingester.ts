@@ -479,6 +479,8 @@ export class Ingester {
       state.contentHash === contentHash &&
       // The signature leaves out the title (a <title> or site name change): its chunks' paths.
       state.title === input.page.title &&
+      // And where its citations link (techdocs.legacyUseCaseSensitiveTripletPaths changed).
+      state.url === input.url &&
       state.embedded &&
       state.analysisSignature === this.signature
     ) {

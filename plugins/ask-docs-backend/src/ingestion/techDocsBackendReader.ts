@@ -153,7 +153,8 @@ async function readText(res: Response, maxBytes: number): Promise<string> {
     if (value.byteLength >= room) {
       // A character split at the cut decodes to U+FFFD, past where the parser cuts anyway.
       parts.push(decoder.decode(value.subarray(0, room)));
-      await reader.cancel();
+      // What was read is the page either way: a failing cancel must not lose it.
+      await reader.cancel().catch(() => {});
       return parts.join('');
     }
     parts.push(decoder.decode(value, { stream: true }));

@@ -10,7 +10,6 @@ import { Entity } from '@backstage/catalog-model';
 import http from 'http';
 import { AddressInfo } from 'net';
 import { catalogComponent } from '../testUtils/catalogComponent';
-import { techDocsUrl } from './entityRow';
 import { startTechDocsIngestion } from '../testUtils/techDocsServer';
 import { TechDocsBackendReader } from './techDocsBackendReader';
 
@@ -128,17 +127,26 @@ describe('entities whose names are not lower-case', () => {
       `${STATIC}/Payments/Component/MyService/techdocs_metadata.json`,
       `${STATIC}/Payments/Component/MyService/ops/index.html`,
     ]);
-    // Its reader asks the backend for the path its URL names: citations keep the spelling too.
-    const spelled = {
-      namespace: 'Payments',
-      kind: 'Component',
-      name: 'MyService',
-    };
-    expect(techDocsUrl(spelled, 'ops/', true)).toBe(
+    // Its reader asks the backend for the path its URL names: citations keep the spelling too,
+    // also for the pages indexed before the setting changed, although their text did not.
+    const progress = await ingestion.run(
+      {
+        async *listEntities() {
+          yield entity;
+        },
+      },
+      { techdocs: reader, legacyUseCaseSensitiveTripletPaths: true },
+    );
+    expect(progress.errors).toEqual([]);
+    const urls = await ingestion.db
+      .knex('ask_docs_documents')
+      .where({ entity_ref: 'component:payments/myservice' })
+      .where({ source_kind: 'techdocs' })
+      .orderBy('page_path')
+      .pluck('url');
+    expect(urls).toEqual([
+      '/docs/Payments/Component/MyService/',
       '/docs/Payments/Component/MyService/ops/',
-    );
-    expect(techDocsUrl(spelled, 'ops/')).toBe(
-      '/docs/payments/component/myservice/ops/',
-    );
+    ]);
   });
 });

@@ -135,6 +135,10 @@ describe('entityToDocument', () => {
     const runbook = `https://wiki.example.com/Runbook+for+the+payments+${'x'.repeat(
       200,
     )}`;
+    // Long, only letters, digits and blanks: prose, which stays.
+    const prose = 'Handles payments for card and bank transfers '
+      .repeat(5)
+      .trim();
     const user: Entity = {
       apiVersion: 'backstage.io/v1alpha1',
       kind: 'User',
@@ -149,6 +153,7 @@ describe('entityToDocument', () => {
           icon: 'data:image/svg+xml,%3Csvg%20xmlns%3D%22http%3A%2F%2Fwww.w3.org%22%3E',
         },
         certificate: blob.match(/.{1,64}/g)!.join('\n'),
+        purpose: prose,
         definition: minified.repeat(5),
       },
     };
@@ -163,6 +168,7 @@ describe('entityToDocument', () => {
     expect(doc.text).toContain('profile.displayName: Jane Doe');
     expect(doc.text).toContain('Jane. Key rotated.');
     expect(doc.text).toContain(runbook);
+    expect(doc.text).toContain(prose);
     expect(doc.sections.map(s => s.heading)).not.toContain('profile.picture');
     // Minified JSON has no whitespace either, but it is text worth finding.
     expect(doc.text).toContain('"operationId":"createCharge"');

@@ -24,8 +24,14 @@ const LONG_VALUE_CHARS = 300;
 // a long base64 block. A long URL ("…/Runbook+for+the+payments+…") or minified JSON stays: it has
 // characters base64 lacks.
 const DATA_URI_VALUE = /^data:([\w.+-]+\/[\w.+-]+)?(;[^,\s]*)?,/i;
-const INLINE_BASE64_URI = /[ \t]*data:[^,\s]*;base64,[A-Za-z0-9+/=]*/gi;
-const BASE64_BLOCK = /^[A-Za-z0-9+/=\s]{200,}$/;
+// The lookbehind keeps a long run of blanks from being rescanned at every position.
+const INLINE_BASE64_URI =
+  /(?<![ \t])[ \t]*data:[^,\s]*;base64,[A-Za-z0-9+/=]*/gi;
+// Lines of 40 or more base64 characters (PEM, MIME; the last may be shorter), not prose: words
+// are shorter.
+const BASE64_BLOCK =
+  /^\s*(?:(?:[A-Za-z0-9+/=]{40,}\s+)+[A-Za-z0-9+/=]+|[A-Za-z0-9+/=]{40,})\s*$/;
+const BASE64_BLOCK_CHARS = 200;
 
 export interface EntityDocumentOptions {
   maxPageChars?: number;
@@ -135,8 +141,8 @@ function scalar(value: unknown): string {
   if (typeof value === 'string') {
     // NUL: PostgreSQL text columns refuse it, and with it the whole page.
     const text = value.replace(/\u0000/g, '');
-    if (DATA_URI_VALUE.test(text.trimStart()) || BASE64_BLOCK.test(text))
-      return '';
+    const block = text.length >= BASE64_BLOCK_CHARS && BASE64_BLOCK.test(text);
+    if (DATA_URI_VALUE.test(text.trimStart()) || block) return '';
     return text.replace(INLINE_BASE64_URI, '').trim();
   }
   if (typeof value === 'number' || typeof value === 'boolean')
