@@ -275,48 +275,43 @@ function closeSocket(socket, last) {
 }
 
 /**
- * @param {{ host?: string, port?: number, dataDir?: string, maxConnections?: number,
- *   preload?: string[], authTimeoutMs?: number }} [options] host must be loopback; without
- *   dataDir everything is in memory
+ * @typedef {{ host?: string, port?: number, dataDir?: string, maxConnections?: number,
+ *   preload?: string[], authTimeoutMs?: number }} WireServerOptions host must be loopback;
+ *   without dataDir everything is in memory
  */
-export async function startWireServer({
-  host = '127.0.0.1',
-  port = 0,
-  dataDir,
-  maxConnections = 64,
-  preload = [],
-  authTimeoutMs = AUTH_TIMEOUT_MS,
-} = {}) {
-  assertLoopbackHost(host);
+
+const DEFAULT_HOST = '127.0.0.1';
+
+/** @param {WireServerOptions} [options] */
+export async function startWireServer(options = {}) {
+  assertLoopbackHost(options.host ?? DEFAULT_HOST);
+  const { dataDir } = options;
   if (dataDir) fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   // Before anything in the data directory is opened or written.
   const unlock = dataDir ? lockDataDir(dataDir) : () => {};
   try {
-    return await serve({
-      host,
-      port,
-      dataDir,
-      maxConnections,
-      preload,
-      authTimeoutMs,
-      unlock,
-    });
+    return await serve(options, unlock);
   } catch (e) {
     unlock();
     throw e;
   }
 }
 
-/** startWireServer once the data directory is ours. */
-async function serve({
-  host,
-  port,
-  dataDir,
-  maxConnections,
-  preload,
-  authTimeoutMs,
+/**
+ * startWireServer once the data directory is ours.
+ * @param {WireServerOptions} options @param {() => void} unlock
+ */
+async function serve(
+  {
+    host = DEFAULT_HOST,
+    port = 0,
+    dataDir,
+    maxConnections = 64,
+    preload = [],
+    authTimeoutMs = AUTH_TIMEOUT_MS,
+  },
   unlock,
-}) {
+) {
   const { password, file: passwordFile } = passwordFor(dataDir);
   const verifier = scramVerifier(password);
   const instances = new Map();

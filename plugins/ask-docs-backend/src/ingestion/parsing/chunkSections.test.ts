@@ -1,5 +1,5 @@
 import { chunkSections } from './chunkSections';
-import { chunkContentHash, documentIdFor, pageContentHash } from './identity';
+import { chunkContentHash, documentIdFor } from './identity';
 import { parseHtmlPage } from './parseHtmlPage';
 import { splitSentences } from './sentences';
 import { expectChunkInvariants } from './testUtils/invariants';
@@ -253,12 +253,6 @@ inputs`, () => {
         'suser-guide/index.html',
       ),
     ).not.toBe(id);
-  });
-
-  it('pageContentHash changes with any change of text', () => {
-    expect(pageContentHash('abc')).toMatch(/^[0-9a-f]{64}$/);
-    expect(pageContentHash('abc')).toBe(pageContentHash('abc'));
-    expect(pageContentHash('abc')).not.toBe(pageContentHash('abd'));
   });
 
   it('the content hash covers the section path as well as the text', () => {

@@ -24,11 +24,6 @@ export function documentIdFor(
   ).slice(0, ID_LENGTH);
 }
 
-/** Hash of a page's text: a page whose hash is unchanged needs no re-ingestion. */
-export function pageContentHash(text: string): string {
-  return sha256Hex(text);
-}
-
 /**
  * A chunk's id depends on where it is (document, section, position in the section), not on what it
  * says, so editing a section keeps the ids of its chunks and leaves other sections' ids alone.

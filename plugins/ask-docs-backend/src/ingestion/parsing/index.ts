@@ -16,7 +16,6 @@ export {
 } from './techdocsPages';
 export {
   documentIdFor,
-  pageContentHash,
   chunkIdFor,
   chunkContentHash,
   sha256Hex,
