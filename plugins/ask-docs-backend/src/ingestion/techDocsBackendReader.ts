@@ -30,7 +30,7 @@ export interface TechDocsBackendReaderOptions {
   maxPageChars?: number;
   /**
    * TechDocs' own `techdocs.legacyUseCaseSensitiveTripletPaths`: sites are kept under the
-   * entity's namespace and name as spelled, not lower-cased.
+   * entity's namespace, kind and name as spelled, not lower-cased (techDocsTriplet).
    */
   legacyUseCaseSensitiveTripletPaths?: boolean;
 }
