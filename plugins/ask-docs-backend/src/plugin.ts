@@ -150,8 +150,8 @@ export const askDocsPlugin = createBackendPlugin({
         await scheduler.scheduleTask({
           id: 'ask-docs-ingestion',
           ...settings.ingestion.schedule,
-          fn: async () => {
-            await ingester.run('schedule').catch(e => {
+          fn: async signal => {
+            await ingester.run('schedule', { signal }).catch(e => {
               // The run goes on there: nothing for this instance to do or report.
               if (!(e instanceof IngestionRunningElsewhereError)) throw e;
               logger.info(`ask-docs: ${e.message}`);

@@ -123,11 +123,17 @@ export class Ingester {
   /**
    * Runs once; a call while a run is in progress here joins that run. While another instance
    * runs one, rejects at once with IngestionRunningElsewhereError (that run goes on there).
+   * `signal` (the scheduler's: its timeout, a shutdown, a cancellation) stops the run it starts
+   * before its next entity, recorded as failed; a call that joins a run does not stop it.
    */
-  run(trigger: 'schedule' | 'manual'): Promise<RunProgress> {
+  run(
+    trigger: 'schedule' | 'manual',
+    options: { signal?: AbortSignal } = {},
+  ): Promise<RunProgress> {
     if (!this.running) {
       let registered: (start: RunStart | undefined) => void = () => {};
       this.registered = new Promise(resolve => (registered = resolve));
+      this.signal = options.signal;
       this.running = this.doRun(trigger, registered).finally(() => {
         registered(undefined);
         this.running = undefined;
@@ -145,6 +151,8 @@ export class Ingester {
   }
 
   private registered: Promise<RunStart | undefined> | undefined;
+  /** The current run's cancellation, if its starter gave one. */
+  private signal: AbortSignal | undefined;
   /** An entity row of the current run could not be written: the run is no attribute sync. */
   private attributesFailed = false;
 
@@ -167,7 +175,14 @@ export class Ingester {
     const { runId } = start;
     if (!start.started) throw new IngestionRunningElsewhereError(runId);
     const progress = emptyProgress();
-    const heartbeat = new RunHeartbeat(store, runId, lease, logger, progress);
+    const heartbeat = new RunHeartbeat(
+      store,
+      runId,
+      lease,
+      logger,
+      progress,
+      this.signal,
+    );
     try {
       return await this.ingestAll(runId, listedAt, heartbeat, progress);
     } finally {
@@ -383,6 +398,11 @@ export class Ingester {
               'techdocs',
               pagePath,
             );
+            if (this.signal?.aborted) {
+              // Not read, but still listed: kept. The run stops before the next entity.
+              keep.add(documentId);
+              return;
+            }
             try {
               // Whatever the reader: a path that leaves this entity's site is never fetched.
               resolveSitePagePath(pagePath);
@@ -601,6 +621,17 @@ export class IngestionRunningElsewhereError extends Error {
   }
 }
 
+/** The scheduler aborted the run's task: its timeout passed, the backend stops, or an admin. */
+export class IngestionCancelledError extends Error {
+  constructor(readonly runId: number) {
+    super(
+      `ingestion run ${runId} was cancelled by the scheduler (its timeout, a shutdown or a ` +
+        'cancellation); the entities not reached keep what was indexed before',
+    );
+    this.name = 'IngestionCancelledError';
+  }
+}
+
 /** Renews a run's lease while the run makes progress, and stops the run once it was lost. */
 class RunHeartbeat {
   private readonly timer: ReturnType<typeof setInterval>;
@@ -613,6 +644,7 @@ class RunHeartbeat {
     lease: RunLease,
     private readonly logger: LoggerService,
     progress: RunProgress,
+    private readonly signal?: AbortSignal,
   ) {
     this.timer = setInterval(() => {
       const activity =
@@ -625,8 +657,12 @@ class RunHeartbeat {
     this.timer.unref?.();
   }
 
-  /** Renews the lease; throws RunTakenOverError when another instance marked the run abandoned. */
+  /**
+   * Renews the lease; throws RunTakenOverError when another instance marked the run abandoned,
+   * IngestionCancelledError once the run's signal is aborted.
+   */
   async renew(): Promise<void> {
+    if (this.signal?.aborted) throw new IngestionCancelledError(this.runId);
     let alive = true;
     try {
       alive = await this.store.heartbeatRun(this.runId);

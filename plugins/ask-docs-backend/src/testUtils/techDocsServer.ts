@@ -45,6 +45,7 @@ export async function startTechDocsIngestion(
   run(
     entities: EntitySource,
     options?: Partial<IngesterOptions>,
+    signal?: AbortSignal,
   ): ReturnType<Ingester['run']>;
   stop(): Promise<void>;
 }> {
@@ -53,7 +54,7 @@ export async function startTechDocsIngestion(
   const analyzers = await createLanguageAnalyzers({ languages: ['en'] });
   return {
     db,
-    run: (entities, options) =>
+    run: (entities, options, signal) =>
       new Ingester({
         store: new DatabaseAskDocsStore(db.knex),
         entities,
@@ -63,7 +64,7 @@ export async function startTechDocsIngestion(
         languages: ['en'],
         logger: mockServices.logger.mock(),
         ...options,
-      }).run('manual'),
+      }).run('manual', { signal }),
     async stop() {
       server.closeAllConnections();
       await new Promise(resolve => server.close(resolve));

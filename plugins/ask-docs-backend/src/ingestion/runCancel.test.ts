@@ -1,0 +1,134 @@
+/*
+ * The scheduler aborts a task's signal when its timeout passes, the backend shuts down or an admin
+ * cancels it. A run started with that signal stops before its next entity and is recorded as
+ * failed; nothing it did not reach is deleted, and a page list cut short deletes no page.
+ */
+import { Entity } from '@backstage/catalog-model';
+import http from 'http';
+import { catalogComponent } from '../testUtils/catalogComponent';
+import { startTechDocsIngestion } from '../testUtils/techDocsServer';
+
+const BASE_PATH = '/api/techdocs';
+const page = (title: string) =>
+  `<html><head><title>${title}</title></head><body><article class="md-content__inner">` +
+  `<h1 id="top">${title}</h1><p>How ${title} works.</p></article></body></html>`;
+const PAGES = ['index.html', 'a/index.html', 'b/index.html', 'c/index.html'];
+
+/** Called with the path of every page the server serves (before it answers). */
+let onServe: (path: string) => void = () => {};
+
+function startServer() {
+  return http.createServer((req, res) => {
+    const path = new URL(req.url ?? '/', 'http://x').pathname;
+    const file = path.replace(/^.*\/component\/[^/]+\//, '');
+    if (file === 'techdocs_metadata.json') {
+      res.end(JSON.stringify({ site_name: 'S', etag: 'e', files: PAGES }));
+    } else if (PAGES.includes(file)) {
+      onServe(path);
+      res.end(page(path.split('/component/')[1]));
+    } else res.writeHead(404).end();
+  });
+}
+
+const withDocs = (name: string): Entity =>
+  catalogComponent(name, {
+    owner: 'group:default/everyone',
+    type: 'documentation',
+    annotations: { 'backstage.io/techdocs-ref': 'dir:.' },
+  });
+
+describe('a run stops when the scheduler aborts its signal', () => {
+  let ingestion: Awaited<ReturnType<typeof startTechDocsIngestion>>;
+  beforeAll(async () => {
+    ingestion = await startTechDocsIngestion(startServer(), BASE_PATH, {});
+  });
+  afterAll(async () => {
+    await ingestion?.stop();
+  });
+
+  const documents = async () =>
+    (
+      await ingestion.db
+        .knex('ask_docs_documents')
+        .select('entity_ref', 'page_path')
+        .orderBy(['entity_ref', 'page_path'])
+    ).map(r => `${r.entity_ref} ${r.page_path}`);
+  const lastRun = () =>
+    ingestion.db.knex('ask_docs_ingestion_runs').orderBy('id', 'desc').first();
+  const catalog = (entities: Entity[]) => ({
+    async *listEntities() {
+      yield* entities;
+    },
+  });
+
+  it('stops before the next entity, deletes nothing and records a failed run', async () => {
+    onServe = () => {};
+    const all = ['one', 'two', 'three'].map(withDocs);
+    expect((await ingestion.run(catalog(all))).errors).toEqual([]);
+    const before = await documents();
+    expect(before).toHaveLength(3 * (PAGES.length + 1));
+
+    // The next run lists only the first entity, and is aborted while reading its pages.
+    const controller = new AbortController();
+    const served: string[] = [];
+    onServe = path => {
+      served.push(path);
+      controller.abort();
+    };
+    const listed: string[] = [];
+    const progress = await ingestion.run(
+      {
+        async *listEntities() {
+          for (const e of [withDocs('one')]) {
+            listed.push(e.metadata.name);
+            yield e;
+          }
+        },
+      },
+      { concurrency: 1 },
+      controller.signal,
+    );
+    // Aborted after its first page: the others were not read.
+    expect(served).toHaveLength(1);
+    expect(progress.errors).toEqual([
+      {
+        message: expect.stringMatching(
+          /^run aborted: ingestion run \d+ was cancelled by the scheduler/,
+        ),
+      },
+    ]);
+    // "two" and "three" were not listed, and the pages of "one" not read stay: nothing deleted.
+    expect(await documents()).toEqual(before);
+    const run = await lastRun();
+    expect(run.status).toBe('failed');
+  });
+
+  it('stops before the first entity when aborted already, and a later run goes on', async () => {
+    onServe = () => {};
+    const controller = new AbortController();
+    controller.abort();
+    const progress = await ingestion.run(
+      catalog([withDocs('four')]),
+      {},
+      controller.signal,
+    );
+    expect(progress.entitiesDone).toBe(0);
+    expect(progress.errors).toEqual([
+      { message: expect.stringMatching(/while listing entities: .*cancelled/) },
+    ]);
+    expect(await documents()).not.toContain('component:default/four ');
+    expect((await lastRun()).status).toBe('failed');
+
+    // Without an aborted signal the same run succeeds, and deletes the entities not listed.
+    const done = await ingestion.run(
+      catalog([withDocs('four')]),
+      {},
+      new AbortController().signal,
+    );
+    expect(done.errors).toEqual([]);
+    expect((await lastRun()).status).toBe('succeeded');
+    expect(await documents()).toEqual(
+      ['', ...PAGES].sort().map(p => `component:default/four ${p}`),
+    );
+  });
+});
