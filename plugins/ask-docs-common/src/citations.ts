@@ -47,7 +47,9 @@ const BRACKET = new RegExp(
   `\\[([^\\[\\]\\n]{1,${MAX_BRACKET_CONTENT}})\\]`,
   'g',
 );
-const SEPARATOR = /\s*[›»]\s*|\s+>\s+/;
+/** What separates a title from its sections in a marker: '›', '»' or a spaced '>'. */
+export const SECTION_SEPARATOR_PATTERN = /\s*[›»]\s*|\s+>\s+/;
+const SEPARATOR = SECTION_SEPARATOR_PATTERN;
 const CHECKBOX = /^\s*[xX]?\s*$/;
 const NUMERIC = /^[\d\s,.\-–—]+$/;
 

@@ -288,3 +288,64 @@ describe('duplicate titles', () => {
     ).toEqual([['Overview', 'billing-overview']]);
   });
 });
+
+describe('titles that contain marker syntax', () => {
+  // A page titled "Release › Rollback", and the section "Rollback" of the page "Release".
+  const section = chunk({
+    title: 'Release',
+    documentId: 'release',
+    sectionPath: 'Release › Rollback',
+    text: 'Roll back with deploy rollback.',
+    rank: 1,
+  });
+  const page = chunk({
+    title: 'Release › Rollback',
+    documentId: 'release-rollback',
+    sectionPath: 'Release › Rollback › Steps',
+    text: 'Steps of a rollback.',
+    rank: 2,
+  });
+
+  it('cites the section of "Release", never the page whose title looks like it', () => {
+    expect(ids('Roll back [Release › Rollback].', [section, page])).toEqual([
+      'release',
+    ]);
+    // The page is cited by its label, whose separator became a dash, and keeps its section.
+    const { sources, matches } = matchCitations(
+      'Steps [Release - Rollback › Steps].',
+      [section, page],
+    );
+    expect(sources.map(s => [s.documentId, s.title])).toEqual([
+      ['release-rollback', 'Release - Rollback'],
+    ]);
+    expect(matches[0].sectionMatched).toBe(true);
+  });
+
+  it('keeps titles apart that differ only in their separator', () => {
+    const a = chunk({
+      title: 'Setup > Linux',
+      documentId: 'a',
+      text: '.',
+      rank: 1,
+    });
+    const b = chunk({
+      title: 'Setup › Linux',
+      documentId: 'b',
+      text: '.',
+      rank: 2,
+    });
+    const { unmatched } = matchCitations('x [Setup - Linux].', [a, b]);
+    // Both clean to the same title: a bare citation of it is ambiguous, never one of them.
+    expect(unmatched.map(u => u.reason)).toEqual(['ambiguous_title']);
+  });
+
+  it('finds bracketed shared titles ambiguous, as it does plain ones', () => {
+    const [x, y] = sameTitleChunks('Guide [beta]', [
+      ['pay-guide', 'component:default/pay'],
+      ['bill-guide', 'component:default/bill'],
+    ]);
+    const { sources, unmatched } = matchCitations('x [Guide (beta)].', [x, y]);
+    expect(sources).toEqual([]);
+    expect(unmatched.map(u => u.reason)).toEqual(['ambiguous_title']);
+  });
+});

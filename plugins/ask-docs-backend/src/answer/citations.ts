@@ -6,7 +6,7 @@ import {
   SourceCitation,
   splitSectionPath,
 } from '@askdocs/plugin-ask-docs-common';
-import { chunkSections, citationLabels } from './labels';
+import { chunkSections, citationLabels, cleanLabel } from './labels';
 import { citedPassage, contentTerms } from './snippet';
 import type { RetrievedChunk } from './types';
 
@@ -75,7 +75,8 @@ export function matchCitations(
   const byTitle = new Map<string, string[]>();
   for (const [documentId, label] of labels) {
     byLabel.set(keyOf(splitSectionPath(label)), documentId);
-    const title = chunksByDoc.get(documentId)![0].title;
+    // As labels.ts spells the title, so that shared titles compare alike.
+    const title = cleanLabel(chunksByDoc.get(documentId)![0].title);
     const key = keyOf(splitSectionPath(title));
     byTitle.set(key, [...(byTitle.get(key) ?? []), documentId]);
   }

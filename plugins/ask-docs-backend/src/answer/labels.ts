@@ -1,4 +1,7 @@
-import { normalizeTitle } from '@askdocs/plugin-ask-docs-common';
+import {
+  normalizeTitle,
+  SECTION_SEPARATOR_PATTERN,
+} from '@askdocs/plugin-ask-docs-common';
 import type { RetrievedChunk } from './types';
 
 /**
@@ -61,13 +64,27 @@ export function citationLabels(chunks: RetrievedChunk[]): Map<string, string> {
   return labels;
 }
 
-/** Brackets and semicolons would break the marker syntax, so they never appear in a label. */
+const SEPARATORS = new RegExp(SECTION_SEPARATOR_PATTERN.source, 'g');
+/** A label is a line of the prompt and a marker the model copies: long ones are cut. */
+const MAX_LABEL_CHARS = 200;
+
+/**
+ * A title or heading as it may stand in a marker and in the prompt. Brackets and semicolons
+ * would break the marker syntax, and a section separator inside a title would let
+ * `[Release › Rollback]` name both the page "Release › Rollback" and the section "Rollback" of
+ * "Release": they never appear in a label. Nor does a data fence (see prompt.ts), since titles
+ * stand outside the fenced text.
+ */
 export function cleanLabel(title: string): string {
   return title
     .replace(/\[/g, '(')
     .replace(/\]/g, ')')
     .replace(/;/g, ',')
+    .replace(SEPARATORS, ' - ')
+    .replace(/<(\/?)(document|conversation)/gi, '‹$1$2')
     .replace(/\s+/g, ' ')
+    .trim()
+    .slice(0, MAX_LABEL_CHARS)
     .trim();
 }
 
@@ -88,8 +105,20 @@ export function entityName(entityRef: string): string {
 export function chunkSections(
   chunk: Pick<RetrievedChunk, 'title' | 'sectionPath'>,
 ): string[] {
-  const parts = chunk.sectionPath.split('›').map(cleanLabel).filter(Boolean);
-  if (parts.length && normalizeTitle(parts[0]) === normalizeTitle(chunk.title))
+  // The path starts with the title, which may contain '›' itself.
+  const title = chunk.title.trim();
+  const path = chunk.sectionPath.trim();
+  const rest =
+    title &&
+    path.startsWith(title) &&
+    /^\s*(›|$)/.test(path.slice(title.length))
+      ? path.slice(title.length)
+      : path;
+  const parts = rest.split('›').map(cleanLabel).filter(Boolean);
+  if (
+    parts.length &&
+    normalizeTitle(parts[0]) === normalizeTitle(cleanLabel(chunk.title))
+  )
     parts.shift();
   return parts;
 }
