@@ -29,8 +29,17 @@ export interface FakeChatRequest {
 /** How to answer one request. A plain string is an answer text. */
 export type FakeReply =
   | string
-  /** Answer text; streamed in `chunks` (default: word by word) when the request streams. */
-  | { text: string; chunks?: string[]; chunkDelayMs?: number }
+  /**
+   * Answer text; streamed in `chunks` (default: word by word) when the request streams, after
+   * `keepAlives` empty deltas (`chunkDelayMs` apart, as every chunk). `finishReason`: 'stop'.
+   */
+  | {
+      text: string;
+      chunks?: string[];
+      chunkDelayMs?: number;
+      finishReason?: string;
+      keepAlives?: number;
+    }
   /** An HTTP error, e.g. 500 or 429, with an OpenAI-style error body unless `body` is given. */
   | { status: number; body?: unknown; headers?: Record<string, string> }
   /** Never answer (for client timeouts); released by stop(). */
@@ -183,6 +192,8 @@ export async function startFakeOpenAI(
         ? reply.streamThenClose
         : reply.chunks ?? splitWords(reply.text);
     const text = 'text' in reply ? reply.text : chunks.join('');
+    const finishReason =
+      ('finishReason' in reply ? reply.finishReason : undefined) ?? 'stop';
     if (!request.stream) {
       if (partial) return; // hang
       sendJson(res, 200, {
@@ -194,7 +205,7 @@ export async function startFakeOpenAI(
           {
             index: 0,
             message: { role: 'assistant', content: text },
-            finish_reason: 'stop',
+            finish_reason: finishReason,
             logprobs: null,
           },
         ],
@@ -218,6 +229,12 @@ export async function startFakeOpenAI(
       })}\n\n`;
     res.write(event({ role: 'assistant', content: '' }, null));
     const delay = 'chunkDelayMs' in reply ? reply.chunkDelayMs ?? 0 : 0;
+    const keepAlives = 'keepAlives' in reply ? reply.keepAlives ?? 0 : 0;
+    for (let i = 0; i < keepAlives; i++) {
+      if (delay) await new Promise(r => setTimeout(r, delay));
+      if (res.destroyed) return;
+      res.write(event({}, null));
+    }
     for (const chunk of chunks) {
       if (delay) await new Promise(r => setTimeout(r, delay));
       if (res.destroyed) return;
@@ -230,7 +247,7 @@ export async function startFakeOpenAI(
       res.destroy();
       return;
     }
-    res.write(event({}, 'stop'));
+    res.write(event({}, finishReason));
     res.end('data: [DONE]\n\n');
   }
 

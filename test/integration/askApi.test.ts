@@ -158,6 +158,33 @@ visible`, async () => {
     }
   });
 
+  it('says on /health why the model last failed, to a signed-in caller only', async () => {
+    const health = (user?: string) => {
+      const req = request(backend.server)
+        .get('/api/ask-docs/health')
+        .set('Authorization', user ? as(user) : mockCredentials.none.header());
+      return req.then(r => {
+        expect(r.status).toBe(200);
+        return r.body.llm;
+      });
+    };
+    fake.setBehaviour(() => ({ status: 401 }));
+    const res = await ask('How do I roll back a payments release?');
+    expect(res.body.status).toBe('evidence_only');
+    expect(await health(alice)).toEqual({
+      configured: true,
+      model: 'fake-model',
+      lastFailure: { reason: 'rejected', at: expect.any(String) },
+    });
+    expect(await health()).toEqual({ configured: true, model: 'fake-model' });
+    // A call that succeeds clears it.
+    fake.setBehaviour(citeFirstBlock);
+    expect(
+      (await ask('How do I roll back a payments release?')).body.status,
+    ).toBe('answered');
+    expect((await health(alice)).lastFailure).toBeUndefined();
+  });
+
   it('never makes a source of a title the model invented or only mentioned', async () => {
     fake.setBehaviour(() => 'Roll back with deployctl. [Deployment handbook]');
     let res = await ask('How do I roll back a payments release?');

@@ -6,7 +6,7 @@ import { actionsRegistryServiceRef } from '@backstage/backend-plugin-api/alpha';
 import { catalogServiceRef } from '@backstage/plugin-catalog-node';
 import { askDocsPermissions } from '@askdocs/plugin-ask-docs-common';
 import { registerAskDocsActions } from './actions';
-import { createChatModelFromOptions } from './answer';
+import { ChatModel, createChatModelFromOptions } from './answer';
 import { DatabaseAskDocsStore } from './database/DatabaseAskDocsStore';
 import { KnowledgeIndex } from './database/IndexReader';
 import { applyDatabaseMigrations } from './database/migrations';
@@ -115,7 +115,8 @@ export const askDocsPlugin = createBackendPlugin({
         await ensureVectorIndex(knex, embedder.modelId, embedder.dimension, {
           buildMemory: settings.retrieval.hnswBuildMemory,
         });
-        const model = settings.llm && createChatModelFromOptions(settings.llm);
+        const model =
+          settings.llm && createChatModelFromOptions(settings.llm, { logger });
         if (!model) {
           logger.warn(
             'ask-docs: no language model configured: askDocs.llm needs model and apiKey (apiKey: ' +
@@ -221,10 +222,10 @@ export const askDocsPlugin = createBackendPlugin({
             askService,
             ingestion,
             maxQuestionChars: settings.answer.maxQuestionChars,
-            health: () => ({
+            health: ({ signedIn }) => ({
               status: 'ok',
               embedder: embedderInfo(embedder),
-              llm: { configured: Boolean(model), model: model?.model },
+              llm: llmHealth(model, signedIn),
               languages: analyzers.languages,
               ...(reranked.info ? { reranker: reranked.info } : {}),
             }),
@@ -242,3 +243,23 @@ export const askDocsPlugin = createBackendPlugin({
     });
   },
 });
+
+/**
+ * Whether a model is configured, and for a signed-in caller why its last call failed (reason
+ * and time; the message is in the log).
+ */
+function llmHealth(model: ChatModel | undefined, signedIn: boolean) {
+  const failure = signedIn ? model?.lastFailure?.() : undefined;
+  return {
+    configured: Boolean(model),
+    ...(model ? { model: model.model } : {}),
+    ...(failure
+      ? {
+          lastFailure: {
+            reason: failure.reason,
+            at: failure.at.toISOString(),
+          },
+        }
+      : {}),
+  };
+}

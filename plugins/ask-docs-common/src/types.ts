@@ -193,6 +193,16 @@ export interface IngestionRunStarted {
   runId?: number;
 }
 
+/** Why the language model could not answer; `rejected` (bad key, unknown model) needs an admin. */
+export type ModelFailureReason =
+  | 'timeout'
+  | 'rate_limited'
+  | 'server_error'
+  | 'connection'
+  | 'bad_response'
+  | 'incomplete'
+  | 'rejected';
+
 export interface HealthResponse {
   status: 'ok';
   embedder: {
@@ -201,7 +211,12 @@ export interface HealthResponse {
     dimension: number;
     note?: string;
   };
-  llm: { configured: boolean; model?: string };
+  llm: {
+    configured: boolean;
+    model?: string;
+    /** Why the last model call failed after its retries, until one succeeds (the log has more). */
+    lastFailure?: { reason: ModelFailureReason; at: string };
+  };
   languages: string[];
   /** The optional cross-encoder reranker; absent when none is configured. */
   reranker?: {

@@ -174,16 +174,67 @@ describe('chat model against a fake OpenAI server', () => {
     expect(fake.calls).toBe(2);
   });
 
-  it('classifies 429 as rate_limited and caps a long Retry-After', async () => {
+  it('classifies 429 as rate_limited and does not retry before a long Retry-After', async () => {
     fake.setBehaviour(() => ({
       status: 429,
       headers: { 'retry-after': '3600' },
     }));
-    const started = Date.now();
     const error = await failure(model.complete(messages));
     expect(error.reason).toBe('rate_limited');
-    expect(fake.calls).toBe(2);
-    expect(Date.now() - started).toBeLessThan(4000);
+    // An early retry would be refused again: one call, failed at once.
+    expect(fake.calls).toBe(1);
+    // A short Retry-After is waited for, and retried.
+    fake.setBehaviour(() =>
+      fake.calls === 2
+        ? { status: 429, headers: { 'retry-after': '1' } }
+        : 'After the wait.',
+    );
+    const retried = Date.now();
+    await expect(model.complete(messages)).resolves.toBe('After the wait.');
+    expect(fake.calls).toBe(3);
+    expect(Date.now() - retried).toBeGreaterThanOrEqual(900);
+  });
+
+  it('fails an answer cut off at the token limit or by a filter, without retrying', async () => {
+    for (const finishReason of ['length', 'content_filter']) {
+      for (const stream of [false, true]) {
+        const calls = fake.calls;
+        fake.setBehaviour(() => ({ text: 'Then you must NOT', finishReason }));
+        const error = await failure(
+          model.complete(messages, stream ? { onDelta: () => {} } : {}),
+        );
+        expect(error.reason).toBe('incomplete');
+        expect(fake.calls).toBe(calls + 1);
+      }
+    }
+    expect(model.lastFailure?.()).toEqual({
+      reason: 'incomplete',
+      at: expect.any(Date),
+    });
+    fake.setBehaviour(() => 'Complete.');
+    await model.complete(messages);
+    expect(model.lastFailure?.()).toBeUndefined();
+  });
+
+  it('does not let empty keep-alive chunks hold a silent stream open', async () => {
+    fake.setBehaviour(() => ({
+      text: 'Late answer.',
+      keepAlives: 10,
+      chunkDelayMs: 100,
+    }));
+    const error = await failure(
+      make({ timeoutMs: 300, maxRetries: 0 }).complete(messages, {
+        onDelta: () => {},
+      }),
+    );
+    expect(error.reason).toBe('timeout');
+    // Text arriving within the timeout of each other keeps it open.
+    fake.setBehaviour(() => ({ text: 'a b c d e f', chunkDelayMs: 100 }));
+    await expect(
+      make({ timeoutMs: 300, maxRetries: 0 }).complete(messages, {
+        onDelta: () => {},
+      }),
+    ).resolves.toBe('a b c d e f');
   });
 
   it('does not retry a rejected request (bad key)', async () => {

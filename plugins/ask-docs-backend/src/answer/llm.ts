@@ -4,10 +4,16 @@ import OpenAI, {
   APIError,
 } from 'openai';
 import type { Config } from '@backstage/config';
+import type { ModelFailureReason } from '@askdocs/plugin-ask-docs-common';
 import type { LoggerService } from '@backstage/backend-plugin-api';
 import { CustomErrorBase } from '@backstage/errors';
 import { readAskDocsConfig } from '../settings';
-import type { ChatCompleteOptions, ChatMessage, ChatModel } from './types';
+import type {
+  ChatCompleteOptions,
+  ChatMessage,
+  ChatModel,
+  ModelFailure,
+} from './types';
 
 /**
  * The only place that talks to a language model (decision record 0004). Everything above it
@@ -32,15 +38,8 @@ export { DEFAULT_LLM_TIMEOUT_MS, DEFAULT_LLM_MAX_RETRIES } from '../settings';
 // Longest wait between attempts, whatever Retry-After says: keeps the worst case bounded.
 const MAX_BACKOFF_MS = 2_000;
 
-/** Why the model could not answer. */
-export type ModelFailureReason =
-  | 'timeout'
-  | 'rate_limited'
-  | 'server_error'
-  | 'connection'
-  | 'bad_response'
-  /** 4xx other than 429: bad key, unknown model, request refused. Not retried. */
-  | 'rejected';
+/** Why the model could not answer (one list, in the common package: /health reports it). */
+export type { ModelFailureReason };
 
 /** Any failure of the model; callers fall back to evidence-only answers. */
 export class ModelUnavailableError extends CustomErrorBase {
@@ -112,7 +111,9 @@ export function createChatModelFromOptions(
           { ...body, stream: false },
           { signal },
         );
-        const text = completion?.choices?.[0]?.message?.content;
+        const choice = completion?.choices?.[0];
+        const text = choice?.message?.content;
+        checkFinished(choice?.finish_reason);
         if (typeof text !== 'string' || !text.trim()) {
           throw new ModelUnavailableError(
             'The model returned no answer text',
@@ -126,9 +127,14 @@ export function createChatModelFromOptions(
         { signal },
       );
       let text = '';
+      let finish: string | null | undefined;
       for await (const chunk of stream) {
-        arm(); // streaming: the timeout is the longest silence, not the whole answer
-        const delta = chunk?.choices?.[0]?.delta?.content;
+        const choice = chunk?.choices?.[0];
+        // Streaming: the timeout is the longest silence, not the whole answer. Only chunks that
+        // carry something count: empty keep-alive deltas must not hold the call open forever.
+        if (carriesProgress(choice)) arm();
+        finish = choice?.finish_reason ?? finish;
+        const delta = choice?.delta?.content;
         if (typeof delta === 'string' && delta) {
           text += delta;
           onDelta(delta);
@@ -138,6 +144,7 @@ export function createChatModelFromOptions(
       if (callerSignal?.aborted) throw callerSignal.reason;
       if (deadline.signal.aborted)
         throw new Error('stream aborted by deadline');
+      checkFinished(finish);
       if (!text.trim()) {
         throw new ModelUnavailableError(
           'The model streamed no answer text',
@@ -161,8 +168,10 @@ export function createChatModelFromOptions(
     }
   }
 
+  let lastFailure: ModelFailure | undefined;
   return {
     model: options.model,
+    lastFailure: () => lastFailure,
     async complete(
       messages: ChatMessage[],
       { signal, onDelta }: ChatCompleteOptions = {},
@@ -176,7 +185,9 @@ export function createChatModelFromOptions(
         : undefined;
       for (let attemptNo = 1; ; attemptNo++) {
         try {
-          return await attempt(messages, signal, forward);
+          const text = await attempt(messages, signal, forward);
+          lastFailure = undefined;
+          return text;
         } catch (error) {
           if (signal?.aborted) throw signal.reason ?? error;
           const failure =
@@ -184,17 +195,19 @@ export function createChatModelFromOptions(
               ? error
               : classifyModelError(error);
           failure.details.attempts = attemptNo;
-          // Text already streamed to the asker cannot be taken back, so no retry after it.
+          const wait =
+            failure.details.retryAfterMs ?? 250 * 2 ** (attemptNo - 1);
+          // Text already streamed to the asker cannot be taken back, so no retry after it; nor
+          // before a server's Retry-After longer than we wait (an early retry is refused again).
           if (
             !isRetryable(failure) ||
             streamed ||
-            attemptNo > options.maxRetries
-          )
+            attemptNo > options.maxRetries ||
+            wait > MAX_BACKOFF_MS
+          ) {
+            lastFailure = { reason: failure.reason, at: new Date() };
             throw failure;
-          const wait = Math.min(
-            failure.details.retryAfterMs ?? 250 * 2 ** (attemptNo - 1),
-            MAX_BACKOFF_MS,
-          );
+          }
           deps.logger?.warn(
             `Language model call failed (${failure.reason}: ${failure.message}); retrying in ` +
               `${wait} ms`,
@@ -204,6 +217,32 @@ export function createChatModelFromOptions(
       }
     },
   };
+}
+
+/** The model stopped before its answer was complete: a cut-off answer is no answer. */
+function checkFinished(reason: string | null | undefined) {
+  if (reason === 'length' || reason === 'content_filter') {
+    throw new ModelUnavailableError(
+      reason === 'length'
+        ? 'The answer was cut off at the token limit (askDocs.llm.maxTokens)'
+        : "The model's content filter stopped the answer",
+      'incomplete',
+    );
+  }
+}
+
+/** A streamed chunk with text, a tool call, reasoning or a finish: not an empty keep-alive. */
+function carriesProgress(choice: any): boolean {
+  if (!choice) return false;
+  if (choice.finish_reason) return true;
+  return Object.entries(choice.delta ?? {}).some(
+    ([key, value]) =>
+      key !== 'role' &&
+      value !== null &&
+      value !== undefined &&
+      value !== '' &&
+      !(Array.isArray(value) && value.length === 0),
+  );
 }
 
 function isRetryable(error: ModelUnavailableError): boolean {
@@ -242,10 +281,8 @@ export function classifyModelError(error: unknown): ModelUnavailableError {
     );
   }
   const message = error instanceof Error ? error.message : String(error);
-  if (
-    error instanceof TypeError ||
-    /socket|ECONN|terminated|EPIPE|closed/i.test(message)
-  ) {
+  // Not every TypeError: one from a bug of ours is no network failure to retry.
+  if (/fetch failed|socket|ECONN|terminated|EPIPE|closed/i.test(message)) {
     return unavailable(
       `Connection to the model failed: ${message}`,
       'connection',

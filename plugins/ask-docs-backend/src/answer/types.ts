@@ -1,4 +1,5 @@
 import type { ChunkPassage } from '@askdocs/plugin-ask-docs-common';
+import type { ModelFailureReason } from './llm';
 
 /** A chunk handed to the answering layer: already permission- and relevance-filtered. */
 export interface RetrievedChunk extends ChunkPassage {
@@ -35,9 +36,20 @@ export interface ChatCompleteOptions {
 export interface ChatModel {
   /** Model name, recorded with every answer. */
   model: string;
+  /**
+   * The last call's failure (after its retries), until a call succeeds; for /health. Absent on
+   * models that do not track it.
+   */
+  lastFailure?(): ModelFailure | undefined;
   /** Resolves to the full answer text; rejects with ModelUnavailableError on any model failure. */
   complete(
     messages: ChatMessage[],
     options?: ChatCompleteOptions,
   ): Promise<string>;
+}
+
+/** Why and when the model last failed. */
+export interface ModelFailure {
+  reason: ModelFailureReason;
+  at: Date;
 }

@@ -185,8 +185,17 @@ export class AskService {
       },
     );
     if (result.modelError) {
-      this.o.logger.warn(
-        `ask-docs: model unavailable (${result.modelError.reason}): ${result.modelError.message}`,
+      // A refused request (bad key, unknown model) fails every question until an operator acts.
+      const log =
+        result.modelError.reason === 'rejected'
+          ? this.o.logger.error
+          : this.o.logger.warn;
+      log.call(
+        this.o.logger,
+        `ask-docs: model unavailable (${result.modelError.reason}): ${result.modelError.message}` +
+          (result.modelError.reason === 'rejected'
+            ? '; check askDocs.llm (apiKey, model, baseUrl)'
+            : ''),
       );
     }
 

@@ -15,7 +15,8 @@ export interface RouterOptions {
   logger: LoggerService;
   askService: AskService;
   ingestion: IngestionController;
-  health: () => HealthResponse;
+  /** `signedIn`: the caller is a user or a service, who may see why the model last failed. */
+  health: (o: { signedIn: boolean }) => HealthResponse;
   maxQuestionChars: number;
 }
 
@@ -44,8 +45,15 @@ export async function createRouter(
 
 function bindAskEndpoints(api: AskDocsApiRouter, options: RouterOptions) {
   const { httpAuth, askService, maxQuestionChars } = options;
-  api.get('/health', (_req, res) => {
-    res.json(options.health());
+  api.get('/health', async (req, res) => {
+    // Public (load balancers probe it); the model's last failure only for a signed-in caller.
+    const signedIn = await httpAuth
+      .credentials(req, { allow: ['user', 'service'] })
+      .then(
+        () => true,
+        () => false,
+      );
+    res.json(options.health({ signedIn }));
   });
 
   api.post('/v1/ask', async (req, res) => {

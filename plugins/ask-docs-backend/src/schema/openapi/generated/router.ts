@@ -935,6 +935,31 @@ export const spec = {
               model: {
                 type: 'string',
               },
+              lastFailure: {
+                description:
+                  'Why the last model call failed after its retries, until one succeeds; the log has the message. `rejected` (a bad key, an unknown model) needs the operator. Only for a signed-in caller (a user or a service).\n',
+                type: 'object',
+                additionalProperties: false,
+                required: ['reason', 'at'],
+                properties: {
+                  reason: {
+                    type: 'string',
+                    enum: [
+                      'timeout',
+                      'rate_limited',
+                      'server_error',
+                      'connection',
+                      'bad_response',
+                      'incomplete',
+                      'rejected',
+                    ],
+                  },
+                  at: {
+                    type: 'string',
+                    format: 'date-time',
+                  },
+                },
+              },
             },
           },
           languages: {
