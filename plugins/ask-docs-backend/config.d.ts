@@ -46,12 +46,15 @@ export interface Config {
       /**
        * When ingestion runs, as Backstage's scheduler reads it: frequency (a duration or
        * { cron }), timeout, optional initialDelay and scope. Default every 30 minutes, timeout
-       * 30 minutes, first run 10 s after start.
+       * 3 hours, first run 10 s after start. A run past its timeout stops before its next
+       * entity, recorded as failed; the next run goes on from what was indexed (unchanged pages
+       * are skipped), but entities gone from the catalog leave the index only with a run that
+       * completes: set the timeout above the longest run.
        */
       schedule?: SchedulerServiceTaskScheduleDefinitionConfig;
       /**
-       * Run the first ingestion right after start (no initial delay; not with
-       * schedule.initialDelay).
+       * Start an ingestion run right after every start of the backend (the schedule alone
+       * runs at start only the first time; not with schedule.initialDelay).
        */
       runOnStart?: boolean;
       maxPageChars?: number;

@@ -72,6 +72,7 @@ export const askDocsPlugin = createBackendPlugin({
           permissions,
           permissionsRegistry,
           scheduler,
+          lifecycle,
           catalog,
         } = deps;
         // Every askDocs key is read and checked here, before anything starts.
@@ -159,6 +160,22 @@ export const askDocsPlugin = createBackendPlugin({
             });
           },
         });
+        // Before the root's hooks close the database: the run is recorded as failed, not left
+        // 'running' to block the next start until its lease goes stale.
+        lifecycle.addShutdownHook(() => ingester.stop());
+        if (settings.ingestion.runOnStart) {
+          // The scheduler applies initialDelay only when it first stores the task.
+          lifecycle.addStartupHook(() => {
+            scheduler.triggerTask('ask-docs-ingestion').catch(e =>
+              // Already running (here, or claimed by another instance): nothing to start.
+              logger.info(
+                `ask-docs: no ingestion run at start: ${
+                  e instanceof Error ? e.message : String(e)
+                }`,
+              ),
+            );
+          });
+        }
         await scheduler.scheduleTask({
           id: 'ask-docs-answer-retention',
           frequency: { hours: 24 },

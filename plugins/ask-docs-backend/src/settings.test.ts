@@ -80,9 +80,10 @@ describe('readAskDocsConfig', () => {
       ingestion: {
         schedule: {
           frequency: { minutes: 30 },
-          timeout: { minutes: 30 },
+          timeout: { hours: 3 },
           initialDelay: { seconds: 10 },
         },
+        runOnStart: false,
         maxPageChars: undefined,
         maxChunkChars: undefined,
         concurrency: undefined,
@@ -395,9 +396,12 @@ defaults alone`, () => {
       read({ ingestion: { runOnStart: true } }).ingestion.schedule,
     ).toEqual({
       frequency: { minutes: 30 },
-      timeout: { minutes: 30 },
+      timeout: { hours: 3 },
       initialDelay: { seconds: 0 },
     });
+    expect(read({ ingestion: { runOnStart: true } }).ingestion.runOnStart).toBe(
+      true,
+    );
     expect(
       read({ ingestion: { runOnStart: false } }).ingestion.schedule
         .initialDelay,

@@ -83,6 +83,8 @@ export interface RerankerSettings {
 
 export interface IngestionSettings {
   schedule: SchedulerServiceTaskScheduleDefinition;
+  /** Start a run at every start of the backend, not only at the first (the scheduler's). */
+  runOnStart: boolean;
   maxPageChars?: number;
   maxChunkChars?: number;
   concurrency?: number;
@@ -344,10 +346,14 @@ function readIngestion(config: Config): IngestionSettings {
       )
     : {
         frequency: { minutes: 30 },
-        timeout: { minutes: 30 },
+        // A run past its timeout stops (the scheduler aborts it): room for a first run of a
+        // large corpus. The next run goes on from there, unchanged pages skipped.
+        timeout: { hours: 3 },
         initialDelay: { seconds: 10 },
       };
-  if (config.getOptionalBoolean(key('ingestion.runOnStart'))) {
+  const runOnStart =
+    config.getOptionalBoolean(key('ingestion.runOnStart')) ?? false;
+  if (runOnStart) {
     if (configured && schedule.initialDelay) {
       throw invalid(
         'ingestion.runOnStart',
@@ -360,6 +366,7 @@ function readIngestion(config: Config): IngestionSettings {
   }
   return {
     schedule,
+    runOnStart,
     maxPageChars: number(config, 'ingestion.maxPageChars', 'positive integer'),
     maxChunkChars: number(
       config,

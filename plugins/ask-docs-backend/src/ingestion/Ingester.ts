@@ -124,16 +124,24 @@ export class Ingester {
    * Runs once; a call while a run is in progress here joins that run. While another instance
    * runs one, rejects at once with IngestionRunningElsewhereError (that run goes on there).
    * `signal` (the scheduler's: its timeout, a shutdown, a cancellation) stops the run it starts
-   * before its next entity, recorded as failed; a call that joins a run does not stop it.
+   * before its next entity, recorded as failed; a call that joins a run does not stop it. So does
+   * stop(), whoever started the run.
    */
   run(
     trigger: 'schedule' | 'manual',
     options: { signal?: AbortSignal } = {},
   ): Promise<RunProgress> {
+    if (this.stopping.signal.aborted && !this.running) {
+      return Promise.reject(
+        new Error('ingestion is stopped: the backend is shutting down'),
+      );
+    }
     if (!this.running) {
       let registered: (start: RunStart | undefined) => void = () => {};
       this.registered = new Promise(resolve => (registered = resolve));
-      this.signal = options.signal;
+      this.signal = options.signal
+        ? AbortSignal.any([options.signal, this.stopping.signal])
+        : this.stopping.signal;
       this.running = this.doRun(trigger, registered).finally(() => {
         registered(undefined);
         this.running = undefined;
@@ -151,8 +159,26 @@ export class Ingester {
   }
 
   private registered: Promise<RunStart | undefined> | undefined;
-  /** The current run's cancellation, if its starter gave one. */
+  /** The current run's cancellation: its starter's signal, or stop(). */
   private signal: AbortSignal | undefined;
+  private readonly stopping = new AbortController();
+
+  /**
+   * For the backend's shutdown: stops the current run before its next entity and waits (at most
+   * `waitMs`) for it to be recorded as failed, while the database is still there. A run left
+   * 'running' would block the next start until its lease went stale. No run starts after this.
+   */
+  async stop(waitMs = 20_000): Promise<void> {
+    this.stopping.abort();
+    const running = this.running;
+    if (!running) return;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([
+      running.catch(() => {}),
+      new Promise(resolve => (timer = setTimeout(resolve, waitMs))),
+    ]);
+    clearTimeout(timer);
+  }
   /** An entity row of the current run could not be written: the run is no attribute sync. */
   private attributesFailed = false;
 
@@ -621,12 +647,12 @@ export class IngestionRunningElsewhereError extends Error {
   }
 }
 
-/** The scheduler aborted the run's task: its timeout passed, the backend stops, or an admin. */
+/** The run's signal was aborted: the task's timeout passed, an admin cancelled it, or stop(). */
 export class IngestionCancelledError extends Error {
   constructor(readonly runId: number) {
     super(
-      `ingestion run ${runId} was cancelled by the scheduler (its timeout, a shutdown or a ` +
-        'cancellation); the entities not reached keep what was indexed before',
+      `ingestion run ${runId} was cancelled (the scheduler's timeout or cancellation, or the ` +
+        'backend stopping); the entities not reached keep what was indexed before',
     );
     this.name = 'IngestionCancelledError';
   }

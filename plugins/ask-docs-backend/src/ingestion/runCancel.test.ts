@@ -93,7 +93,7 @@ describe('a run stops when the scheduler aborts its signal', () => {
     expect(progress.errors).toEqual([
       {
         message: expect.stringMatching(
-          /^run aborted: ingestion run \d+ was cancelled by the scheduler/,
+          /^run aborted: ingestion run \d+ was cancelled \(the scheduler's timeout/,
         ),
       },
     ]);
@@ -130,5 +130,24 @@ describe('a run stops when the scheduler aborts its signal', () => {
     expect(await documents()).toEqual(
       ['', ...PAGES].sort().map(p => `component:default/four ${p}`),
     );
+  });
+
+  it('stops any run when the backend stops, records it while it can, then starts none', async () => {
+    const ingester = ingestion.ingester(catalog([withDocs('four')]), {
+      concurrency: 1,
+    });
+    let stopped: Promise<void> | undefined;
+    onServe = () => {
+      stopped ??= ingester.stop();
+    };
+    // A manual run: no scheduler signal, stopped all the same.
+    const progress = await ingester.run('manual');
+    await stopped;
+    expect(progress.errors).toEqual([
+      { message: expect.stringMatching(/cancelled .*the backend stopping/) },
+    ]);
+    expect((await lastRun()).status).toBe('failed');
+    await expect(ingester.run('manual')).rejects.toThrow(/shutting down/);
+    expect((await lastRun()).status).toBe('failed');
   });
 });

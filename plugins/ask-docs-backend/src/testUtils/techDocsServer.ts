@@ -47,24 +47,35 @@ export async function startTechDocsIngestion(
     options?: Partial<IngesterOptions>,
     signal?: AbortSignal,
   ): ReturnType<Ingester['run']>;
+  /** The Ingester run() uses, for tests that drive it themselves. */
+  ingester(
+    entities: EntitySource,
+    options?: Partial<IngesterOptions>,
+  ): Ingester;
   stop(): Promise<void>;
 }> {
   const reader = await techDocsReaderOn(server, basePath, readerOptions);
   const db = await startTestDatabase();
   const analyzers = await createLanguageAnalyzers({ languages: ['en'] });
+  const ingester = (
+    entities: EntitySource,
+    options?: Partial<IngesterOptions>,
+  ) =>
+    new Ingester({
+      store: new DatabaseAskDocsStore(db.knex),
+      entities,
+      techdocs: reader,
+      embedder: new HashingEmbedder({ analyzers }),
+      analyzers,
+      languages: ['en'],
+      logger: mockServices.logger.mock(),
+      ...options,
+    });
   return {
     db,
+    ingester,
     run: (entities, options, signal) =>
-      new Ingester({
-        store: new DatabaseAskDocsStore(db.knex),
-        entities,
-        techdocs: reader,
-        embedder: new HashingEmbedder({ analyzers }),
-        analyzers,
-        languages: ['en'],
-        logger: mockServices.logger.mock(),
-        ...options,
-      }).run('manual', { signal }),
+      ingester(entities, options).run('manual', { signal }),
     async stop() {
       server.closeAllConnections();
       await new Promise(resolve => server.close(resolve));
