@@ -511,6 +511,19 @@ export class DatabaseAskDocsStore implements AskDocsStore {
       })
       .onConflict('model_id')
       .ignore();
+    // Other files under the same id: its stored vectors have another size, so vector search
+    // would find nothing and no chunk would be embedded again. Say so instead.
+    const stored = await this.db('ask_docs_models')
+      .where({ model_id: model.modelId })
+      .first('dimension');
+    if (stored && Number(stored.dimension) !== model.dimension) {
+      throw new Error(
+        `embedding model ${model.modelId} gives vectors of dimension ${model.dimension}, but ` +
+          `the index holds its vectors of dimension ${stored.dimension}: another model under ` +
+          'the same id. Give it its own id (askDocs.embeddings.model and its directory), or ' +
+          'put the model the index was built with back',
+      );
+    }
   }
 
   async startRun(

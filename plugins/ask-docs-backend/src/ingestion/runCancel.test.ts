@@ -132,7 +132,7 @@ describe('a run stops when the scheduler aborts its signal', () => {
     );
   });
 
-  it('stops any run when the backend stops, records it while it can, then starts none', async () => {
+  it('stops any run when the backend stops, records it while it can, starts none', async () => {
     const ingester = ingestion.ingester(catalog([withDocs('four')]), {
       concurrency: 1,
     });
