@@ -153,6 +153,28 @@ describe('createEmbedder', () => {
     expect(logger.warn).not.toHaveBeenCalled();
   });
 
+  it('never loads a model from outside localModelPath', async () => {
+    // A real model beside the directory: reachable only by leaving it.
+    const inside = path.join(dir, 'inside');
+    await fs.mkdir(inside);
+    for (const model of [
+      '../test/tiny-bert',
+      path.join(dir, 'test/tiny-bert'),
+    ]) {
+      await expect(
+        createEmbedder(
+          configWith({
+            provider: 'transformers',
+            localModelPath: inside,
+            model,
+            allowFallback: false,
+          }),
+          mockServices.logger.mock(),
+        ),
+      ).rejects.toThrow(/is not a folder under .*inside/);
+    }
+  });
+
   it('rejects a non-string prefix', async () => {
     expect(() => readEmbeddingSettings(configWith({ queryPrefix: 3 }))).toThrow(
       /queryPrefix/,

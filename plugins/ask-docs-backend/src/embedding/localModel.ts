@@ -113,12 +113,15 @@ export async function loadLocalModel<M>(
       ).join(', ')}`,
     );
   }
-  checkModelFiles(
-    r,
-    path.join(root, r.modelId),
-    path.join('onnx', `model${suffix}.onnx`),
-    root,
-  );
+  const dir = path.resolve(root, r.modelId);
+  // An id is a folder under localModelPath, never a way out of it ('../x', '/etc').
+  if (!dir.startsWith(`${root}${path.sep}`)) {
+    throw new Error(
+      `${r.what} id "${r.modelId}" is not a folder under ${root}: model ids name a ` +
+        'directory inside localModelPath',
+    );
+  }
+  checkModelFiles(r, dir, path.join('onnx', `model${suffix}.onnx`), root);
 
   const transformers: TransformersModule = await loadTransformers();
   return withLoadLock(async () => {
