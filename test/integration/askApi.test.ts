@@ -342,6 +342,17 @@ prompts`, async () => {
       minCoverage: expect.any(Number),
     });
     expect(stored.policy.corrections).toEqual([]);
+    // ...and what made the answer from them: defaults filled in, the prompt's version, the
+    // model's settings (never its key or address)
+    expect(stored.policy.answer).toEqual({
+      maxContextChars: 12_000,
+      maxBlocks: 8,
+      maxEvidence: 5,
+      verifyClaims: expect.any(Boolean),
+      minClaimOverlap: expect.any(Number),
+      promptVersion: expect.stringMatching(/^\d+\.[0-9a-f]{12}$/),
+      model: { temperature: 0, timeoutMs: 1500, maxRetries: 0 },
+    });
     // the exact texts that were sent are addressable by (chunk id, content hash): current
     // ones in the chunk rows, stored once (no copy among the versions, migration 0008)
     for (const c of stored.retrieved) {
@@ -357,6 +368,11 @@ prompts`, async () => {
       .set('Authorization', as(alice));
     expect(replay.status).toBe(200);
     expect(replay.body.sources).toEqual(res.body.sources);
+    // One time for the answer: the database's, in the response as in the replay.
+    expect(replay.body.createdAt).toBe(res.body.createdAt);
+    expect(new Date(res.body.createdAt).getTime()).toBe(
+      new Date(stored.created_at).getTime(),
+    );
     expect(replay.body.outdatedSources).toEqual([]);
     const other = await request(backend.server)
       .get(`/api/ask-docs/v1/answers/${res.body.id}`)

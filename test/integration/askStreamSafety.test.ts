@@ -149,7 +149,36 @@ describe('ask endpoints under refusal, bounds, failures and disconnects', () => 
       await new Promise(r => setTimeout(r, 50));
     expect(env.fake.calls).toBe(1);
     expect(env.fake.lastRequest?.aborted).toBe(true);
-    expect(await answerCount()).toBe(before);
+    // Audited all the same: the model had the documents and streamed part of its text. The
+    // record is no answer: the asker's history does not list it.
+    for (let i = 0; i < 60 && (await answerCount()) === before; i++)
+      await new Promise(r => setTimeout(r, 50));
+    expect(await answerCount()).toBe(before + 1);
+    const row = await env.backend.db
+      .knex('ask_docs_answers')
+      .orderBy('created_at', 'desc')
+      .first();
+    expect(row).toMatchObject({
+      user_ref: alice,
+      status: 'abandoned',
+      grounded: false,
+      raw_output: expect.stringMatching(/^Reviews/),
+    });
+    expect(row.retrieved.some((c: { sent: boolean }) => c.sent)).toBe(true);
+    expect(row.policy.answer).toMatchObject({
+      promptVersion: expect.stringMatching(/^\d+\.[0-9a-f]{12}$/),
+      model: { temperature: 0, timeoutMs: expect.any(Number) },
+    });
+    const history = await request(env.backend.server)
+      .get('/api/ask-docs/v1/answers')
+      .set('Authorization', mockCredentials.user.header(alice));
+    expect(history.body.items.map((a: { id: string }) => a.id)).not.toContain(
+      row.id,
+    );
+    const replay = await request(env.backend.server)
+      .get(`/api/ask-docs/v1/answers/${row.id}`)
+      .set('Authorization', mockCredentials.user.header(alice));
+    expect(replay.status).toBe(404);
   });
 
   it('reports a store failure as a generic error with a request id on both endpoints', async () => {

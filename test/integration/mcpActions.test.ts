@@ -158,11 +158,17 @@ describe('ask-docs actions as MCP tools', () => {
       expect(search?.inputSchema).toMatchObject({
         type: 'object',
         required: ['query'],
-        properties: { query: { type: 'string' }, limit: { type: 'integer' } },
+        properties: {
+          query: { type: 'string' },
+          // No more than retrieval keeps (askDocs.retrieval.topK, default 8).
+          limit: { type: 'integer', maximum: 8 },
+        },
       });
+      // It writes an audit record and may call a paid model: clients must not auto-approve it.
       expect(ask?.annotations).toMatchObject({
-        readOnlyHint: true,
+        readOnlyHint: false,
         destructiveHint: false,
+        idempotentHint: false,
       });
       expect(search?.annotations).toMatchObject({
         readOnlyHint: true,
@@ -312,6 +318,8 @@ describe('ask-docs actions as MCP tools', () => {
       ['ask-docs.ask', { question: 'x', extra: true }],
       ['ask-docs.search', { query: '' }],
       ['ask-docs.search', { query: 'release', limit: 0 }],
+      // More than retrieval keeps: refused, not silently cut short.
+      ['ask-docs.search', { query: 'release', limit: 30 }],
       [
         'ask-docs.search',
         { query: 'release', scope: { entityRefs: 'not-a-list' } },

@@ -254,6 +254,8 @@ export const askDocsPlugin = createBackendPlugin({
           actionsRegistry: deps.actionsRegistry,
           askService,
           maxQuestionChars: settings.answer.maxQuestionChars,
+          // Retrieval keeps no more: the search action offers no more.
+          maxSearchResults: settings.retrieval.topK,
           logger,
         });
       },

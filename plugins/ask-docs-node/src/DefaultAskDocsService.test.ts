@@ -2,6 +2,16 @@ import { mockCredentials, mockServices } from '@backstage/backend-test-utils';
 import http from 'http';
 import { AddressInfo } from 'net';
 import { DefaultAskDocsService } from './DefaultAskDocsService';
+// From the package entry point: callers need no direct dependency on the common package.
+import type { AnswerRecord, AskRequest, AskResponse } from '.';
+
+/** Answer ids the fake server knows (isAnswerId lets only UUIDs through to it). */
+const GONE = '6f1c2a3b-4d5e-4f60-8a7b-9c0d1e2f3a4b';
+const UNMOUNTED = '0a1b2c3d-4e5f-4a6b-8c7d-8e9f0a1b2c3d';
+const UNKNOWN_ROUTE = '1b2c3d4e-5f6a-4b7c-9d8e-9f0a1b2c3d4e';
+const HANG = '2c3d4e5f-6a7b-4c8d-8e9f-0a1b2c3d4e5f';
+/** How long the fake server takes to answer a request it holds. */
+const HOLD_MS = 3000;
 
 describe('DefaultAskDocsService', () => {
   let server: http.Server;
@@ -12,6 +22,17 @@ describe('DefaultAskDocsService', () => {
     authorization?: string;
     body: string;
   }> = [];
+  /** URLs of the requests the server holds, and of those whose connection closed first. */
+  const held: string[] = [];
+  const closedEarly: string[] = [];
+
+  const notFound = (res: http.ServerResponse, message: string) =>
+    res.writeHead(404, { 'Content-Type': 'application/json' }).end(
+      JSON.stringify({
+        error: { name: 'NotFoundError', message },
+        response: { statusCode: 404 },
+      }),
+    );
 
   beforeAll(async () => {
     server = http.createServer((req, res) => {
@@ -24,16 +45,27 @@ describe('DefaultAskDocsService', () => {
           authorization: req.headers.authorization,
           body,
         });
-        if (req.url?.startsWith('/v1/answers/missing')) {
-          res.writeHead(404, { 'Content-Type': 'application/json' }).end(
-            JSON.stringify({
-              error: { name: 'NotFoundError', message: 'no' },
-            }),
+        const question = req.method === 'POST' && JSON.parse(body).question;
+        if (req.url === `/v1/answers/${GONE}`) {
+          // The answer handler's 404 (router.ts GET /v1/answers/:id).
+          notFound(res, `No answer ${GONE}`);
+        } else if (req.url === `/v1/answers/${UNMOUNTED}`) {
+          // Backstage's root router when no plugin is mounted at the path: an empty 404.
+          res.writeHead(404).end();
+        } else if (req.url === `/v1/answers/${UNKNOWN_ROUTE}`) {
+          notFound(res, 'No such ask-docs endpoint');
+        } else if (req.url === `/v1/answers/${HANG}` || question === 'hang') {
+          // A slow retrieval or model call: answers late unless the client goes away.
+          held.push(req.url!);
+          const timer = setTimeout(
+            () => res.writeHead(200).end(JSON.stringify({ id: 'late' })),
+            HOLD_MS,
           );
-        } else if (
-          req.url === '/v1/ask' &&
-          JSON.parse(body).question === 'bad'
-        ) {
+          res.on('close', () => {
+            clearTimeout(timer);
+            if (!res.writableEnded) closedEarly.push(req.url!);
+          });
+        } else if (req.url === '/v1/ask' && question === 'bad') {
           res.writeHead(400, { 'Content-Type': 'application/json' }).end(
             JSON.stringify({
               error: { name: 'InputError', message: 'The question is empty' },
@@ -49,7 +81,10 @@ describe('DefaultAskDocsService', () => {
     await new Promise<void>(r => server.listen(0, '127.0.0.1', () => r()));
     baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });
-  afterAll(() => new Promise(r => server.close(r)));
+  afterAll(() => {
+    server.closeAllConnections(); // keep-alive sockets would hold close() for seconds
+    return new Promise(r => server.close(r));
+  });
 
   const service = () =>
     new DefaultAskDocsService(
@@ -62,10 +97,10 @@ describe('DefaultAskDocsService', () => {
 
   it('asks on behalf of the user, not as the calling plugin', async () => {
     const credentials = mockCredentials.user('user:default/alice');
-    const response = await service().ask(
-      { question: 'How do I roll back?' },
-      { credentials },
-    );
+    const asked: AskRequest = { question: 'How do I roll back?' };
+    const response: AskResponse = await service().ask(asked, {
+      credentials,
+    });
     expect(response).toEqual({ id: 'a1', status: 'answered' });
     const request = seen[seen.length - 1];
     expect(request.method).toBe('POST');
@@ -92,13 +127,72 @@ describe('DefaultAskDocsService', () => {
         message: expect.stringMatching(/The question is empty/),
       }),
     });
-    expect(
-      await service().getAnswer('missing', { credentials }),
-    ).toBeUndefined();
+    const gone: AnswerRecord | undefined = await service().getAnswer(GONE, {
+      credentials,
+    });
+    expect(gone).toBeUndefined();
+    expect(seen[seen.length - 1].url).toBe(`/v1/answers/${GONE}`);
     // Not the history list that `/v1/answers/` would be: no request at all.
     const sent = seen.length;
     for (const id of ['', '.', '..'])
       expect(await service().getAnswer(id, { credentials })).toBeUndefined();
     expect(seen.length).toBe(sent);
   });
+
+  it('throws on a 404 that is not the backend saying the answer does not exist', async () => {
+    const credentials = mockCredentials.user();
+    // ask-docs not mounted where discovery points: a misconfiguration, not a missing answer.
+    await expect(
+      service().getAnswer(UNMOUNTED, { credentials }),
+    ).rejects.toMatchObject({ name: 'ResponseError', statusCode: 404 });
+    await expect(
+      service().getAnswer(UNKNOWN_ROUTE, { credentials }),
+    ).rejects.toMatchObject({
+      statusCode: 404,
+      cause: expect.objectContaining({ message: 'No such ask-docs endpoint' }),
+    });
+  });
+
+  it.each([
+    [
+      'ask',
+      (signal: AbortSignal) =>
+        service().ask(
+          { question: 'hang' },
+          { credentials: mockCredentials.user(), signal },
+        ),
+      '/v1/ask',
+    ],
+    [
+      'getAnswer',
+      (signal: AbortSignal) =>
+        service().getAnswer(HANG, {
+          credentials: mockCredentials.user(),
+          signal,
+        }),
+      `/v1/answers/${HANG}`,
+    ],
+  ])(
+    '%s: aborting the signal cancels the request',
+    async (_name, call, url) => {
+      const controller = new AbortController();
+      const started = Date.now();
+      const result = call(controller.signal);
+      // Abort once the server holds the request, as a caller whose own user left would.
+      await waitFor(() => held.includes(url));
+      controller.abort();
+      await expect(result).rejects.toMatchObject({ name: 'AbortError' });
+      expect(Date.now() - started).toBeLessThan(HOLD_MS);
+      // The backend sees the connection close, which aborts its retrieval and model call.
+      await waitFor(() => closedEarly.includes(url));
+    },
+  );
 });
+
+async function waitFor(condition: () => boolean, timeoutMs = 2000) {
+  const until = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > until) throw new Error('timed out waiting');
+    await new Promise(r => setTimeout(r, 10));
+  }
+}

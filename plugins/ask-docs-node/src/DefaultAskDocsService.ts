@@ -1,8 +1,4 @@
-import {
-  AuthService,
-  BackstageCredentials,
-  DiscoveryService,
-} from '@backstage/backend-plugin-api';
+import { AuthService, DiscoveryService } from '@backstage/backend-plugin-api';
 import { ResponseError } from '@backstage/errors';
 import {
   AnswerRecord,
@@ -10,7 +6,7 @@ import {
   AskResponse,
   isAnswerId,
 } from '@askdocs/plugin-ask-docs-common';
-import { AskDocsService } from './AskDocsService';
+import { AskDocsCallOptions, AskDocsService } from './AskDocsService';
 
 /**
  * Calls the ask-docs backend over HTTP with an on-behalf-of token, so the permission decision is
@@ -24,9 +20,9 @@ export class DefaultAskDocsService implements AskDocsService {
 
   async ask(
     request: AskRequest,
-    options: { credentials: BackstageCredentials },
+    options: AskDocsCallOptions,
   ): Promise<AskResponse> {
-    const res = await this.request('/v1/ask', options.credentials, {
+    const res = await this.request('/v1/ask', options, {
       method: 'POST',
       body: JSON.stringify(request),
       headers: { 'Content-Type': 'application/json' },
@@ -37,23 +33,33 @@ export class DefaultAskDocsService implements AskDocsService {
 
   async getAnswer(
     id: string,
-    options: { credentials: BackstageCredentials },
+    options: AskDocsCallOptions,
   ): Promise<AnswerRecord | undefined> {
     // Anything else ('', '.', '..') could name another endpoint once the URL is normalised.
     if (!isAnswerId(id)) return undefined;
     const res = await this.request(
       `/v1/answers/${encodeURIComponent(id)}`,
-      options.credentials,
+      options,
       {},
     );
-    if (res.status === 404) return undefined;
-    if (!res.ok) throw await ResponseError.fromResponse(res as any);
-    return res.json();
+    if (res.ok) return res.json();
+    const error = await ResponseError.fromResponse(res as any);
+    // Only the handler's own "no such answer" means absent. Backstage's empty 404 (ask-docs not
+    // mounted at this base URL) or the router's unknown-endpoint 404 is a misconfiguration.
+    const body = error.body.error;
+    if (
+      res.status === 404 &&
+      body.name === 'NotFoundError' &&
+      body.message === `No answer ${id}`
+    ) {
+      return undefined;
+    }
+    throw error;
   }
 
   private async request(
     path: string,
-    credentials: BackstageCredentials,
+    { credentials, signal }: AskDocsCallOptions,
     init: RequestInit,
   ): Promise<Response> {
     const base = await this.discovery.getBaseUrl('ask-docs');
@@ -63,6 +69,8 @@ export class DefaultAskDocsService implements AskDocsService {
     });
     return fetch(`${base}${path}`, {
       ...init,
+      // Also covers reading the body: res.json() rejects once the signal aborts.
+      signal,
       headers: {
         ...(init.headers as Record<string, string>),
         Authorization: `Bearer ${token}`,

@@ -3,6 +3,19 @@
  *
  * @packageDocumentation
  */
-export type { AskDocsService } from './AskDocsService';
+export type { AskDocsCallOptions, AskDocsService } from './AskDocsService';
 export { DefaultAskDocsService } from './DefaultAskDocsService';
 export { askDocsServiceRef } from './askDocsServiceRef';
+// The wire types of the service's signatures, so callers need no direct dependency on common.
+export type {
+  AnswerFeedback,
+  AnswerRecord,
+  AnswerRedaction,
+  AnswerSource,
+  AnswerStatus,
+  AskRequest,
+  AskResponse,
+  AskScope,
+  EvidenceChunk,
+  SourceCitation,
+} from '@askdocs/plugin-ask-docs-common';

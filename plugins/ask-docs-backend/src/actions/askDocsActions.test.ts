@@ -1,4 +1,5 @@
 import { mockCredentials, mockServices } from '@backstage/backend-test-utils';
+import { actionsRegistryServiceMock } from '@backstage/backend-test-utils/alpha';
 import { InputError, NotAllowedError } from '@backstage/errors';
 import { AskService } from '../service/AskService';
 import { registerAskDocsActions } from './askDocsActions';
@@ -68,5 +69,82 @@ describe('ask-docs actions', () => {
       written,
     );
     await expect(call('search', { query: 'roll back' })).rejects.toBe(written);
+  });
+
+  describe('as the registry lists and validates them', () => {
+    const chunk = (i: number) => ({
+      chunkId: `c${i}`,
+      documentId: `d${i}`,
+      entityRef: 'component:default/release-guide',
+      title: 'Releasing',
+      sectionPath: 'Releasing › Freeze',
+      anchor: 'freeze',
+      url: '/docs/default/component/release-guide/#freeze',
+      revision: 'r1',
+      text: 'Releases are frozen on Fridays.',
+      contentHash: `h${i}`,
+      rrf: 1 / (i + 1),
+    });
+    function registry(maxSearchResults?: number) {
+      const actionsRegistry = actionsRegistryServiceMock();
+      registerAskDocsActions({
+        actionsRegistry,
+        askService: {
+          // Retrieval keeps topK chunks: here 3.
+          search: async () => ({
+            chunks: [0, 1, 2].map(chunk),
+            corrections: [],
+          }),
+        } as unknown as AskService,
+        maxQuestionChars: 200,
+        logger: mockServices.logger.mock(),
+        maxSearchResults,
+      });
+      return actionsRegistry;
+    }
+    const action = async (r: ReturnType<typeof registry>, name: string) =>
+      (await r.list()).actions.find(a => a.name === name)!;
+
+    it('ask is not read-only: it writes an audit record and may call a paid model', async () => {
+      // MCP clients run read-only tools without asking the user.
+      expect((await action(registry(), 'ask')).attributes).toEqual({
+        readOnly: false,
+        destructive: false,
+        idempotent: false,
+      });
+      expect((await action(registry(), 'search')).attributes).toMatchObject({
+        readOnly: true,
+        idempotent: true,
+      });
+    });
+
+    it('search offers no limit above what retrieval keeps', async () => {
+      const r = registry(3);
+      const search = await action(r, 'search');
+      expect((search.schema.input as any).properties.limit).toMatchObject({
+        type: 'integer',
+        minimum: 1,
+        maximum: 3,
+      });
+      expect(search.description).toMatch(/at most 3 passages/);
+      const invoke = (input: object) =>
+        r.invoke({
+          id: search.id,
+          input: { query: 'release', ...input },
+          credentials: mockCredentials.user(),
+        });
+      // A larger limit is refused, not silently cut to what retrieval returned.
+      await expect(invoke({ limit: 4 })).rejects.toMatchObject({
+        name: 'InputError',
+      });
+      expect(((await invoke({ limit: 2 })).output as any).chunks).toHaveLength(
+        2,
+      );
+      expect(((await invoke({})).output as any).chunks).toHaveLength(3);
+      // Without the option: askDocs.retrieval.topK's default.
+      expect(
+        (await action(registry(), 'search')).schema.input as any,
+      ).toMatchObject({ properties: { limit: { maximum: 8 } } });
+    });
   });
 });

@@ -28,11 +28,17 @@ export interface AskDocsActionsOptions {
   maxQuestionChars: number;
   /** Where internal failures go; the caller gets only a request id, as from the REST API. */
   logger: LoggerService;
+  /**
+   * The most passages a search returns: retrieval keeps askDocs.retrieval.topK (default
+   * DEFAULT_SEARCH_RESULTS), so a larger `limit` could never be honoured.
+   */
+  maxSearchResults?: number;
 }
 
 /** Longer than the UI's snippets: an agent reads them instead of opening the page. */
 const SEARCH_SNIPPET_CHARS = 800;
-const MAX_SEARCH_RESULTS = 50;
+/** askDocs.retrieval.topK's default (settings.ts). */
+const DEFAULT_SEARCH_RESULTS = 8;
 
 /** The zod the registry hands to schema functions (its own copy, not this package's). */
 type Zod = Parameters<
@@ -74,6 +80,7 @@ const correctionsSchema = (z: Zod) =>
 
 export function registerAskDocsActions(options: AskDocsActionsOptions): void {
   const { actionsRegistry, askService, maxQuestionChars, logger } = options;
+  const maxSearchResults = options.maxSearchResults ?? DEFAULT_SEARCH_RESULTS;
   /**
    * Errors written for the caller (input, permission) pass; any other is logged and replaced,
    * as the REST API's error handler does: its message may name hosts, SQL or file paths.
@@ -97,7 +104,9 @@ export function registerAskDocsActions(options: AskDocsActionsOptions): void {
       'Answers a question from the TechDocs and catalog documents the caller may read, with ' +
       'cited sources. status "not_in_knowledge_base": no visible document answers it (do not ' +
       'guess); "evidence_only": no model answer, read the evidence passages instead.',
-    attributes: { readOnly: true, idempotent: false },
+    // Not read-only: it writes an audit record and may call a paid model, and MCP clients
+    // auto-approve read-only tools. Nothing is overwritten or deleted, hence not destructive.
+    attributes: { readOnly: false, destructive: false, idempotent: false },
     schema: {
       input: z =>
         z
@@ -160,7 +169,8 @@ export function registerAskDocsActions(options: AskDocsActionsOptions): void {
     title: 'Search the docs',
     description:
       'Finds the passages of TechDocs and catalog documents the caller may read that match a ' +
-      'query, best first, with durable chunk ids and links. No model is involved.',
+      'query, best first, with durable chunk ids and links. No model is involved. Returns at ' +
+      `most ${maxSearchResults} passages: retrieval keeps no more.`,
     attributes: { readOnly: true, idempotent: true },
     schema: {
       input: z =>
@@ -168,7 +178,13 @@ export function registerAskDocsActions(options: AskDocsActionsOptions): void {
           .object({
             query: questionSchema(z),
             scope: scopeSchema(z),
-            limit: z.number().int().min(1).max(MAX_SEARCH_RESULTS).optional(),
+            limit: z
+              .number()
+              .int()
+              .min(1)
+              .max(maxSearchResults)
+              .optional()
+              .describe(`Passages to return, at most ${maxSearchResults}`),
           })
           .strict(),
       output: z =>
@@ -191,7 +207,7 @@ export function registerAskDocsActions(options: AskDocsActionsOptions): void {
         askService.search(request, { credentials }),
       );
       const chunks = result.chunks
-        .slice(0, input.limit ?? MAX_SEARCH_RESULTS)
+        .slice(0, input.limit ?? maxSearchResults)
         .map(c => ({
           ...citedPassage(c, request.question, SEARCH_SNIPPET_CHARS),
           score: c.rrf,

@@ -413,9 +413,18 @@ it`, async () => {
     fake.setBehaviour(() => ({ hang: true }));
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 50);
+    // With what the audit needs: the model was called with these chunks, nothing was streamed.
     await expect(
       ask(undefined, { signal: controller.signal }),
-    ).rejects.toMatchObject({ name: 'AbortError' });
+    ).rejects.toMatchObject({
+      name: 'AnswerAbortedError',
+      partial: {
+        llmModel: expect.any(String),
+        sent: expect.arrayContaining([rollback.chunkId]),
+        rawOutput: '',
+      },
+      cause: { name: 'AbortError' },
+    });
   });
 });
 

@@ -11,6 +11,7 @@ import {
   DEFAULT_MAX_BLOCKS,
   DEFAULT_MAX_CONTEXT_CHARS,
   NOT_IN_DOCUMENTS_REPLY,
+  PROMPT_VERSION,
 } from './prompt';
 import { citedPassage, contentTerms, overlap } from './snippet';
 import type { ChatModel, ConversationTurn, RetrievedChunk } from './types';
@@ -53,6 +54,35 @@ export interface AnswerOptions {
   signal?: AbortSignal;
   /** Streams the raw model text; the final status and sources come with the result. */
   onDelta?: (text: string) => void;
+}
+
+/**
+ * The asker went away while the model answered (the caller's signal aborted). Carries what the
+ * audit needs: the model was called with these chunks, and this much text was streamed.
+ */
+export class AnswerAbortedError extends Error {
+  constructor(
+    readonly partial: { llmModel: string; sent: string[]; rawOutput: string },
+    readonly cause: unknown,
+  ) {
+    super('The asker went away while the model answered');
+    this.name = 'AnswerAbortedError';
+  }
+}
+
+/**
+ * The answer settings with every default filled in, as recorded with every answer (with the
+ * prompt's version), so a record keeps saying what made it after a default changes.
+ */
+export function answerSettings(options: AnswerOptions = {}) {
+  return {
+    maxContextChars: options.maxContextChars ?? DEFAULT_MAX_CONTEXT_CHARS,
+    maxBlocks: options.maxBlocks ?? DEFAULT_MAX_BLOCKS,
+    maxEvidence: options.maxEvidence ?? DEFAULT_MAX_EVIDENCE,
+    verifyClaims: options.verifyClaims ?? false,
+    minClaimOverlap: options.minClaimOverlap ?? DEFAULT_MIN_CLAIM_OVERLAP,
+    promptVersion: PROMPT_VERSION,
+  };
 }
 
 export interface AnswerInput {
@@ -151,13 +181,25 @@ export async function answerQuestion(
   const sent = prompt.sent.map(c => c.chunkId);
 
   let rawOutput: string;
+  let streamed = '';
+  const onDelta = options.onDelta;
   try {
     rawOutput = await model.complete(prompt.messages, {
       signal: options.signal,
-      onDelta: options.onDelta,
+      onDelta: onDelta
+        ? text => {
+            streamed += text;
+            onDelta(text);
+          }
+        : undefined,
     });
   } catch (error) {
-    if (options.signal?.aborted) throw error;
+    if (options.signal?.aborted) {
+      throw new AnswerAbortedError(
+        { llmModel: model.model, sent, rawOutput: streamed },
+        error,
+      );
+    }
     const failure = classifyModelError(error);
     return evidenceOnly(EVIDENCE_ONLY_NOTICE, {
       llmModel: model.model,

@@ -32,7 +32,9 @@ export type {
 } from './citations';
 export { citedPassage, makeSnippet, SNIPPET_CHARS } from './snippet';
 export {
+  AnswerAbortedError,
   answerQuestion,
+  answerSettings,
   UNCITED_ANSWER_NOTICE,
   UNSUPPORTED_ANSWER_NOTICE,
   CONTEXT_TOO_LARGE_NOTICE,

@@ -171,6 +171,12 @@ export function createChatModelFromOptions(
   let lastFailure: ModelFailure | undefined;
   return {
     model: options.model,
+    settings: {
+      temperature: options.temperature,
+      ...(options.maxTokens ? { maxTokens: options.maxTokens } : {}),
+      timeoutMs: options.timeoutMs,
+      maxRetries: options.maxRetries,
+    },
     lastFailure: () => lastFailure,
     async complete(
       messages: ChatMessage[],

@@ -1,3 +1,4 @@
+import { createHash } from 'crypto';
 import {
   parseCitationMarkers,
   SECTION_SEPARATOR,
@@ -65,6 +66,14 @@ export const CONVERSATION_RULE = [
 
 /** Longest earlier answer quoted in the conversation (a turn is context, not evidence). */
 export const MAX_TURN_ANSWER_CHARS = 1_000;
+
+/** Raise when the layout of blocks or conversation changes (the rules' text is hashed). */
+const PROMPT_LAYOUT = 2;
+/** Which prompt an answer was made with, recorded with it: `layout.hash of the rules`. */
+export const PROMPT_VERSION = `${PROMPT_LAYOUT}.${createHash('sha256')
+  .update(`${SYSTEM_PROMPT}\n${CONVERSATION_RULE}`)
+  .digest('hex')
+  .slice(0, 12)}`;
 
 /**
  * Builds the messages for a question. Blocks go in rank order; a chunk is sent whole or not at

@@ -36,6 +36,8 @@ export interface ChatCompleteOptions {
 export interface ChatModel {
   /** Model name, recorded with every answer. */
   model: string;
+  /** What shapes its answers besides the prompt, recorded with every answer (no key, no URL). */
+  settings?: ChatModelSettings;
   /**
    * The last call's failure (after its retries), until a call succeeds; for /health. Absent on
    * models that do not track it.
@@ -46,6 +48,13 @@ export interface ChatModel {
     messages: ChatMessage[],
     options?: ChatCompleteOptions,
   ): Promise<string>;
+}
+
+export interface ChatModelSettings {
+  temperature: number;
+  maxTokens?: number;
+  timeoutMs: number;
+  maxRetries: number;
 }
 
 /** Why and when the model last failed. */

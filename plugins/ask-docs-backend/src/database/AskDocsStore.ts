@@ -114,11 +114,19 @@ export interface RetrievedChunkAudit
   sent: boolean;
 }
 
+/**
+ * The status of a record of an ask whose asker went away while the model answered: kept for
+ * the audit (the model was called with the documents, and part of its text may have been
+ * shown), never read back as an answer.
+ */
+export const ABANDONED_STATUS = 'abandoned';
+
 export interface AnswerWrite {
   id: string;
   userRef: string;
   question: string;
   scope: AskScope;
+  /** An AskResponse status, or ABANDONED_STATUS. */
   status: string;
   grounded: boolean;
   policy: unknown;
@@ -269,7 +277,9 @@ export interface AskDocsStore {
     | undefined
   >;
 
-  insertAnswer(answer: AnswerWrite): Promise<string>;
+  /** Returns the record's time as the database set it (ISO 8601), the one replay shows. */
+  insertAnswer(answer: AnswerWrite): Promise<{ createdAt: string }>;
+  /** Answers only: never a record of an ask the asker abandoned (ABANDONED_STATUS). */
   getAnswer(id: string): Promise<StoredAnswer | undefined>;
   listAnswers(userRef: string, limit: number): Promise<StoredAnswer[]>;
   setFeedback(id: string, feedback: AnswerFeedback): Promise<void>;

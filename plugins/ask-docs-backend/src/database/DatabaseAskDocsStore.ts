@@ -3,6 +3,7 @@ import { AnswerFeedback, isAnswerId } from '@askdocs/plugin-ask-docs-common';
 import { Visibility } from '../permissions';
 import { toVectorLiteral } from './vectorIndex';
 import {
+  ABANDONED_STATUS,
   AnswerWrite,
   AskDocsStore,
   ChunkWrite,
@@ -614,43 +615,50 @@ export class DatabaseAskDocsStore implements AskDocsStore {
     };
   }
 
-  async insertAnswer(a: AnswerWrite): Promise<string> {
-    await this.db('ask_docs_answers').insert({
-      id: a.id,
-      user_ref: a.userRef,
-      question: a.question,
-      status: a.status,
-      grounded: a.grounded,
-      scope: JSON.stringify(a.scope ?? {}),
-      policy: JSON.stringify(a.policy ?? null),
-      retrieved: JSON.stringify(a.retrieved),
-      embedding_model: a.embeddingModel,
-      llm_model: a.llmModel ?? null,
-      raw_output: a.rawOutput ?? null,
-      answer: a.answer,
-      // The thread link lives with the other replay fields: no column, no migration.
-      sources: JSON.stringify({
-        sources: a.sources,
-        evidence: a.evidence,
-        notice: a.notice ?? null,
-        corrections: a.corrections ?? [],
-        threadId: a.threadId ?? null,
-        threadDocumentIds: a.threadDocumentIds ?? null,
-      }),
-    });
-    return a.id;
+  async insertAnswer(a: AnswerWrite): Promise<{ createdAt: string }> {
+    const [row] = await this.db('ask_docs_answers').insert(
+      {
+        id: a.id,
+        user_ref: a.userRef,
+        question: a.question,
+        status: a.status,
+        grounded: a.grounded,
+        scope: JSON.stringify(a.scope ?? {}),
+        policy: JSON.stringify(a.policy ?? null),
+        retrieved: JSON.stringify(a.retrieved),
+        embedding_model: a.embeddingModel,
+        llm_model: a.llmModel ?? null,
+        raw_output: a.rawOutput ?? null,
+        answer: a.answer,
+        // The thread link lives with the other replay fields: no column, no migration.
+        sources: JSON.stringify({
+          sources: a.sources,
+          evidence: a.evidence,
+          notice: a.notice ?? null,
+          corrections: a.corrections ?? [],
+          threadId: a.threadId ?? null,
+          threadDocumentIds: a.threadDocumentIds ?? null,
+        }),
+      },
+      ['created_at'],
+    );
+    return { createdAt: toIso(row.created_at)! };
   }
 
   async getAnswer(id: string): Promise<StoredAnswer | undefined> {
     // Only a UUID reaches the uuid column: any other id is unknown, never a database error.
     if (!isAnswerId(id)) return undefined;
-    const r = await this.db('ask_docs_answers').where('id', id).first();
+    const r = await this.db('ask_docs_answers')
+      .where('id', id)
+      .whereNot('status', ABANDONED_STATUS)
+      .first();
     return r ? answerFromRow(r) : undefined;
   }
 
   async listAnswers(userRef: string, limit: number): Promise<StoredAnswer[]> {
     const rows = await this.db('ask_docs_answers')
       .where('user_ref', userRef)
+      .whereNot('status', ABANDONED_STATUS)
       .orderBy('created_at', 'desc')
       .limit(limit);
     return rows.map(answerFromRow);

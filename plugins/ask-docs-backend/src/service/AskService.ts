@@ -16,8 +16,16 @@ import {
   REDACTED_NOTICE,
 } from '@askdocs/plugin-ask-docs-common';
 import { randomUUID } from 'crypto';
-import { AnswerOptions, ChatModel, ConversationTurn } from '../answer';
 import {
+  AnswerAbortedError,
+  AnswerOptions,
+  AnswerResult,
+  ChatModel,
+  ConversationTurn,
+} from '../answer';
+import {
+  ABANDONED_STATUS,
+  AnswerWrite,
   AskDocsStore,
   RetrievedChunkAudit,
   StoredAnswer,
@@ -31,6 +39,8 @@ import type { RetrievalResult } from '../retrieval';
 import { AskDocsAuthorizer } from './authorization';
 import {
   AnalysedQuestion,
+  PipelineAnswer,
+  PipelineRetrieval,
   QuestionPipeline,
   RetrievalSettings,
 } from './QuestionPipeline';
@@ -172,18 +182,47 @@ export class AskService {
       credentials,
       visibility,
     );
-    const { retrieval, result } = await this.pipeline.run(
-      prepared,
-      visibility,
-      {
+    let retrievedSoFar: PipelineRetrieval | undefined;
+    let run: PipelineAnswer;
+    try {
+      run = await this.pipeline.run(prepared, visibility, {
         scope: request.scope,
         signal: call.signal,
         onDelta: call.onDelta,
         onPhase: call.onPhase,
         searchAs: thread.searchAs,
         conversation: thread.turns,
-      },
-    );
+        onRetrieved: r => (retrievedSoFar = r),
+      });
+    } catch (e) {
+      // The model was called with the asker's documents and may have streamed part of its text:
+      // that is audited too, though nobody is left to answer.
+      if (e instanceof AnswerAbortedError && retrievedSoFar) {
+        await this.o.store
+          .insertAnswer(
+            this.auditRecord(request, credentials, visibility, thread, {
+              retrieval: retrievedSoFar,
+              result: {
+                status: ABANDONED_STATUS,
+                grounded: false,
+                answer: '',
+                sources: [],
+                evidence: [],
+                unmatchedCitations: [],
+                droppedSources: [],
+                ...e.partial,
+              },
+            }),
+          )
+          .catch(err =>
+            this.o.logger.warn(
+              `ask-docs: could not record an abandoned ask: ${err}`,
+            ),
+          );
+      }
+      throw e;
+    }
+    const { retrieval, result } = run;
     if (result.modelError) {
       // A refused request (bad key, unknown model) fails every question until an operator acts.
       const log =
@@ -199,6 +238,42 @@ export class AskService {
       );
     }
 
+    const record = this.auditRecord(
+      request,
+      credentials,
+      visibility,
+      thread,
+      run,
+    );
+    const { createdAt } = await this.o.store.insertAnswer(record);
+
+    return {
+      id: record.id,
+      status: result.status,
+      grounded: result.grounded,
+      answer: result.answer,
+      sources: result.sources,
+      evidence: result.evidence,
+      notice: result.notice,
+      corrections: retrieval.corrections,
+      llmModel: result.llmModel,
+      embeddingModel: this.o.embedder.modelId,
+      createdAt,
+    };
+  }
+
+  /** The audit record of one ask: what was retrieved, sent and answered, and by which settings. */
+  private auditRecord(
+    request: AskRequest,
+    credentials: BackstageCredentials,
+    visibility: Visibility,
+    thread: ThreadContext,
+    run: {
+      retrieval: PipelineRetrieval;
+      result: Omit<AnswerResult, 'status'> & { status: string };
+    },
+  ): AnswerWrite {
+    const { retrieval, result } = run;
     const sent = new Set(result.sent);
     const retrieved: RetrievedChunkAudit[] = retrieval.chunks.map(c => ({
       chunkId: c.chunkId,
@@ -216,11 +291,9 @@ export class AskService {
       },
       sent: sent.has(c.chunkId),
     }));
-    const id = randomUUID();
-    const userRef = principalRef(credentials);
-    await this.o.store.insertAnswer({
-      id,
-      userRef,
+    return {
+      id: randomUUID(),
+      userRef: principalRef(credentials),
       question: request.question,
       scope: request.scope ?? {},
       status: result.status,
@@ -231,6 +304,8 @@ export class AskService {
         filteredOut: retrieval.filteredOut,
         // What ranked and filtered the chunks, so a replay months later knows the settings too.
         retrieval: this.pipeline.settings,
+        // And what made the answer from them: budget, claim checks, prompt version, model.
+        answer: this.pipeline.answerSettings,
         corrections: retrieval.corrections,
         // Whether the reranker ran (model id, fused ranks and scores), for replay.
         ...(retrieval.reranker ? { reranker: retrieval.reranker } : {}),
@@ -258,20 +333,6 @@ export class AskService {
       corrections: retrieval.corrections,
       threadId: thread.threadId,
       ...(thread.threadId ? { threadDocumentIds: thread.documentIds } : {}),
-    });
-
-    return {
-      id,
-      status: result.status,
-      grounded: result.grounded,
-      answer: result.answer,
-      sources: result.sources,
-      evidence: result.evidence,
-      notice: result.notice,
-      corrections: retrieval.corrections,
-      llmModel: result.llmModel,
-      embeddingModel: this.o.embedder.modelId,
-      createdAt: new Date().toISOString(),
     };
   }
 

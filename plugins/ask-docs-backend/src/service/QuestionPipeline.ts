@@ -4,6 +4,7 @@ import {
   ChatModel,
   RetrievedChunk,
   answerQuestion,
+  answerSettings,
 } from '../answer';
 import type { ConversationTurn } from '../answer';
 import { LoggerService } from '@backstage/backend-plugin-api';
@@ -109,6 +110,8 @@ export interface PipelineRunOptions {
   searchAs?: AnalysedQuestion;
   /** Earlier turns of the asker's thread: context for the model, never citable. */
   conversation?: ConversationTurn[];
+  /** Gets the retrieval before the answer step (for the audit of an ask abandoned there). */
+  onRetrieved?: (retrieval: PipelineRetrieval) => void;
 }
 
 export interface PipelineAnswer {
@@ -135,6 +138,14 @@ export class QuestionPipeline {
   get settings(): RetrievalSettings & RankingSettings {
     const { titleWeight, phraseWeight, ...configured } = this.o.retrieval;
     return { ...configured, ...rankingSettings(this.o.retrieval) };
+  }
+
+  /** The answer step's settings as recorded with every answer: defaults filled, prompt, model. */
+  get answerSettings() {
+    return {
+      ...answerSettings(this.o.answer),
+      ...(this.o.model?.settings ? { model: this.o.model.settings } : {}),
+    };
   }
 
   /** Throws InputError when the question has too many distinct content words. */
@@ -238,6 +249,7 @@ export class QuestionPipeline {
       scope: call.scope,
     });
     signal?.throwIfAborted();
+    call.onRetrieved?.(retrieval);
     call.onPhase?.('generating');
     return { retrieval, ...(await this.answer(question, retrieval, call)) };
   }
