@@ -1,6 +1,6 @@
 import { Knex } from 'knex';
 import { AskDocsEntityAttributes } from '../permissions/entityFilter';
-import { foldCase } from '../permissions/matchKeys';
+import { entityMatchKeys, foldCase } from '../permissions/matchKeys';
 import {
   FRESH_VISIBILITY_ATTRIBUTES_SQL,
   liveEntitySql,
@@ -41,6 +41,23 @@ function toAttributes(row: EntityRowRaw): AskDocsEntityAttributes {
   };
 }
 
+/** JSON with object keys and array items sorted: match keys hold sets. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).sort().join(',')}]`;
+  if (value && typeof value === 'object') {
+    const record = value as Record<string, unknown>;
+    return `{${Object.keys(record)
+      .sort()
+      .map(k => `${JSON.stringify(k)}:${canonical(record[k])}`)
+      .join(',')}}`;
+  }
+  return JSON.stringify(value ?? null);
+}
+
+/** Every rule's `apply` reads the match keys only: equal keys, equal decisions. */
+const decideAlike = (a: AskDocsEntityAttributes, b: AskDocsEntityAttributes) =>
+  canonical(entityMatchKeys(a)) === canonical(entityMatchKeys(b));
+
 const ATTRIBUTE_COLUMNS = [
   'entity_ref',
   'kind',
@@ -57,8 +74,9 @@ const ATTRIBUTE_COLUMNS = [
 /**
  * `getResources` for `addResourceType`: loads entity attributes by entity ref (case-insensitive,
  * through the folded `ref_key`), or by chunk id for refs that are not entity refs. Unknown refs,
- * entities gone from the catalog and every ref while the attributes are stale give `undefined`
- * (deny). This reads entity attributes only, never chunk text.
+ * entities gone from the catalog, refs whose live rows disagree and every ref while the
+ * attributes are stale give `undefined` (deny). This reads entity attributes only, never chunk
+ * text.
  */
 export function createAskDocsChunkResourceLoader(knex: Knex) {
   const live = (alias: string) => (qb: Knex.QueryBuilder) =>
@@ -72,9 +90,18 @@ export function createAskDocsChunkResourceLoader(knex: Knex) {
       .select(ATTRIBUTE_COLUMNS.map(c => `e.${c}`))
       .whereRaw('e.ref_key = ANY(?::text[])', [folded])
       .modify(live('e'));
-    const entities = new Map(
-      byEntity.map(r => [foldCase(r.entity_ref), toAttributes(r)]),
-    );
+    // Folded ref → attributes; undefined (deny) when live rows of that ref disagree: after a
+    // change of letter case the old row stays live until the next sync, and which one the
+    // database returns last is arbitrary.
+    const entities = new Map<string, AskDocsEntityAttributes | undefined>();
+    for (const row of byEntity) {
+      const key = foldCase(row.entity_ref);
+      const attributes = toAttributes(row);
+      const seen = entities.get(key);
+      if (!entities.has(key)) entities.set(key, attributes);
+      else if (!seen || !decideAlike(seen, attributes))
+        entities.set(key, undefined);
+    }
 
     const chunkRefs = resourceRefs.filter(r => !entities.has(foldCase(r)));
     const byChunk = new Map<string, AskDocsEntityAttributes>();
@@ -86,6 +113,8 @@ export function createAskDocsChunkResourceLoader(knex: Knex) {
         .modify(live('e'));
       for (const row of rows) byChunk.set(row.chunk_id, toAttributes(row));
     }
-    return resourceRefs.map(r => entities.get(foldCase(r)) ?? byChunk.get(r));
+    return resourceRefs.map(r =>
+      entities.has(foldCase(r)) ? entities.get(foldCase(r)) : byChunk.get(r),
+    );
   };
 }

@@ -25,12 +25,24 @@ export function attributesHash(e: EntityRow): string {
   return createHash('sha256').update(stableJson(attributes)).digest('hex');
 }
 
+/** Whether a string anywhere in the value (keys too) holds a NUL character. */
+function holdsNul(value: unknown): boolean {
+  if (typeof value === 'string') return value.includes('\u0000');
+  if (Array.isArray(value)) return value.some(holdsNul);
+  if (value && typeof value === 'object')
+    return Object.entries(value).some(([k, v]) => holdsNul(k) || holdsNul(v));
+  return false;
+}
+
 /**
  * The `ask_docs_entities` columns of a row: the attributes as the catalog has them plus their
  * folded `*_key` copies (the only columns the visibility predicate compares). Everything that
- * writes entity rows, test fixtures included, goes through here.
+ * writes entity rows, test fixtures included, goes through here. Throws on attributes the
+ * database would refuse, so a caller can tell which entity it was.
  */
 export function entityColumns(e: EntityRow) {
+  // Postgres text and jsonb refuse NUL: the write would fail with no entity named.
+  if (holdsNul(e)) throw new Error(`${e.entityRef}: an attribute holds NUL`);
   const keys = entityMatchKeys(e);
   return {
     entity_ref: e.entityRef,

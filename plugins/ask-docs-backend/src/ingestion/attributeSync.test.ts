@@ -18,6 +18,7 @@ import {
   FakeDecision,
 } from '../testUtils/fakePermissions';
 import { visibleChunks } from '../database/visibilityPredicate';
+import { hasAnnotation } from '../permissions/rules';
 import { startTestDatabase, TestDatabase } from '../testUtils/testDatabase';
 import { EntityAttributeSync } from './attributeSync';
 import { entityRow } from './entityRow';
@@ -266,6 +267,69 @@ re-added`, async () => {
     expect(await chunkOwner('group:default/a')).toEqual([]);
     expect(await ownedBy('group:default/b')).toEqual([PAY]);
     expect(await chunkOwner('group:default/b')).toEqual([PAY]);
+  });
+
+  it(`labels and annotations named like Object.prototype members sync, and match in SQL and \
+apply()`, async () => {
+    const entity = component('payments', 'group:default/team-pay', {
+      constructor: 'y',
+    });
+    // Parsed JSON, as from the catalog client: `__proto__` is an own key there.
+    entity.metadata.annotations = JSON.parse(
+      '{"Constructor": "z", "toString": "x", "__proto__": "p"}',
+    );
+    catalog.entities[0] = entity;
+    expect(await sync.run()).toEqual({ listed: 2, updated: 1, hidden: 0 });
+    expect(await labelled('constructor', 'y')).toEqual([PAY]);
+    const annotated = (annotation: string, value: string) =>
+      seen({
+        conditions: cond('ask-docs-chunk', 'HAS_ANNOTATION', {
+          annotation,
+          value,
+        }),
+      });
+    expect(await annotated('__proto__', 'p')).toEqual([PAY]);
+    expect(await annotated('tostring', 'X')).toEqual([PAY]);
+    const [pay, search] = await createAskDocsChunkResourceLoader(db.knex)([
+      PAY,
+      SEARCH,
+    ]);
+    const params = { annotation: 'constructor', value: 'Z' };
+    expect(hasAnnotation.apply(pay!, params)).toBe(true);
+    expect(hasAnnotation.apply(search!, params)).toBe(false);
+  });
+
+  it.each<[string, (e: Entity) => void]>([
+    // The catalog validates tags; this stands for any entity the row mapping throws on.
+    [
+      'a tag that is no string',
+      e => (e.metadata.tags = [42 as unknown as string]),
+    ],
+    // Postgres text and jsonb refuse NUL: the write would fail the whole batch.
+    ['a NUL character', e => (e.metadata.annotations = { a: 'b\u0000c' })],
+  ])('an entity with %s is hidden; the others still sync', async (_, spoil) => {
+    const bad = component('payments', 'group:default/team-pay');
+    spoil(bad);
+    catalog.entities = [bad, component('search', 'group:default/team-ledger')];
+    logger.warn.mockClear();
+    const before = await store.databaseNow();
+    expect(await sync.run()).toEqual({ listed: 1, updated: 1, hidden: 1 });
+    expect(logger.warn).toHaveBeenCalledWith(
+      expect.stringContaining(`hiding ${PAY}, its attributes cannot be stored`),
+    );
+    expect(
+      (await store.visibilitySyncState()).lastSuccessAt!.getTime(),
+    ).toBeGreaterThanOrEqual(before.getTime());
+    expect(await seen('ALLOW')).toEqual([SEARCH]);
+    expect(await ownedBy('group:default/team-ledger')).toEqual([SEARCH]);
+    expect(await createAskDocsChunkResourceLoader(db.knex)([PAY])).toEqual([
+      undefined,
+    ]);
+
+    // Fixed in the catalog: visible again after the next tick.
+    catalog.entities[0] = component('payments', 'group:default/team-pay');
+    expect(await sync.run()).toMatchObject({ updated: 1, hidden: 0 });
+    expect(await seen('ALLOW')).toEqual([PAY, SEARCH]);
   });
 
   it('with the guard off (fixtures, scripts without a plugin), age does not matter', async () => {

@@ -1,6 +1,8 @@
 import { LoggerService, SchedulerService } from '@backstage/backend-plugin-api';
+import { Entity, stringifyEntityRef } from '@backstage/catalog-model';
 import type { VisibilitySyncSettings } from '../settings';
 import { AskDocsStore, EntityRow } from '../database/AskDocsStore';
+import { entityColumns } from '../database/entityColumns';
 import { entityRow } from './entityRow';
 import { EntitySource } from './sources';
 
@@ -55,7 +57,8 @@ export class EntityAttributeSync {
       let batch: EntityRow[] = [];
       let updated = 0;
       for await (const entity of entities.listEntities()) {
-        const row = entityRow(entity);
+        const row = this.rowOf(entity);
+        if (!row) continue; // not listed: hidden below
         listed.add(row.entityRef);
         batch.push(row);
         if (batch.length >= BATCH) {
@@ -75,6 +78,31 @@ export class EntityAttributeSync {
       return { listed: listed.size, updated, hidden };
     } catch (e) {
       await this.reportFailure(e);
+      return undefined;
+    }
+  }
+
+  /**
+   * The entity's row, or undefined when its attributes cannot be stored (the store would throw
+   * on them): that entity is then left out of the listing, so it is hidden (fail closed) while
+   * the others sync, instead of one malformed entity failing every sync until nothing shows.
+   */
+  private rowOf(entity: Entity): EntityRow | undefined {
+    try {
+      const row = entityRow(entity);
+      entityColumns(row); // what syncEntityAttributes computes; a throw there fails the batch
+      return row;
+    } catch (e) {
+      let ref = 'an entity without a valid ref';
+      try {
+        ref = stringifyEntityRef(entity);
+      } catch {
+        // keep the placeholder
+      }
+      this.o.logger.warn(
+        `ask-docs: visibility sync: hiding ${ref}, its attributes cannot be ` +
+          `stored: ${errorMessage(e)}`,
+      );
       return undefined;
     }
   }

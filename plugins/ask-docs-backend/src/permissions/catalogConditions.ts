@@ -1,9 +1,6 @@
 import { RESOURCE_TYPE_CATALOG_ENTITY } from '@backstage/plugin-catalog-common/alpha';
-import {
-  EntityCriteria,
-  EntityFilter,
-  InvalidVisibilityCriteriaError,
-} from './entityFilter';
+import { EntityCriteria, InvalidVisibilityCriteriaError } from './entityFilter';
+import { foldCase } from './matchKeys';
 import { objectParams } from './paramsSchema';
 import { EntityRuleDefinition } from './rules';
 import { translateConditions } from './translateConditions';
@@ -17,32 +14,61 @@ import { translateConditions } from './translateConditions';
  */
 export const CATALOG_RESOURCE_TYPE = RESOURCE_TYPE_CATALOG_ENTITY;
 
+/**
+ * The catalog answers these rules from its search table (buildEntitySearch), which drops keys
+ * (`metadata.labels.<key>`, `spec.<path>`, ...) longer than this once lower-cased and stores
+ * longer values as null: a condition on such a key, or with such a value, matches no entity
+ * there. Our rows keep both, so those conditions are made to match nothing here too.
+ */
+const MAX_SEARCH_LENGTH = 200;
+const searchable = (s: string) => foldCase(s).length <= MAX_SEARCH_LENGTH;
+const NOTHING: EntityCriteria = { not: { type: 'always' } };
+
+/** The catalog's search key `key` (with `value`, when given) or, when it cannot match, NOTHING. */
+const inSearch = (
+  key: string,
+  value: string | undefined,
+  filter: () => EntityCriteria,
+): EntityCriteria =>
+  searchable(key) && (value === undefined || searchable(value))
+    ? filter()
+    : NOTHING;
+
 /** Has the label or annotation `key` (with `value`, when given). */
 const keyFilter = (
   field: 'labels' | 'annotations',
   key: string,
   value: string | undefined,
-): EntityFilter =>
-  value === undefined
-    ? { type: 'hasKey', field, key }
-    : { type: 'hasKey', field, key, value };
+): EntityCriteria =>
+  inSearch(`metadata.${field}.${key}`, value, () =>
+    value === undefined
+      ? { type: 'hasKey', field, key }
+      : { type: 'hasKey', field, key, value },
+  );
 
 /**
  * `HAS_METADATA` keys we can answer from `ask_docs_entities`. Others (title, description, uid,
  * links, `tags.<tag>`, ...) are not stored, or not stored with catalog semantics (our title
  * column is never empty), so they are refused rather than approximated.
  */
-function metadataFilter(key: string, value: string | undefined): EntityFilter {
+function metadataFilter(
+  key: string,
+  value: string | undefined,
+): EntityCriteria {
   const k = key.toLowerCase();
   if (k === 'name' || k === 'namespace') {
-    return value === undefined
-      ? { type: 'always' }
-      : { type: 'oneOf', field: k, values: [value] };
+    return inSearch(`metadata.${k}`, value, () =>
+      value === undefined
+        ? { type: 'always' }
+        : { type: 'oneOf', field: k, values: [value] },
+    );
   }
   if (k === 'tags') {
-    return value === undefined
-      ? { type: 'nonEmpty', field: 'tags' }
-      : { type: 'overlaps', field: 'tags', values: [value] };
+    return inSearch(`metadata.${k}`, value, () =>
+      value === undefined
+        ? { type: 'nonEmpty', field: 'tags' }
+        : { type: 'overlaps', field: 'tags', values: [value] },
+    );
   }
   for (const field of ['labels', 'annotations'] as const) {
     const prefix = `${field}.`;
@@ -120,9 +146,11 @@ const definitions: Array<EntityRuleDefinition<any>> = [
       'Catalog: entity spec field at a dotted path (optionally with a value)',
     paramsSchema: keyValueSchema(),
     toFilter: ({ key, value }: KeyValue): EntityCriteria =>
-      value === undefined
-        ? { type: 'hasSpec', path: key }
-        : { type: 'hasSpec', path: key, value },
+      inSearch(`spec.${key}`, value, () =>
+        value === undefined
+          ? { type: 'hasSpec', path: key }
+          : { type: 'hasSpec', path: key, value },
+      ),
   },
   {
     name: 'IS_ENTITY_KIND',
@@ -136,7 +164,7 @@ const definitions: Array<EntityRuleDefinition<any>> = [
     toFilter: ({ kinds }: { kinds: string[] }): EntityCriteria => ({
       type: 'oneOf',
       field: 'kind',
-      values: kinds,
+      values: kinds.filter(searchable),
     }),
   },
   {
@@ -152,7 +180,7 @@ const definitions: Array<EntityRuleDefinition<any>> = [
     toFilter: ({ claims }: { claims: string[] }): EntityCriteria => ({
       type: 'overlaps',
       field: 'owners',
-      values: claims,
+      values: claims.filter(searchable),
     }),
   },
 ];

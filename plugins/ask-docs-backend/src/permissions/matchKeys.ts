@@ -25,15 +25,26 @@ export interface EntityMatchKeys {
 
 const unique = (values: string[]) => Array.from(new Set(values.map(foldCase)));
 
+/**
+ * A key → values dictionary without a prototype: keys are entity data, and a label named
+ * `constructor` or `__proto__` must be a key like any other, never an inherited member.
+ */
+function dictionary<V>(): Record<string, V[]> {
+  return Object.create(null);
+}
+
+/** Adds `value` under `key` once. */
+function addValue<V>(out: Record<string, V[]>, key: string, value?: V) {
+  const values = (out[key] ??= []);
+  if (value !== undefined && !values.includes(value)) values.push(value);
+}
+
 function keyValues(
   record: Record<string, unknown> | undefined,
 ): Record<string, string[]> {
-  const out: Record<string, string[]> = {};
-  for (const [k, v] of Object.entries(record ?? {})) {
-    const values = (out[foldCase(k)] ??= []);
-    if (typeof v === 'string' && !values.includes(foldCase(v)))
-      values.push(foldCase(v));
-  }
+  const out = dictionary<string>();
+  for (const [k, v] of Object.entries(record ?? {}))
+    addValue(out, foldCase(k), typeof v === 'string' ? foldCase(v) : undefined);
   return out;
 }
 
@@ -77,11 +88,8 @@ export interface FoldableAttributes {
 }
 
 export function entityMatchKeys(entity: FoldableAttributes): EntityMatchKeys {
-  const specKeys: Record<string, Array<string | null>> = {};
-  for (const [k, v] of flattenSpec(entity.spec ?? {})) {
-    const values = (specKeys[k] ??= []);
-    if (!values.includes(v)) values.push(v);
-  }
+  const specKeys = dictionary<string | null>();
+  for (const [k, v] of flattenSpec(entity.spec ?? {})) addValue(specKeys, k, v);
   return {
     refKey: foldCase(entity.entityRef),
     kindKey: foldCase(entity.kind ?? ''),

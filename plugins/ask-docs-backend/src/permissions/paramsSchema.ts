@@ -97,8 +97,9 @@ export function objectParams<TParams>(
         }
         const record = value as Record<string, unknown>;
         const messages = [
+          // Own fields only: `in` would also find `constructor`, `toString`, ...
           ...Object.keys(record)
-            .filter(k => !(k in fields))
+            .filter(k => !Object.hasOwn(fields, k))
             .map(k => `unexpected parameter '${k}'`),
           ...Object.entries(fields).flatMap(
             ([name, f]) => fieldIssue(name, f, record[name]) ?? [],

@@ -1,5 +1,6 @@
 import { HttpAuthService, LoggerService } from '@backstage/backend-plugin-api';
 import { AskStreamEvent } from '@askdocs/plugin-ask-docs-common';
+import express from 'express';
 import { AskService } from './AskService';
 import {
   abortOnClientClose,
@@ -35,9 +36,11 @@ export function bindAskStreamEndpoint(
     if (signal.aborted) return; // nobody is left to answer
     res.status(200);
     res.setHeader('Content-Type', 'text/event-stream');
-    res.setHeader('Cache-Control', 'no-cache');
+    // no-transform: a compressing proxy would buffer the events.
+    res.setHeader('Cache-Control', 'no-cache, no-transform');
     res.setHeader('X-Accel-Buffering', 'no');
     res.flushHeaders();
+    const stopHeartbeat = startHeartbeat(res);
     const send = (event: AskStreamEvent) => {
       if (signal.aborted) return;
       res.write(`data: ${JSON.stringify(event)}\n\n`);
@@ -61,6 +64,32 @@ export function bindAskStreamEndpoint(
         send({ type: 'error', message: INTERNAL_ERROR_MESSAGE, requestId });
       }
     }
+    stopHeartbeat();
     res.end();
   });
+}
+
+/**
+ * Proxies (nginx, ALB) cut a connection idle for 60 s by default, and nothing is written between
+ * the `generating` status and the model's first delta: two 30 s model attempts after retrieval
+ * take longer.
+ */
+export const HEARTBEAT_INTERVAL_MS = 15_000;
+
+/**
+ * Writes an SSE comment (ignored by clients) every `intervalMs` until stopped or the response
+ * closes. Returns the stop function.
+ */
+export function startHeartbeat(
+  res: express.Response,
+  intervalMs = HEARTBEAT_INTERVAL_MS,
+): () => void {
+  const timer = setInterval(() => {
+    if (res.writableEnded || res.destroyed) return;
+    res.write(': ping\n\n');
+    (res as any).flush?.(); // compression's, as for the events
+  }, intervalMs);
+  const stop = () => clearInterval(timer);
+  res.once('close', stop);
+  return stop;
 }

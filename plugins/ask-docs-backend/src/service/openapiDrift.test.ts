@@ -432,6 +432,23 @@ describe('ask-docs router and OpenAPI spec', () => {
         comment: 'x'.repeat(2001),
       },
     ],
+    // Postgres stores no NUL: refused before retrieval and the model, not a 500 after them.
+    ['a NUL in the question', '/v1/ask', { question: 'Roll\u0000 back?' }],
+    [
+      'a NUL in the thread id',
+      '/v1/ask/stream',
+      { question: 'ok?', threadId: 'a\u0000' },
+    ],
+    [
+      'a NUL in an entity ref',
+      '/v1/ask',
+      { question: 'ok?', scope: { entityRefs: ['component:x\u0000'] } },
+    ],
+    [
+      'a NUL in a feedback comment',
+      `/v1/answers/${ANSWER_ID}/feedback`,
+      { rating: 'up', comment: 'thanks\u0000' },
+    ],
   ])('refuses %s with a 400 before any handler', async (_name, p, body) => {
     const res = await post(p, body);
     expect(res.status).toBe(400);
@@ -448,14 +465,82 @@ describe('ask-docs router and OpenAPI spec', () => {
     },
   );
 
-  it('refuses a body the spec does not declare, even when it parses', async () => {
+  it.each(['/v1/ask', '/v1/ask/stream', `/v1/answers/${ANSWER_ID}/feedback`])(
+    'refuses a body that is not JSON on %s with the declared 415',
+    async p => {
+      const res = await request(app)
+        .post(p)
+        .set('Authorization', alice)
+        .set('Content-Type', 'text/plain')
+        .send('question=Roll back?');
+      await conforms(res, 415);
+      expect(res.body.error).toEqual({
+        name: 'UnsupportedMediaTypeError',
+        message: 'The request body must be application/json',
+      });
+      expect(reached).toEqual([]);
+    },
+  );
+
+  it.each(specOperations())(
+    'refuses an unknown query parameter on %s with a declared 400',
+    async operation => {
+      const [method, p] = operation.split(' ');
+      const url = `${p.replace(':id', ANSWER_ID)}?unexpected=1`;
+      const res = await (method === 'get' ? get(url) : post(url, {}));
+      await conforms(res, 400);
+      expect(reached).toEqual([]);
+    },
+  );
+
+  it('refuses malformed JSON with a 400 that does not echo the body', async () => {
     const res = await request(app)
       .post('/v1/ask')
       .set('Authorization', alice)
-      .set('Content-Type', 'text/plain')
-      .send('question=Roll back?');
-    expect(res.status).toBe(400);
-    expect(reached).toEqual([]);
+      .set('Content-Type', 'application/json')
+      .send('{"question": "my secret');
+    await conforms(res, 400);
+    expect(res.body.error).toEqual({
+      name: 'InputError',
+      message: 'The request body is not valid JSON',
+    });
+    expect(JSON.stringify(res.body)).not.toContain('secret');
+  });
+
+  it.each(['/v1/ask', '/v1/ask/stream', `/v1/answers/${ANSWER_ID}/feedback`])(
+    'refuses a body over 64 kB on %s with a declared 413 naming the limits',
+    async p => {
+      const res = await post(p, { question: 'x'.repeat(70_000) });
+      await conforms(res, 413);
+      expect(res.body.error).toEqual({
+        name: 'PayloadTooLargeError',
+        message:
+          'The request body is too large (at most 64 kB; a question is limited to 200 characters)',
+      });
+      expect(reached).toEqual([]);
+    },
+  );
+
+  describe('HEAD, which express answers with the GET route but the validator skips', () => {
+    const head = (p: string) =>
+      request(app).head(p).set('Authorization', alice);
+
+    it.each(['abc', '0', '101'])(
+      'refuses limit=%s before the handler',
+      async limit => {
+        expect((await head(`/v1/answers?limit=${limit}`)).status).toBe(400);
+        expect(reached).toEqual([]);
+      },
+    );
+
+    it('refuses the query parameters GET does not declare, and serves the rest', async () => {
+      expect((await head('/v1/answers?unexpected=1')).status).toBe(400);
+      expect((await head(`/v1/answers/${ANSWER_ID}?x=1`)).status).toBe(400);
+      expect(reached).toEqual([]);
+      expect((await head('/v1/answers?limit=5')).status).toBe(200);
+      expect(reached).toEqual(['limit 5']);
+      expect((await head('/health')).status).toBe(200);
+    });
   });
 
   it('validates against the schemas for real (a wrong body is caught)', () => {

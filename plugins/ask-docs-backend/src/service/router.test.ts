@@ -1,6 +1,7 @@
 import { LoggerService } from '@backstage/backend-plugin-api';
 import { mockCredentials, mockServices } from '@backstage/backend-test-utils';
 import { NotAllowedError } from '@backstage/errors';
+import OpenAI from 'openai';
 import express from 'express';
 import http from 'http';
 import { AddressInfo } from 'net';
@@ -52,6 +53,7 @@ describe('ask-docs router', () => {
   let app: express.Express;
   let answer: (call: AnswerCallOptions) => Promise<any>;
   let denyAsk = false;
+  let listFailure: Error | undefined;
   /** When set, prepare() waits for it (a slow permission check), after calling `entered`. */
   let slowPrepare: { entered: () => void; done: Promise<void> } | undefined;
   const answered: string[] = [];
@@ -75,6 +77,7 @@ describe('ask-docs router', () => {
       throw new Error(SQL_MESSAGE);
     },
     async listAnswers() {
+      if (listFailure) throw listFailure;
       return [];
     },
   };
@@ -104,6 +107,7 @@ describe('ask-docs router', () => {
     logs.length = 0;
     answered.length = 0;
     denyAsk = false;
+    listFailure = undefined;
     slowPrepare = undefined;
     answer = async () => ({ id: 'a1', status: 'answered' });
   });
@@ -138,6 +142,8 @@ describe('ask-docs router', () => {
     };
     const res = await stream({ question: 'How do I roll back?' });
     expect(res.status).toBe(200);
+    // A compressing proxy would hold the events (and the heartbeat) back.
+    expect(res.headers['cache-control']).toMatch(/\bno-transform\b/);
     expect(res.body).not.toMatch(/ask_docs|relation|insert/i);
     const events = parseEvents(res.body);
     const error = events.find(e => e.type === 'error');
@@ -191,6 +197,39 @@ describe('ask-docs router', () => {
       );
     },
   );
+
+  it('answers an upstream error that carries a 401 as a generic 500, not as a 401', async () => {
+    // Passed on, a bad model API key would make the frontend think the session expired.
+    listFailure = new OpenAI.AuthenticationError(
+      401,
+      { message: 'Incorrect API key provided: sk-abc' },
+      'Incorrect API key provided: sk-abc',
+      new Headers(),
+    );
+    const res = await request(app)
+      .get('/v1/answers')
+      .set('Authorization', alice);
+    expect(res.status).toBe(500);
+    expect(res.body.error).toEqual({
+      name: 'InternalError',
+      message: 'Internal error',
+      requestId: expect.any(String),
+    });
+    expect(JSON.stringify(res.body)).not.toMatch(/API key|sk-abc/);
+  });
+
+  it('still answers the caller’s own authentication errors with 401 and 403', async () => {
+    const invalid = await request(app)
+      .get('/v1/answers')
+      .set('Authorization', mockCredentials.user.invalidHeader());
+    expect(invalid.status).toBe(401);
+    expect(invalid.body.error.name).toBe('AuthenticationError');
+    const service = await request(app)
+      .get('/v1/answers')
+      .set('Authorization', mockCredentials.service.header());
+    expect(service.status).toBe(403);
+    expect(service.body.error.name).toBe('NotAllowedError');
+  });
 
   it('keeps client errors as Backstage formats them', async () => {
     const res = await request(app)

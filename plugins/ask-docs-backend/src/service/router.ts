@@ -1,14 +1,19 @@
 import { HttpAuthService, LoggerService } from '@backstage/backend-plugin-api';
-import { NotFoundError } from '@backstage/errors';
+import { InputError, NotFoundError } from '@backstage/errors';
 import express from 'express';
 import Router from 'express-promise-router';
 import { HealthResponse } from '@askdocs/plugin-ask-docs-common';
 import { AskService } from './AskService';
 import { bindAskStreamEndpoint } from './askStream';
-import { abortOnClientClose, internalErrorHandler } from './errors';
+import { spec } from '../schema/openapi';
+import {
+  abortOnClientClose,
+  internalErrorHandler,
+  UnsupportedMediaTypeError,
+} from './errors';
 import { IngestionController } from './IngestionController';
 import { AskDocsApiRouter, createAskDocsApiRouter } from './openapiRouter';
-import { parseAskRequest, parseLimit } from './validation';
+import { parseAskRequest, parseFeedback, parseLimit } from './validation';
 
 export interface RouterOptions {
   httpAuth: HttpAuthService;
@@ -29,7 +34,8 @@ export async function createRouter(
   options: RouterOptions,
 ): Promise<express.Router> {
   const router = Router();
-  router.use(express.json({ limit: '64kb' }));
+  router.use(jsonBody);
+  router.use(refuseUndeclaredHeadQuery);
   const api = await createAskDocsApiRouter();
   bindAskEndpoints(api, options);
   bindAskStreamEndpoint(api, options);
@@ -39,9 +45,70 @@ export async function createRouter(
   router.use((_req, _res, next) =>
     next(new NotFoundError('No such ask-docs endpoint')),
   );
-  router.use(internalErrorHandler(options.logger));
+  router.use(
+    internalErrorHandler(options.logger, {
+      bodyLimitKb: BODY_LIMIT_KB,
+      maxQuestionChars: options.maxQuestionChars,
+    }),
+  );
   return router;
 }
+
+const BODY_LIMIT_KB = 64;
+const parseJson = express.json({ limit: `${BODY_LIMIT_KB}kb` });
+
+type Parameter = { $ref?: string; name?: string; in?: string };
+type Operation = { requestBody?: unknown; parameters?: readonly Parameter[] };
+const PARAMETERS: Record<string, Parameter> = spec.components.parameters;
+const OPERATIONS = Object.entries(spec.paths).map(([template, item]) => ({
+  // As express matches: case-insensitive, an optional trailing slash.
+  pattern: new RegExp(`^${template.replace(/\{\w+\}/g, '[^/]+')}/?$`, 'i'),
+  item: item as Record<string, Operation | undefined>,
+}));
+
+/** The spec's operation for a method and router-relative path, if any. */
+function specOperation(method: string, path: string): Operation | undefined {
+  return OPERATIONS.find(o => o.pattern.test(path))?.item[method.toLowerCase()];
+}
+
+/**
+ * Parses the JSON body of the operations that declare one. Another media type is the spec's
+ * 415 (the validator would send it as a 400, as it does all of its errors).
+ */
+const jsonBody: express.RequestHandler = (req, res, next) => {
+  if (!specOperation(req.method, req.path)?.requestBody) {
+    next();
+  } else if (req.is('application/json') === false) {
+    next(
+      new UnsupportedMediaTypeError(
+        'The request body must be application/json',
+      ),
+    );
+  } else {
+    parseJson(req, res, next);
+  }
+};
+
+/**
+ * Express answers HEAD with the GET route, but the validator skips HEAD as an undocumented
+ * operation: the query parameters GET does not declare are refused here, as it would.
+ */
+const refuseUndeclaredHeadQuery: express.RequestHandler = (req, _res, next) => {
+  if (req.method !== 'HEAD') {
+    next();
+    return;
+  }
+  const declared = (specOperation('get', req.path)?.parameters ?? [])
+    .map(p => (p.$ref ? PARAMETERS[p.$ref.split('/').pop()!] : p))
+    .filter(p => p?.in === 'query')
+    .map(p => p.name);
+  const unknown = Object.keys(req.query).find(k => !declared.includes(k));
+  next(
+    unknown === undefined
+      ? undefined
+      : new InputError(`Unknown query parameter '${unknown}'`),
+  );
+};
 
 function bindAskEndpoints(api: AskDocsApiRouter, options: RouterOptions) {
   const { httpAuth, askService, maxQuestionChars } = options;
@@ -89,7 +156,8 @@ function bindAnswerEndpoints(api: AskDocsApiRouter, options: RouterOptions) {
 
   api.post('/v1/answers/:id/feedback', async (req, res) => {
     const credentials = await httpAuth.credentials(req, { allow: ['user'] });
-    await askService.setFeedback(req.params.id, req.body, { credentials });
+    const feedback = parseFeedback(req.body);
+    await askService.setFeedback(req.params.id, feedback, { credentials });
     res.status(204).end();
   });
 }

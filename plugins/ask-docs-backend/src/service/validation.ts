@@ -1,17 +1,36 @@
 import { InputError } from '@backstage/errors';
-import { AskRequest } from '@askdocs/plugin-ask-docs-common';
+import { AnswerFeedback, AskRequest } from '@askdocs/plugin-ask-docs-common';
+import { spec } from '../schema/openapi';
 
 /*
- * The request shapes (types, required fields, unknown fields, enums, the answer list's limit)
- * are checked by the OpenAPI router against src/schema/openapi.yaml before a handler runs. What
- * is left here is what the spec cannot say: the trimmed question against the configured limit.
+ * The request shapes (types, required fields, unknown fields, enums, the answer list's limit,
+ * no NUL characters) are checked by the OpenAPI router against src/schema/openapi.yaml before a
+ * handler runs. What is left here is what the spec cannot say (the trimmed question against the
+ * configured limit) and what must hold on paths the validator does not see: HEAD requests (it
+ * skips undocumented operations) and the actions registry (which does not use the spec).
  */
+
+/**
+ * Postgres refuses U+0000 in text and jsonb, and a lone surrogate in jsonb: refused here, before
+ * retrieval and the model, not when the answer is stored.
+ */
+function refuseNul(value: string | undefined, what: string) {
+  if (value?.includes('\u0000')) {
+    throw new InputError(`The ${what} contains a NUL character (U+0000)`);
+  }
+  if (value !== undefined && !value.isWellFormed()) {
+    throw new InputError(`The ${what} contains a lone UTF-16 surrogate`);
+  }
+}
 
 /** Rejects empty and oversized questions with a 400 the caller can act on. */
 export function parseAskRequest(
   body: AskRequest,
   maxQuestionChars: number,
 ): AskRequest {
+  refuseNul(body.question, 'question');
+  refuseNul(body.threadId, 'threadId');
+  for (const ref of body.scope?.entityRefs ?? []) refuseNul(ref, 'entity ref');
   const question = body.question.trim();
   if (!question) throw new InputError('The question is empty');
   if (question.length > maxQuestionChars) {
@@ -26,7 +45,33 @@ export function parseAskRequest(
   };
 }
 
-/** The spec's default; the validator has already refused anything but an integer 1..100. */
-export function parseLimit(value: number | string | undefined): number {
-  return value === undefined ? 20 : Number(value);
+/** A feedback body the store can hold. */
+export function parseFeedback(body: AnswerFeedback): AnswerFeedback {
+  refuseNul(body.comment, 'comment');
+  return body;
+}
+
+const LIMIT = spec.paths['/v1/answers'].get.parameters[0].schema;
+
+/**
+ * The answer list's limit, an integer within the spec's bounds. Checked here as well: a HEAD
+ * request runs the GET handler unvalidated, and a NaN limit would make knex drop the LIMIT.
+ */
+export function parseLimit(value: unknown): number {
+  if (value === undefined) return LIMIT.default;
+  const limit =
+    typeof value === 'number' ||
+    (typeof value === 'string' && /^\d+$/.test(value))
+      ? Number(value)
+      : NaN;
+  if (
+    !Number.isInteger(limit) ||
+    limit < LIMIT.minimum ||
+    limit > LIMIT.maximum
+  ) {
+    throw new InputError(
+      `limit must be an integer from ${LIMIT.minimum} to ${LIMIT.maximum}`,
+    );
+  }
+  return limit;
 }

@@ -28,6 +28,7 @@ export const bufferText: Parameters<Test['parse']>[0] = (res, callback) => {
 export function parseEvents(text: unknown): any[] {
   return String(text)
     .split('\n\n')
-    .filter(Boolean)
+    // A comment block (the stream's `: ping` heartbeat) is no event.
+    .filter(block => block && !block.startsWith(':'))
     .map(block => JSON.parse(block.replace(/^data: /, '')));
 }

@@ -149,6 +149,9 @@ export const spec = {
               },
             },
           },
+          '400': {
+            $ref: '#/components/responses/Error',
+          },
         },
       },
     },
@@ -324,6 +327,9 @@ export const spec = {
               },
             },
           },
+          '400': {
+            $ref: '#/components/responses/Error',
+          },
           '401': {
             $ref: '#/components/responses/Error',
           },
@@ -379,6 +385,12 @@ export const spec = {
           '404': {
             $ref: '#/components/responses/Error',
           },
+          '413': {
+            $ref: '#/components/responses/Error',
+          },
+          '415': {
+            $ref: '#/components/responses/Error',
+          },
           '500': {
             $ref: '#/components/responses/InternalError',
           },
@@ -401,6 +413,9 @@ export const spec = {
                 },
               },
             },
+          },
+          '400': {
+            $ref: '#/components/responses/Error',
           },
           '401': {
             $ref: '#/components/responses/Error',
@@ -428,6 +443,9 @@ export const spec = {
                 },
               },
             },
+          },
+          '400': {
+            $ref: '#/components/responses/Error',
           },
           '401': {
             $ref: '#/components/responses/Error',
@@ -550,8 +568,9 @@ export const spec = {
         properties: {
           question: {
             type: 'string',
+            pattern: '^[^\\u0000]*$',
             description:
-              'Checked by the handler after trimming: not empty, at most maxQuestionChars characters (configurable, default 2000) and maxQueryTerms distinct content words (default 64).\n',
+              'No NUL (U+0000) characters. Checked by the handler after trimming: not empty, at most maxQuestionChars characters (configurable, default 2000) and maxQueryTerms distinct content words (default 64).\n',
           },
           scope: {
             $ref: '#/components/schemas/AskScope',
@@ -560,6 +579,7 @@ export const spec = {
             type: 'string',
             minLength: 1,
             maxLength: 100,
+            pattern: '^[^\\u0000]*$',
             description:
               "Follow-up question: the id of the previous answer in the thread (the last response's id). The server reads up to three earlier turns from the asker's own stored answers, re-checked against the asker's current access like GET /v1/answers/{id}; an unknown id or another principal's answer is ignored, not an error.\n",
           },
@@ -577,6 +597,7 @@ export const spec = {
               type: 'string',
               minLength: 1,
               maxLength: 300,
+              pattern: '^[^\\u0000]*$',
             },
           },
         },
@@ -725,6 +746,7 @@ export const spec = {
           comment: {
             type: 'string',
             maxLength: 2000,
+            pattern: '^[^\\u0000]*$',
           },
         },
       },
