@@ -174,9 +174,21 @@ export interface Config {
       /** @visibility secret */
       apiKey?: string;
       model?: string;
+      /**
+       * Per attempt (default 30000): the whole call, or when streaming the wait for the first
+       * text and every gap between texts (empty keep-alive chunks do not count).
+       */
       timeoutMs?: number;
+      /** Extra attempts after a timeout, 5xx, 429 or a connection failure (default 1). */
       maxRetries?: number;
+      /**
+       * Default 0. Models that accept only their own default (OpenAI's reasoning models): 1.
+       */
       temperature?: number;
+      /**
+       * Longest answer in tokens, sent as max_tokens (unset: the endpoint's own limit). An
+       * answer cut off at it is not shown: evidence only, `incomplete` on /health.
+       */
       maxTokens?: number;
     };
     answer?: {
