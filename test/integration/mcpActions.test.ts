@@ -160,8 +160,12 @@ describe('ask-docs actions as MCP tools', () => {
         required: ['query'],
         properties: {
           query: { type: 'string' },
-          // No more than retrieval keeps (askDocs.retrieval.topK, default 8).
-          limit: { type: 'integer', maximum: 8 },
+          // Returns no more than retrieval keeps (askDocs.retrieval.topK, default 8), and says so.
+          limit: {
+            type: 'integer',
+            maximum: 50,
+            description: expect.stringMatching(/at most 8 are returned/),
+          },
         },
       });
       // It writes an audit record and may call a paid model: clients must not auto-approve it.
@@ -318,8 +322,7 @@ describe('ask-docs actions as MCP tools', () => {
       ['ask-docs.ask', { question: 'x', extra: true }],
       ['ask-docs.search', { query: '' }],
       ['ask-docs.search', { query: 'release', limit: 0 }],
-      // More than retrieval keeps: refused, not silently cut short.
-      ['ask-docs.search', { query: 'release', limit: 30 }],
+      ['ask-docs.search', { query: 'release', limit: 51 }],
       [
         'ask-docs.search',
         { query: 'release', scope: { entityRefs: 'not-a-list' } },

@@ -254,3 +254,9 @@ export function isAnswerId(id: string): boolean {
     id,
   );
 }
+
+/**
+ * The message of the 404 for an answer id the caller cannot read (unknown, someone else's, or
+ * expired). Clients tell it from a 404 of a missing route or plugin by this message.
+ */
+export const noAnswerMessage = (id: string) => `No answer ${id}`;

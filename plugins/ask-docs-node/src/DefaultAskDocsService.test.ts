@@ -1,6 +1,7 @@
 import { mockCredentials, mockServices } from '@backstage/backend-test-utils';
 import http from 'http';
 import { AddressInfo } from 'net';
+import { noAnswerMessage } from '@askdocs/plugin-ask-docs-common';
 import { DefaultAskDocsService } from './DefaultAskDocsService';
 // From the package entry point: callers need no direct dependency on the common package.
 import type { AnswerRecord, AskRequest, AskResponse } from '.';
@@ -48,7 +49,7 @@ describe('DefaultAskDocsService', () => {
         const question = req.method === 'POST' && JSON.parse(body).question;
         if (req.url === `/v1/answers/${GONE}`) {
           // The answer handler's 404 (router.ts GET /v1/answers/:id).
-          notFound(res, `No answer ${GONE}`);
+          notFound(res, noAnswerMessage(GONE));
         } else if (req.url === `/v1/answers/${UNMOUNTED}`) {
           // Backstage's root router when no plugin is mounted at the path: an empty 404.
           res.writeHead(404).end();

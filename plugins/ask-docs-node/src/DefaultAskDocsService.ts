@@ -5,6 +5,7 @@ import {
   AskRequest,
   AskResponse,
   isAnswerId,
+  noAnswerMessage,
 } from '@askdocs/plugin-ask-docs-common';
 import { AskDocsCallOptions, AskDocsService } from './AskDocsService';
 
@@ -50,7 +51,7 @@ export class DefaultAskDocsService implements AskDocsService {
     if (
       res.status === 404 &&
       body.name === 'NotFoundError' &&
-      body.message === `No answer ${id}`
+      body.message === noAnswerMessage(id)
     ) {
       return undefined;
     }

@@ -118,23 +118,31 @@ describe('ask-docs actions', () => {
       });
     });
 
-    it('search offers no limit above what retrieval keeps', async () => {
+    it('search says it returns no more than retrieval keeps, whatever the limit', async () => {
       const r = registry(3);
       const search = await action(r, 'search');
       expect((search.schema.input as any).properties.limit).toMatchObject({
         type: 'integer',
         minimum: 1,
-        maximum: 3,
+        maximum: 50,
       });
-      expect(search.description).toMatch(/at most 3 passages/);
+      expect(search.description).toMatch(
+        /at most 3 passages, whatever the limit/,
+      );
+      expect((search.schema.input as any).properties.limit.description).toMatch(
+        /at most 3 are returned/,
+      );
       const invoke = (input: object) =>
         r.invoke({
           id: search.id,
           input: { query: 'release', ...input },
           credentials: mockCredentials.user(),
         });
-      // A larger limit is refused, not silently cut to what retrieval returned.
-      await expect(invoke({ limit: 4 })).rejects.toMatchObject({
+      // A larger limit is accepted, and cut to what retrieval keeps, as the tool says.
+      expect(((await invoke({ limit: 20 })).output as any).chunks).toHaveLength(
+        3,
+      );
+      await expect(invoke({ limit: 51 })).rejects.toMatchObject({
         name: 'InputError',
       });
       expect(((await invoke({ limit: 2 })).output as any).chunks).toHaveLength(
@@ -144,7 +152,11 @@ describe('ask-docs actions', () => {
       // Without the option: askDocs.retrieval.topK's default.
       expect(
         (await action(registry(), 'search')).schema.input as any,
-      ).toMatchObject({ properties: { limit: { maximum: 8 } } });
+      ).toMatchObject({
+        properties: {
+          limit: { description: expect.stringMatching(/at most 8 /) },
+        },
+      });
     });
   });
 });

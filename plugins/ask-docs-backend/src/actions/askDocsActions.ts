@@ -39,6 +39,8 @@ export interface AskDocsActionsOptions {
 const SEARCH_SNIPPET_CHARS = 800;
 /** askDocs.retrieval.topK's default (settings.ts). */
 const DEFAULT_SEARCH_RESULTS = 8;
+/** The largest `limit` accepted. */
+const MAX_SEARCH_LIMIT = 50;
 
 /** The zod the registry hands to schema functions (its own copy, not this package's). */
 type Zod = Parameters<
@@ -170,7 +172,7 @@ export function registerAskDocsActions(options: AskDocsActionsOptions): void {
     description:
       'Finds the passages of TechDocs and catalog documents the caller may read that match a ' +
       'query, best first, with durable chunk ids and links. No model is involved. Returns at ' +
-      `most ${maxSearchResults} passages: retrieval keeps no more.`,
+      `most ${maxSearchResults} passages, whatever the limit: retrieval keeps no more.`,
     attributes: { readOnly: true, idempotent: true },
     schema: {
       input: z =>
@@ -182,9 +184,13 @@ export function registerAskDocsActions(options: AskDocsActionsOptions): void {
               .number()
               .int()
               .min(1)
-              .max(maxSearchResults)
+              // Up to 50 is accepted (clients ask for 10 or 20); more than retrieval keeps
+              // cannot be returned, and the descriptions say so.
+              .max(MAX_SEARCH_LIMIT)
               .optional()
-              .describe(`Passages to return, at most ${maxSearchResults}`),
+              .describe(
+                `Passages to return; at most ${maxSearchResults} are returned whatever the limit`,
+              ),
           })
           .strict(),
       output: z =>

@@ -133,6 +133,8 @@ export async function answerQuestion(
   input: AnswerInput,
 ): Promise<AnswerResult> {
   const { question, chunks, model, options = {} } = input;
+  // The defaults in one place, the one the audit record states.
+  const settings = answerSettings(options);
   const base = {
     sources: [],
     evidence: [],
@@ -158,11 +160,7 @@ export async function answerQuestion(
     grounded: false,
     answer: notice,
     notice,
-    evidence: evidenceFor(
-      question,
-      chunks,
-      options.maxEvidence ?? DEFAULT_MAX_EVIDENCE,
-    ),
+    evidence: evidenceFor(question, chunks, settings.maxEvidence),
     ...extra,
   });
 
@@ -172,8 +170,8 @@ export async function answerQuestion(
     question,
     chunks,
     {
-      maxContextChars: options.maxContextChars ?? DEFAULT_MAX_CONTEXT_CHARS,
-      maxBlocks: options.maxBlocks ?? DEFAULT_MAX_BLOCKS,
+      maxContextChars: settings.maxContextChars,
+      maxBlocks: settings.maxBlocks,
     },
     input.conversation,
   );
@@ -212,8 +210,8 @@ export async function answerQuestion(
   const selection = matchCitations(rawOutput, prompt.sent);
   let sources = selection.sources;
   const droppedSources: string[] = [];
-  if (options.verifyClaims) {
-    const threshold = options.minClaimOverlap ?? DEFAULT_MIN_CLAIM_OVERLAP;
+  if (settings.verifyClaims) {
+    const threshold = settings.minClaimOverlap;
     sources = sources.filter(source => {
       const supported = isSupported(
         source.documentId,

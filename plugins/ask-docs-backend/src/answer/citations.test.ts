@@ -348,4 +348,30 @@ describe('titles that contain marker syntax', () => {
     expect(sources).toEqual([]);
     expect(unmatched.map(u => u.reason)).toEqual(['ambiguous_title']);
   });
+
+  it('keeps a section named like its page as a section', () => {
+    // Page "Rollback", its h1 "Rollback" and an h2 "Rollback": "Rollback › Rollback".
+    const h1 = chunk({
+      title: 'Rollback',
+      documentId: 'rb',
+      sectionPath: 'Rollback',
+      text: 'About rollbacks.',
+      rank: 1,
+    });
+    const h2 = chunk({
+      title: 'Rollback',
+      documentId: 'rb',
+      sectionPath: 'Rollback › Rollback',
+      anchor: 'rollback-1',
+      text: 'Run deploy rollback.',
+      rank: 2,
+    });
+    const { matches } = matchCitations('Run it [Rollback › Rollback].', [
+      h1,
+      h2,
+    ]);
+    expect(matches.map(m => [m.chunk.anchor, m.sectionMatched])).toEqual([
+      ['rollback-1', true],
+    ]);
+  });
 });

@@ -108,14 +108,17 @@ export function chunkSections(
   // The path starts with the title, which may contain '›' itself.
   const title = chunk.title.trim();
   const path = chunk.sectionPath.trim();
-  const rest =
+  const titled =
     title &&
     path.startsWith(title) &&
-    /^\s*(›|$)/.test(path.slice(title.length))
-      ? path.slice(title.length)
-      : path;
-  const parts = rest.split('›').map(cleanLabel).filter(Boolean);
+    /^\s*(›|$)/.test(path.slice(title.length));
+  const parts = (titled ? path.slice(title.length) : path)
+    .split('›')
+    .map(cleanLabel)
+    .filter(Boolean);
+  // After the cut title, a heading named like the page is a section of its own.
   if (
+    !titled &&
     parts.length &&
     normalizeTitle(parts[0]) === normalizeTitle(cleanLabel(chunk.title))
   )

@@ -166,6 +166,14 @@ describe('chat model against a fake OpenAI server', () => {
     expect(fake.calls).toBe(2);
   });
 
+  it('makes every configured retry, waiting at most 2 s between them', async () => {
+    fake.setBehaviour(() => ({ status: 502 }));
+    const error = await failure(make({ maxRetries: 5 }).complete(messages));
+    // Waits of 250, 500, 1000, 2000 and 2000 ms: the fifth retry is made too.
+    expect(error.details.attempts).toBe(6);
+    expect(fake.calls).toBe(6);
+  }, 15_000);
+
   it('recovers when the retry succeeds', async () => {
     fake.setBehaviour(() =>
       fake.calls === 1 ? { status: 503 } : 'Second time lucky.',

@@ -35,7 +35,7 @@ export interface ChatModelOptions {
 }
 
 export { DEFAULT_LLM_TIMEOUT_MS, DEFAULT_LLM_MAX_RETRIES } from '../settings';
-// Longest wait between attempts, whatever Retry-After says: keeps the worst case bounded.
+// Longest wait between attempts: a longer Retry-After ends the call instead (bounded worst case).
 const MAX_BACKOFF_MS = 2_000;
 
 /** Why the model could not answer (one list, in the common package: /health reports it). */
@@ -201,15 +201,18 @@ export function createChatModelFromOptions(
               ? error
               : classifyModelError(error);
           failure.details.attempts = attemptNo;
-          const wait =
-            failure.details.retryAfterMs ?? 250 * 2 ** (attemptNo - 1);
+          const { retryAfterMs } = failure.details;
+          const wait = Math.min(
+            retryAfterMs ?? 250 * 2 ** (attemptNo - 1),
+            MAX_BACKOFF_MS,
+          );
           // Text already streamed to the asker cannot be taken back, so no retry after it; nor
           // before a server's Retry-After longer than we wait (an early retry is refused again).
           if (
             !isRetryable(failure) ||
             streamed ||
             attemptNo > options.maxRetries ||
-            wait > MAX_BACKOFF_MS
+            (retryAfterMs !== undefined && retryAfterMs > MAX_BACKOFF_MS)
           ) {
             lastFailure = { reason: failure.reason, at: new Date() };
             throw failure;

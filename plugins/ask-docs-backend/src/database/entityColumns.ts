@@ -1,3 +1,4 @@
+import { isStorableText } from './storableText';
 import { createHash } from 'crypto';
 import { entityMatchKeys, foldCase } from '../permissions/matchKeys';
 import { EntityRow } from './AskDocsStore';
@@ -25,12 +26,14 @@ export function attributesHash(e: EntityRow): string {
   return createHash('sha256').update(stableJson(attributes)).digest('hex');
 }
 
-/** Whether a string anywhere in the value (keys too) holds a NUL character. */
-function holdsNul(value: unknown): boolean {
-  if (typeof value === 'string') return value.includes('\u0000');
-  if (Array.isArray(value)) return value.some(holdsNul);
+/** Whether a string anywhere in the value (keys too) is one the database cannot store. */
+function holdsUnstorable(value: unknown): boolean {
+  if (typeof value === 'string') return !isStorableText(value);
+  if (Array.isArray(value)) return value.some(holdsUnstorable);
   if (value && typeof value === 'object')
-    return Object.entries(value).some(([k, v]) => holdsNul(k) || holdsNul(v));
+    return Object.entries(value).some(
+      ([k, v]) => holdsUnstorable(k) || holdsUnstorable(v),
+    );
   return false;
 }
 
@@ -41,8 +44,11 @@ function holdsNul(value: unknown): boolean {
  * database would refuse, so a caller can tell which entity it was.
  */
 export function entityColumns(e: EntityRow) {
-  // Postgres text and jsonb refuse NUL: the write would fail with no entity named.
-  if (holdsNul(e)) throw new Error(`${e.entityRef}: an attribute holds NUL`);
+  // The write would fail with no entity named.
+  if (holdsUnstorable(e))
+    throw new Error(
+      `${e.entityRef}: an attribute holds NUL or a lone surrogate, which the database refuses`,
+    );
   const keys = entityMatchKeys(e);
   return {
     entity_ref: e.entityRef,

@@ -233,7 +233,7 @@ export class Ingester {
     try {
       for await (const entity of this.o.entities.listEntities()) {
         // Here, after the listing (which may have stalled), not after the last entity.
-        await heartbeat.renew();
+        await heartbeat.proceed();
         const ref = stringifyEntityRef(entity);
         seen.add(ref);
         const failed = (e: unknown) => {
@@ -271,7 +271,7 @@ export class Ingester {
       // Deleted entities disappear, but only after a complete listing: a failed page of the
       // catalog must not wipe the index. Nor a run taken over: the other run's entities are not
       // in this listing (the store asks the database, in the deleting transaction).
-      await heartbeat.renew();
+      await heartbeat.proceed();
       // What remains is bounded work (deletes, statistics): renewed whether or not pages move.
       heartbeat.finishing();
       const gone = (await store.listEntityRefs()).filter(ref => !seen.has(ref));
@@ -424,15 +424,12 @@ export class Ingester {
               'techdocs',
               pagePath,
             );
-            if (this.signal?.aborted) {
-              // Not read, but still listed: kept. The run stops before the next entity.
-              keep.add(documentId);
-              return;
-            }
             try {
               // Whatever the reader: a path that leaves this entity's site is never fetched.
               resolveSitePagePath(pagePath);
               keep.add(documentId);
+              // Not read, but still listed: kept. The run stops before the next entity.
+              if (this.signal?.aborted) return;
               const html = await this.o.techdocs.getPage(entity, pagePath);
               const page = parseHtmlPage(html, {
                 maxPageChars: this.o.maxPageChars,
@@ -684,11 +681,19 @@ class RunHeartbeat {
   }
 
   /**
-   * Renews the lease; throws RunTakenOverError when another instance marked the run abandoned,
-   * IngestionCancelledError once the run's signal is aborted.
+   * Before each next step: throws IngestionCancelledError once the run's signal is aborted, and
+   * RunTakenOverError when another instance marked the run abandoned (renewing the lease).
+   */
+  async proceed(): Promise<void> {
+    if (this.signal?.aborted) throw new IngestionCancelledError(this.runId);
+    await this.renew();
+  }
+
+  /**
+   * Renews the lease; throws RunTakenOverError when another instance marked the run abandoned.
+   * The timer renews it also after a cancellation, while the run finishes what it started.
    */
   async renew(): Promise<void> {
-    if (this.signal?.aborted) throw new IngestionCancelledError(this.runId);
     let alive = true;
     try {
       alive = await this.store.heartbeatRun(this.runId);

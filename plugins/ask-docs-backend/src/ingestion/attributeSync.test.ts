@@ -307,6 +307,8 @@ apply()`, async () => {
     ],
     // Postgres text and jsonb refuse NUL: the write would fail the whole batch.
     ['a NUL character', e => (e.metadata.annotations = { a: 'b\u0000c' })],
+    // jsonb refuses the \ud800 escape JSON.stringify writes for a lone surrogate.
+    ['a lone surrogate', e => (e.metadata.labels = { team: 'pay\ud800' })],
   ])('an entity with %s is hidden; the others still sync', async (_, spoil) => {
     const bad = component('payments', 'group:default/team-pay');
     spoil(bad);

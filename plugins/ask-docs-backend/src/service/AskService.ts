@@ -12,6 +12,7 @@ import {
   AskResponse,
   askDocsAskPermission,
   askDocsAuditReadPermission,
+  noAnswerMessage,
   REDACTED_ANSWER_TEXT,
   REDACTED_NOTICE,
 } from '@askdocs/plugin-ask-docs-common';
@@ -382,7 +383,7 @@ export class AskService {
   ) {
     const stored = await this.o.store.getAnswer(id);
     if (!stored || stored.userRef !== principalRef(call.credentials)) {
-      throw new NotFoundError(`No answer ${id}`);
+      throw new NotFoundError(noAnswerMessage(id));
     }
     await this.o.store.setFeedback(id, feedback);
   }

@@ -457,7 +457,7 @@ describe('ask-docs router and OpenAPI spec', () => {
   });
 
   it.each(['0', '101', '2.5', 'many'])(
-    'refuses limit=%s before the handler',
+    'refuses limit=%s before any answer is read',
     async limit => {
       const res = await get(`/v1/answers?limit=${limit}`);
       expect(res.status).toBe(400);
@@ -526,7 +526,7 @@ describe('ask-docs router and OpenAPI spec', () => {
       request(app).head(p).set('Authorization', alice);
 
     it.each(['abc', '0', '101'])(
-      'refuses limit=%s before the handler',
+      'refuses limit=%s before any answer is read',
       async limit => {
         expect((await head(`/v1/answers?limit=${limit}`)).status).toBe(400);
         expect(reached).toEqual([]);

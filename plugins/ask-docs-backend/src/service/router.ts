@@ -2,7 +2,10 @@ import { HttpAuthService, LoggerService } from '@backstage/backend-plugin-api';
 import { InputError, NotFoundError } from '@backstage/errors';
 import express from 'express';
 import Router from 'express-promise-router';
-import { HealthResponse } from '@askdocs/plugin-ask-docs-common';
+import {
+  HealthResponse,
+  noAnswerMessage,
+} from '@askdocs/plugin-ask-docs-common';
 import { AskService } from './AskService';
 import { bindAskStreamEndpoint } from './askStream';
 import { spec } from '../schema/openapi';
@@ -150,7 +153,7 @@ function bindAnswerEndpoints(api: AskDocsApiRouter, options: RouterOptions) {
       allow: ['user', 'service'],
     });
     const record = await askService.getAnswer(req.params.id, { credentials });
-    if (!record) throw new NotFoundError(`No answer ${req.params.id}`);
+    if (!record) throw new NotFoundError(noAnswerMessage(req.params.id));
     res.json(record);
   });
 

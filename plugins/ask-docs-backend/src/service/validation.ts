@@ -1,5 +1,6 @@
 import { InputError } from '@backstage/errors';
 import { AnswerFeedback, AskRequest } from '@askdocs/plugin-ask-docs-common';
+import { isStorableText } from '../database/storableText';
 import { spec } from '../schema/openapi';
 
 /*
@@ -10,16 +11,12 @@ import { spec } from '../schema/openapi';
  * skips undocumented operations) and the actions registry (which does not use the spec).
  */
 
-/**
- * Postgres refuses U+0000 in text and jsonb, and a lone surrogate in jsonb: refused here, before
- * retrieval and the model, not when the answer is stored.
- */
+/** Text the answer record cannot store is refused here, before retrieval and the model. */
 function refuseNul(value: string | undefined, what: string) {
-  if (value?.includes('\u0000')) {
-    throw new InputError(`The ${what} contains a NUL character (U+0000)`);
-  }
-  if (value !== undefined && !value.isWellFormed()) {
-    throw new InputError(`The ${what} contains a lone UTF-16 surrogate`);
+  if (value !== undefined && !isStorableText(value)) {
+    throw new InputError(
+      `The ${what} contains a NUL character (U+0000) or a lone UTF-16 surrogate`,
+    );
   }
 }
 
