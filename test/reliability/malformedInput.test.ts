@@ -84,9 +84,9 @@ describe('oversized and malformed input', () => {
       'question=How%20do%20reviews%20work%3F',
     ],
     ['application/xml', '<question>How do reviews work?</question>'],
-  ])('refuses a %s body with 400', async (contentType, raw) => {
+  ])('refuses a %s body with the declared 415', async (contentType, raw) => {
     const res = await post('/ask').set('Content-Type', contentType).send(raw);
-    expectClientError(res, [400]);
+    expectClientError(res, [415]);
     expect(env.fake.calls).toBe(0);
   });
 
