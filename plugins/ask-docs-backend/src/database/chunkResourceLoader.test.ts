@@ -3,7 +3,11 @@
  * the catalog, the old row stays live beside the new one until the next sync: a ref that two
  * rows answer must not be judged by whichever row the database returned last.
  */
-import { clearIndex, seedIndex, SeedEntity } from '../retrieval/testUtils/seed';
+import {
+  clearIndex,
+  seedNotesPerEntity,
+  SeedEntity,
+} from '../retrieval/testUtils/seed';
 import { useTestDatabase } from '../testUtils/testDatabase';
 import { createAskDocsChunkResourceLoader } from './chunkResourceLoader';
 
@@ -16,14 +20,7 @@ describe('chunk resource loader', () => {
 
   const seed = async (entities: SeedEntity[]) => {
     await clearIndex(db.knex);
-    return seedIndex(db.knex, {
-      entities,
-      documents: entities.map(e => ({
-        entityRef: e.entityRef,
-        title: e.entityRef,
-        chunks: [{ text: `notes of ${e.entityRef}` }],
-      })),
-    });
+    return seedNotesPerEntity(db.knex, entities);
   };
   const load = (refs: string[]) =>
     createAskDocsChunkResourceLoader(db.knex)(refs);

@@ -4,7 +4,7 @@
  * where it folds ASCII only) is never used, so non-ASCII owners match exactly when the catalog
  * would match them, and a folding that is too generous (Turkish dotless ı) cannot widen access.
  */
-import { seedIndex } from '../retrieval/testUtils/seed';
+import { seedNotesPerEntity } from '../retrieval/testUtils/seed';
 import { cond } from '../testUtils/fakePermissions';
 import { fakeVisibility } from '../testUtils/fakeVisibility';
 import { visibleChunks } from '../database/visibilityPredicate';
@@ -34,14 +34,7 @@ let db: TestDatabase;
 
 beforeAll(async () => {
   db = await startTestDatabase();
-  await seedIndex(db.knex, {
-    entities,
-    documents: entities.map(e => ({
-      entityRef: e.entityRef,
-      title: e.entityRef,
-      chunks: [{ text: `notes of ${e.entityRef}` }],
-    })),
-  });
+  await seedNotesPerEntity(db.knex, entities);
 }, 60_000);
 afterAll(async () => {
   await db?.stop();

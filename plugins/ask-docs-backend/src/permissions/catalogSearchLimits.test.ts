@@ -5,7 +5,7 @@
  * and stores values longer than 200 as null. Translated catalog conditions must match exactly
  * what the catalog matches: no entity through a key or value the table does not hold.
  */
-import { seedIndex } from '../retrieval/testUtils/seed';
+import { seedNotesPerEntity } from '../retrieval/testUtils/seed';
 import { cond } from '../testUtils/fakePermissions';
 import { fakeVisibility } from '../testUtils/fakeVisibility';
 import { visibleChunks } from '../database/visibilityPredicate';
@@ -58,14 +58,7 @@ let db: TestDatabase;
 
 beforeAll(async () => {
   db = await startTestDatabase();
-  await seedIndex(db.knex, {
-    entities,
-    documents: entities.map(e => ({
-      entityRef: e.entityRef,
-      title: e.entityRef,
-      chunks: [{ text: `notes of ${e.entityRef}` }],
-    })),
-  });
+  await seedNotesPerEntity(db.knex, entities);
 }, 60_000);
 afterAll(async () => {
   await db?.stop();

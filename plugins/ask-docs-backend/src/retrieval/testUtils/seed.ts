@@ -56,6 +56,21 @@ export async function clearIndex(knex: Knex): Promise<void> {
   await knex('ask_docs_chunks').delete();
 }
 
+/** Each entity with one document of one chunk ("notes of <ref>"), for visibility tests. */
+export function seedNotesPerEntity(
+  knex: Knex,
+  entities: SeedEntity[],
+): Promise<Record<string, string[]>> {
+  return seedIndex(knex, {
+    entities,
+    documents: entities.map(e => ({
+      entityRef: e.entityRef,
+      title: e.entityRef,
+      chunks: [{ text: `notes of ${e.entityRef}` }],
+    })),
+  });
+}
+
 /**
  * Inserts entities, documents, chunks, postings and embeddings; returns the chunk ids per document.
  */
