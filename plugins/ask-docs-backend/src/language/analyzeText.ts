@@ -1,15 +1,23 @@
 /**
  * Text → keyword postings (ingestion) and question → per-token keys (query time).
  */
+import { clearLanguage } from './detectLanguage';
+import { normalizeLanguage } from './languageCode';
 import { hasDiacritics, hasLetter, tokenize } from './tokenize';
 import {
   AnalyzedText,
   Analyzers,
   QueryToken,
   QueryTokenKeys,
+  RestoreBudget,
   TermCount,
   TermKind,
 } from './types';
+
+/** Dictionary lookups a question may spend on restoring diacritics (~0.05–0.4 s at most). */
+export const DEFAULT_MAX_RESTORE_LOOKUPS = 10_000;
+/** Words joined by '_', '.' or '/' without spaces: identifiers, file names, paths. */
+const IDENTIFIER = /[\p{L}\p{N}]+(?:[_./][\p{L}\p{N}]+)+/gu;
 
 export interface AnalyzeTextOptions {
   /**
@@ -60,8 +68,13 @@ export interface AnalyzeQueryOptions {
    * restores every word without diacritics; 'never' turns it off.
    */
   restoreDiacritics?: 'auto' | 'always' | 'never';
-  /** Words restored per language and question at most (each costs up to ~50 ms). Default 16. */
+  /** Words restored per language and question at most. Default 16. */
   maxRestoredWords?: number;
+  /**
+   * Dictionary lookups one question may spend restoring diacritics (each 5–40 µs), so that a
+   * question of made-up long words cannot hold the server. Default 10 000.
+   */
+  maxRestoreLookups?: number;
   /**
    * Return stopword tokens too (flagged `stopword: true`). By default they are left out,
    * unless the question has nothing else ("to be or not to be").
@@ -105,12 +118,26 @@ export function analyzeQuery(
   const questionHasDiacritics = tokens.some(hasDiacritics);
   const languages = [...new Set(Array.isArray(langs) ? langs : [langs])];
   const perToken: QueryTokenKeys[][] = tokens.map(() => []);
+  // The language the question is clearly typed in, if any: its words are not read as another
+  // language's words typed without diacritics ("the date format" is no Czech "dáte formát"),
+  // and only its function words are dropped ("restart a pod": Czech "pod" stays a word).
+  const typedIn =
+    languages.length > 1
+      ? clearLanguage(text, languages, analyzers.profiles)
+      : undefined;
   // Function words of any analysed language are never restored ("can" is not Czech "čáň").
   const anyStopword = new Set(
     tokens.filter(token =>
       languages.some(lang => analyzers.get(lang).isStopword(token)),
     ),
   );
+  // Parts of identifiers (pg_stat_io, feature_flags.case) are names, never restored.
+  const identifierParts = new Set(
+    (text.match(IDENTIFIER) ?? []).flatMap(id => tokenize(id)),
+  );
+  const budget: RestoreBudget = {
+    lookups: options.maxRestoreLookups ?? DEFAULT_MAX_RESTORE_LOOKUPS,
+  };
 
   for (const lang of languages) {
     const analyzer = analyzers.get(lang);
@@ -129,17 +156,22 @@ export function analyzeQuery(
       };
     });
     const restore = analyzer.restoreDiacritics?.bind(analyzer);
-    if (restore && mode !== 'never') {
+    const otherLanguage =
+      typedIn !== undefined && normalizeLanguage(typedIn) !== analyzer.lang;
+    if (restore && mode !== 'never' && (mode === 'always' || !otherLanguage)) {
       const candidates = entries.filter(
         ({ token }) =>
-          !anyStopword.has(token) && hasLetter(token) && !hasDiacritics(token),
+          !anyStopword.has(token) &&
+          !identifierParts.has(token) &&
+          hasLetter(token) &&
+          !hasDiacritics(token),
       );
       const tried = new Set<QueryTokenKeys>();
       const maxRestored = options.maxRestoredWords ?? 16;
       const apply = (entry: QueryTokenKeys, token: string) => {
         if (tried.size >= maxRestored) return;
         tried.add(entry);
-        const spellings = restore(token);
+        const spellings = restore(token, budget);
         if (spellings.length === 0) return;
         // An unknown word's only lemma was itself; the restored words' lemmas replace it.
         if (!entry.known) entry.lemmas = [];
@@ -178,7 +210,11 @@ export function analyzeQuery(
       lemmas: [...new Set(byLang.flatMap(k => k.lemmas))],
       stems: [...new Set(byLang.flatMap(k => k.stems))],
       words: [...new Set([token, ...byLang.flatMap(k => k.restored)])],
-      stopword: byLang.some(k => k.stopword),
+      // In the question's clear language, its function words ("restart the pod": English
+      // "pod" is no Czech preposition); when unclear, those of any language.
+      stopword: typedIn
+        ? byLang.some(k => k.stopword && k.lang === normalizeLanguage(typedIn))
+        : byLang.some(k => k.stopword),
       byLang,
     };
   });

@@ -183,6 +183,11 @@ oko`, () => {
     expect(cs.restoreDiacritics!('zalozky')).toEqual(['záložky']);
     expect(cs.restoreDiacritics!('prumernou')).toContain('průměrnou');
     expect(cs.restoreDiacritics!('mrizku')).toContain('mřížku');
+    // ň, ť, ď before a, o, u are written with their caron (plain only before e, i).
+    expect(cs.restoreDiacritics!('odstranovani')).toContain('odstraňování');
+    expect(cs.restoreDiacritics!('tukat')).toContain('ťukat');
+    // Longer than any word worth the lookups: not tried.
+    expect(cs.restoreDiacritics!('nejneobhospodarovavatelnejsimi')).toEqual([]);
     // Already accented, nonsense, or too short: nothing to restore.
     expect(cs.restoreDiacritics!('záložky')).toEqual([]);
     expect(cs.restoreDiacritics!('qbsit')).toEqual([]);

@@ -3,7 +3,11 @@
  */
 import { BoundedCache, cachedWordKeys } from './boundedCache';
 import { czechDerivationVerb } from './czechDerivation';
-import { restoreCzechDiacritics } from './czechDiacritics';
+import {
+  MAX_RESTORE_CANDIDATES,
+  MAX_RESTORE_LETTERS,
+  restoreCzechDiacritics,
+} from './czechDiacritics';
 import { czechIrregularLemmas } from './czechIrregularForms';
 import { czechLightStem } from './czechLightStemmer';
 import {
@@ -17,6 +21,7 @@ import {
   LanguageAnalyzer,
   LanguageModule,
   LanguageModuleContext,
+  RestoreBudget,
   WordKeys,
 } from './types';
 
@@ -110,24 +115,34 @@ export function createCzechAnalyzer(
         (!hasDiacritics(word) && FOLDED_STOPWORDS.has(word))
       );
     },
-    restoreDiacritics(word: string): readonly string[] {
+    restoreDiacritics(word: string, budget?: RestoreBudget): readonly string[] {
       if (
         !dictionary ||
         word.length < 3 ||
+        word.length > MAX_RESTORE_LETTERS ||
         hasDiacritics(word) ||
         !hasLetter(word)
       )
         return [];
       const cached = restoreCache.get(word);
       if (cached) return cached;
+      const allowed = Math.min(
+        MAX_RESTORE_CANDIDATES,
+        budget?.lookups ?? MAX_RESTORE_CANDIDATES,
+      );
+      if (allowed <= 0) return [];
       // Lowercase spellings only: names typed without diacritics ("brne") still meet
       // their documents through the folded stem ("brn").
-      const restored = Object.freeze(
-        restoreCzechDiacritics(word, candidate =>
-          dictionary.spellSync(candidate),
-        ),
+      const { found, lookups } = restoreCzechDiacritics(
+        word,
+        candidate => dictionary.spellSync(candidate),
+        allowed,
       );
-      restoreCache.set(word, restored);
+      if (budget) budget.lookups -= lookups;
+      const restored = Object.freeze(found);
+      // Cut short by the question's budget: another question may finish it, so not cached.
+      if (allowed === MAX_RESTORE_CANDIDATES || lookups < allowed)
+        restoreCache.set(word, restored);
       return restored;
     },
   };

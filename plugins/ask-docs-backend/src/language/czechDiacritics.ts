@@ -23,16 +23,19 @@ const VARIANTS: Record<string, string[]> = {
 };
 
 // Orthography that prunes the enumeration (rare exceptions such as "ďábel" or "neúspěch" are
-// given up): "ě" follows only b d f m n p t v; "ď ť ň" stand before a consonant or at the end
-// ("dě", "ti" are written plain); "ú" starts a word, "ů" never does; "ý" never follows a soft
-// consonant and "í" never follows h, k, r.
+// given up): "ě" follows only b d f m n p t v; "ď ť ň" are never written before e or i ("dě",
+// "ti" are written plain) but stand before a, o, u ("odstraňování", "ťukat") and consonants;
+// "ú" starts a word, "ů" never does; "ý" never follows a soft consonant and "í" never follows
+// h, k, r.
 const E_CARON_AFTER = new Set(['b', 'd', 'f', 'm', 'n', 'p', 't', 'v']);
 const NO_Y_ACUTE_AFTER = new Set(['č', 'ř', 'š', 'ž', 'c', 'j', 'ď', 'ť', 'ň']);
 const NO_I_ACUTE_AFTER = new Set(['h', 'k', 'r']);
-const VOWELS = new Set(['a', 'e', 'i', 'o', 'u', 'y']);
+const SOFTENING_VOWELS = new Set(['e', 'i']);
 
-/** Upper bound on spellings checked per word (each is one dictionary lookup, ~5 µs). */
+/** Upper bound on spellings checked per word (each is one dictionary lookup, 5–40 µs). */
 export const MAX_RESTORE_CANDIDATES = 5_000;
+/** Longer words are not restored: few Czech words are, and each costs the most lookups. */
+export const MAX_RESTORE_LETTERS = 20;
 
 function allowed(
   prev: string | undefined,
@@ -46,7 +49,7 @@ function allowed(
     case 'ď':
     case 'ť':
     case 'ň':
-      return next === undefined || !VOWELS.has(next);
+      return next === undefined || !SOFTENING_VOWELS.has(next);
     case 'ú':
       return index === 0;
     case 'ů':
@@ -62,13 +65,14 @@ function allowed(
 
 /**
  * Accented spellings of a lowercase ASCII word accepted by `isWord`, excluding the word
- * itself. Stops after `maxCandidates` lookups, keeping what it found.
+ * itself. Stops after `maxCandidates` lookups, keeping what it found; `lookups` says how many
+ * it made.
  */
 export function restoreCzechDiacritics(
   word: string,
   isWord: (candidate: string) => boolean,
   maxCandidates = MAX_RESTORE_CANDIDATES,
-): string[] {
+): { found: string[]; lookups: number } {
   const found: string[] = [];
   const letters = [...word];
   const chosen: string[] = [];
@@ -92,5 +96,5 @@ export function restoreCzechDiacritics(
     }
   };
   visit(0, false);
-  return found;
+  return { found, lookups: maxCandidates - budget };
 }

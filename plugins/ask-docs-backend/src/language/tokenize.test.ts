@@ -81,3 +81,21 @@ describe('foldDiacritics', () => {
     expect(hasDiacritics('数据')).toBe(false);
   });
 });
+
+describe('invisible characters', () => {
+  it('do not split a word (soft hyphen, zero-width space and joiners, BOM)', () => {
+    for (const c of [
+      '\u00ad',
+      '\u200b',
+      '\u200c',
+      '\u200d',
+      '\u2060',
+      '\ufeff',
+    ])
+      expect(tokenize(`Ná${c}vod k instalaci`)).toEqual([
+        'návod',
+        'k',
+        'instalaci',
+      ]);
+  });
+});

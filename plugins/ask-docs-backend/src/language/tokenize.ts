@@ -8,6 +8,11 @@
 
 /** Longer runs are hashes, base64 or URLs glued together: never useful as keywords. */
 export const MAX_TOKEN_LENGTH = 64;
+/** Raise when tokens change: documents analysed under another version are analysed again. */
+export const TOKENIZER_VERSION = 2;
+// Invisible characters (soft hyphen, zero-width space and joiners, BOM) inside a word: text
+// pasted from chat tools or hyphenated pages carries them, and they must not split the word.
+const IGNORABLE = /\p{Default_Ignorable_Code_Point}/gu;
 
 // A word, optionally joined to further words by an apostrophe or a hyphen (no spaces).
 const WORD = /[\p{L}\p{M}\p{N}]+(?:['’ʼ\-‐‑][\p{L}\p{M}\p{N}]+)*/gu;
@@ -25,14 +30,18 @@ const HAS_LETTER = /\p{L}/u;
  * - An English possessive "'s" is dropped ("user's" → user); other internal apostrophes stay
  *   ("don't", "o'reilly"), typographic ones normalised to "'".
  * - Text is NFC-normalised first, so decomposed Czech input ("c" + combining caron) tokenizes
- *   the same as precomposed.
+ *   the same as precomposed; invisible characters (soft hyphen, zero-width space) are dropped,
+ *   so "ná\u00advod" is one word.
  */
 export function tokenize(text: string): string[] {
   const out: string[] = [];
   if (!text) return out;
   // match() hands back plain strings: no match object per word (this runs on every candidate
   // passage of every question, and on every page at ingestion).
-  for (const found of text.normalize('NFC').match(WORD) ?? []) {
+  for (const found of text
+    .normalize('NFC')
+    .replace(IGNORABLE, '')
+    .match(WORD) ?? []) {
     let word = found.toLowerCase();
     if (APOSTROPHE.test(word)) {
       word = word.replace(APOSTROPHES, "'");

@@ -36,9 +36,15 @@ export interface LanguageAnalyzer {
   isStopword(word: string): boolean;
   /**
    * Spellings of a word typed without diacritics that the dictionary knows ("zalozky" →
-   * ["záložky"]). Slow (a spelling suggestion per word): query time only. Optional.
+   * ["záložky"]). Slow (up to thousands of dictionary lookups per word): query time only, and
+   * within the question's `budget`, which it draws down. Optional.
    */
-  restoreDiacritics?(word: string): readonly string[];
+  restoreDiacritics?(word: string, budget?: RestoreBudget): readonly string[];
+}
+
+/** Dictionary lookups one question may still spend on restoring diacritics. */
+export interface RestoreBudget {
+  lookups: number;
 }
 
 /** Evidence a language leaves in text, for detectLanguage(). */

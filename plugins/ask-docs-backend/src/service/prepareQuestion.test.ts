@@ -26,6 +26,74 @@ describe('prepareQuestion', () => {
   });
 });
 
+describe('prepareQuestion reads the question in the language it is typed in', () => {
+  let analyzers: Awaited<ReturnType<typeof createLanguageAnalyzers>>;
+  beforeAll(async () => {
+    analyzers = await createLanguageAnalyzers({ languages: ['en', 'cs'] });
+  });
+
+  it('never reads an English question as Czech typed without diacritics', () => {
+    const p = prepareQuestion(
+      'How do I change the date format of the site?',
+      analyzers,
+    );
+    expect(p.vectorText).toBe('How do I change the date format of the site?');
+    // No lemma of Czech "dát" (to give) or "síť" (network) among the keys.
+    const lemmas = p.queryTokens.flatMap(t => t.lemmas);
+    expect(lemmas).not.toContain('dat');
+    expect(lemmas).not.toContain('sit');
+  });
+
+  it('keeps English words that are Czech function words', () => {
+    const tokens = (q: string) =>
+      prepareQuestion(q, analyzers).queryTokens.map(t => t.token);
+    expect(tokens('How do I restart the pod?')).toEqual(['restart', 'pod']);
+    expect(tokens('How do I mount the NAS share?')).toContain('nas');
+    // In a Czech question they are function words still.
+    expect(tokens('Jak spustit server pod jiným uživatelem?')).not.toContain(
+      'pod',
+    );
+  });
+
+  it('restores no part of an identifier', () => {
+    const p = prepareQuestion('Co ukazuje pg_stat_io pro zapisy?', analyzers);
+    expect(p.vectorText).toBe('Co ukazuje pg_stat_io pro zápisy?');
+  });
+
+  it('reads a decomposed question as the composed one', () => {
+    const composed = 'Co přineslo vydání Ústředny v Brně?';
+    const p = prepareQuestion(composed.normalize('NFD'), analyzers);
+    expect(p.vectorText).toBe(composed);
+    expect(p).toEqual(prepareQuestion(composed, analyzers));
+  });
+
+  it('spends a bounded number of lookups on made-up words', () => {
+    let lookups = 0;
+    const cs = analyzers.get('cs');
+    const restore = cs.restoreDiacritics!.bind(cs);
+    const spy = jest
+      .spyOn(cs, 'restoreDiacritics')
+      .mockImplementation((word, budget) => {
+        const before = budget?.lookups ?? 0;
+        const found = restore(word, budget);
+        lookups += before - (budget?.lookups ?? 0);
+        return found;
+      });
+    try {
+      const words = Array.from(
+        { length: 16 },
+        (_, i) => `nejneobhospodarova${'abcdefghijklmnop'[i]}`,
+      );
+      prepareQuestion(words.join(' '), analyzers);
+      expect(spy).toHaveBeenCalled();
+      expect(lookups).toBeLessThanOrEqual(10_000);
+      expect(lookups).toBeGreaterThan(5_000);
+    } finally {
+      spy.mockRestore();
+    }
+  });
+});
+
 describe('prepareQuestion with a bilingual dictionary', () => {
   it("adds the translations' lemma keys to each word, and nothing without one", async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'prepare-'));

@@ -28,7 +28,10 @@ export function prepareQuestion(
   options: { maxQueryTerms?: number } = {},
 ): PreparedQuestion {
   const maxQueryTerms = options.maxQueryTerms ?? DEFAULT_MAX_QUERY_TERMS;
-  const analyzed = analyzeQuery(question, analyzers);
+  // Composed, as the documents' text: the evidence features read letters ("č" typed as "c" and
+  // a combining caron must weigh as "č").
+  const text = question.normalize('NFC');
+  const analyzed = analyzeQuery(text, analyzers);
   const distinct = new Set(
     analyzed.filter(t => !t.stopword).map(t => t.token.toLowerCase()),
   );
@@ -43,7 +46,7 @@ export function prepareQuestion(
     const spelling = t.byLang.flatMap(k => k.restored)[0];
     if (spelling) restored.set(t.token, spelling);
   }
-  const vectorText = rewriteWords(question, restored);
+  const vectorText = rewriteWords(text, restored);
   // Read with restored diacritics: "smaze prikaz" says Czech only as "smaže příkaz".
   const lang = analyzers.dictionary
     ? clearLanguage(vectorText, analyzers.languages, analyzers.profiles)
