@@ -194,9 +194,14 @@ function prefixKeysFor(
   return keys;
 }
 
-/** BM25's idf, always positive. */
-export const idf = (n: number, df: number) =>
-  Math.log(1 + (n - df + 0.5) / (df + 0.5));
+/**
+ * BM25's idf, always positive: a count read while a page was being indexed may exceed the
+ * corpus size read a moment before, and counts as the whole corpus.
+ */
+export const idf = (n: number, df: number) => {
+  const d = Math.min(df, n);
+  return Math.log(1 + (n - d + 0.5) / (d + 0.5));
+};
 
 /**
  * N, average chunk length and per-token document frequencies, all over the chunks the asker

@@ -1,3 +1,4 @@
+import { idf } from './keywordSearch';
 import { PostingArrays } from '../database/postingList';
 import { seededRandom } from '../testUtils/seededRandom';
 import {
@@ -145,5 +146,15 @@ describe('bestChunks', () => {
     expect(bestChunks([[undefined]], weights, { ...options, keep: 5 })).toEqual(
       [],
     );
+  });
+});
+
+describe('idf', () => {
+  it('stays positive when a count read mid-ingestion exceeds the corpus size', () => {
+    expect(idf(10, 1)).toBeGreaterThan(idf(10, 5));
+    expect(idf(10, 10)).toBeGreaterThan(0);
+    // 12 of 10: as if every chunk had it, never a negative weight.
+    expect(idf(10, 12)).toBe(idf(10, 10));
+    expect(idf(1, 3)).toBeGreaterThan(0);
   });
 });
