@@ -1,7 +1,6 @@
 /**
  * Text → keyword postings (ingestion) and question → per-token keys (query time).
  */
-import { clearLanguage } from './detectLanguage';
 import { normalizeLanguage } from './languageCode';
 import { hasDiacritics, hasLetter, tokenize } from './tokenize';
 import {
@@ -16,8 +15,12 @@ import {
 
 /** Dictionary lookups a question may spend on restoring diacritics (~0.05–0.4 s at most). */
 export const DEFAULT_MAX_RESTORE_LOOKUPS = 10_000;
-/** Words joined by '_', '.' or '/' without spaces: identifiers, file names, paths. */
-const IDENTIFIER = /[\p{L}\p{N}]+(?:[_./][\p{L}\p{N}]+)+/gu;
+/**
+ * Words joined by '_', or by '.' before a lowercase letter or digit, without spaces:
+ * identifiers and file names (`pg_stat_io`, `zalozky.json`), not "nefunguji.Co" or
+ * "přidat/odebrat".
+ */
+const IDENTIFIER = /[\p{L}\p{N}]+(?:(?:_|\.(?=[\p{Ll}\p{N}]))[\p{L}\p{N}]+)+/gu;
 
 export interface AnalyzeTextOptions {
   /**
@@ -120,20 +123,22 @@ export function analyzeQuery(
   const perToken: QueryTokenKeys[][] = tokens.map(() => []);
   // The language the question is clearly typed in, if any: its words are not read as another
   // language's words typed without diacritics ("the date format" is no Czech "dáte formát"),
-  // and only its function words are dropped ("restart a pod": Czech "pod" stays a word).
-  const typedIn =
-    languages.length > 1
-      ? clearLanguage(text, languages, analyzers.profiles)
-      : undefined;
+  // and only its function words are dropped ("why does the pod restart": "pod" is no Czech
+  // preposition there).
+  const typedIn = questionLanguage(tokens, languages, analyzers);
   // Function words of any analysed language are never restored ("can" is not Czech "čáň").
   const anyStopword = new Set(
     tokens.filter(token =>
       languages.some(lang => analyzers.get(lang).isStopword(token)),
     ),
   );
-  // Parts of identifiers (pg_stat_io, feature_flags.case) are names, never restored.
+  // Parts of identifiers (pg_stat_io, feature_flags.case) are names, never restored, unless
+  // the word also stands alone.
+  const standalone = new Set(tokenize(text.replace(IDENTIFIER, ' ')));
   const identifierParts = new Set(
-    (text.match(IDENTIFIER) ?? []).flatMap(id => tokenize(id)),
+    (text.match(IDENTIFIER) ?? [])
+      .flatMap(id => tokenize(id))
+      .filter(token => !standalone.has(token)),
   );
   const budget: RestoreBudget = {
     lookups: options.maxRestoreLookups ?? DEFAULT_MAX_RESTORE_LOOKUPS,
@@ -159,13 +164,17 @@ export function analyzeQuery(
     const otherLanguage =
       typedIn !== undefined && normalizeLanguage(typedIn) !== analyzer.lang;
     if (restore && mode !== 'never' && (mode === 'always' || !otherLanguage)) {
-      const candidates = entries.filter(
-        ({ token }) =>
-          !anyStopword.has(token) &&
-          !identifierParts.has(token) &&
-          hasLetter(token) &&
-          !hasDiacritics(token),
-      );
+      // Shortest first: short words cost few lookups, so long foreign words cannot spend the
+      // question's budget before them (a stable sort keeps question order among equals).
+      const candidates = entries
+        .filter(
+          ({ token }) =>
+            !anyStopword.has(token) &&
+            !identifierParts.has(token) &&
+            hasLetter(token) &&
+            !hasDiacritics(token),
+        )
+        .sort((a, b) => a.token.length - b.token.length);
       const tried = new Set<QueryTokenKeys>();
       const maxRestored = options.maxRestoredWords ?? 16;
       const apply = (entry: QueryTokenKeys, token: string) => {
@@ -221,4 +230,47 @@ export function analyzeQuery(
   if (options.includeStopwords) return all;
   const content = all.filter(t => !t.stopword);
   return content.length > 0 ? content : all;
+}
+
+/**
+ * The language a question is clearly typed in: at least two of its words say so (function words
+ * only that language has, or letters only it writes), three times as many as say any other.
+ * Function words of several languages ("a", "do", "to") say nothing; Czech ones count also
+ * typed without diacritics ("neni", "pred"), as the analyzer knows them. Undefined otherwise.
+ */
+function questionLanguage(
+  tokens: readonly string[],
+  languages: readonly string[],
+  analyzers: Analyzers,
+): string | undefined {
+  if (languages.length < 2) return undefined;
+  const letters = new Map(
+    analyzers.profiles.map(p => [
+      normalizeLanguage(p.lang),
+      p.distinctiveLetters &&
+        new RegExp(
+          p.distinctiveLetters.source,
+          p.distinctiveLetters.flags.replace(/[gy]/g, ''),
+        ),
+    ]),
+  );
+  const evidence = languages
+    .map(lang => {
+      const analyzer = analyzers.get(lang);
+      const own = letters.get(normalizeLanguage(lang));
+      const others = languages
+        .filter(o => o !== lang)
+        .map(o => analyzers.get(o));
+      const count = tokens.filter(
+        t =>
+          own?.test(t) ||
+          (analyzer.isStopword(t) && !others.some(o => o.isStopword(t))),
+      ).length;
+      return { lang, count };
+    })
+    .sort((a, b) => b.count - a.count);
+  const [first, second] = evidence;
+  return first.count >= 2 && first.count >= 3 * second.count
+    ? first.lang
+    : undefined;
 }

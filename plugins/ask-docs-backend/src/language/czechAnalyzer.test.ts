@@ -186,8 +186,23 @@ oko`, () => {
     // ň, ť, ď before a, o, u are written with their caron (plain only before e, i).
     expect(cs.restoreDiacritics!('odstranovani')).toContain('odstraňování');
     expect(cs.restoreDiacritics!('tukat')).toContain('ťukat');
-    // Longer than any word worth the lookups: not tried.
-    expect(cs.restoreDiacritics!('nejneobhospodarovavatelnejsimi')).toEqual([]);
+    // Longer than any word worth the lookups: not tried, no lookup spent.
+    const budget = { lookups: 10_000 };
+    expect(
+      cs.restoreDiacritics!('nejneobhospodarovavatelnejsimi', budget),
+    ).toEqual([]);
+    expect(budget.lookups).toBe(10_000);
+    // A word costs its lookups, cached or not; one the budget cannot pay gives nothing.
+    const first = { lookups: 10_000 };
+    expect(cs.restoreDiacritics!('prohlizeci', first)).toContain('prohlížeči');
+    const spent = 10_000 - first.lookups;
+    expect(spent).toBeGreaterThan(0);
+    const again = { lookups: 10_000 };
+    cs.restoreDiacritics!('prohlizeci', again);
+    expect(again.lookups).toBe(first.lookups);
+    const short = { lookups: spent - 1 };
+    expect(cs.restoreDiacritics!('prohlizeci', short)).toEqual([]);
+    expect(short.lookups).toBe(0);
     // Already accented, nonsense, or too short: nothing to restore.
     expect(cs.restoreDiacritics!('záložky')).toEqual([]);
     expect(cs.restoreDiacritics!('qbsit')).toEqual([]);

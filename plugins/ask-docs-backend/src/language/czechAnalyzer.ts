@@ -58,7 +58,12 @@ export function createCzechAnalyzer(
   options: CzechAnalyzerOptions = {},
 ): LanguageAnalyzer {
   const { dictionary } = options;
-  const restoreCache = new BoundedCache<string, readonly string[]>(10_000);
+  // With the lookups each word took, which a question's budget is charged whether cached or
+  // not: a question restores the same words however warm the cache is.
+  const restoreCache = new BoundedCache<
+    string,
+    { found: readonly string[]; lookups: number }
+  >(10_000);
 
   // Hunspell is case-sensitive and our tokens are lowercase: names ("Pavlovi") are only
   // found capitalised, so that is tried when the lowercase form is unknown.
@@ -124,25 +129,26 @@ export function createCzechAnalyzer(
         !hasLetter(word)
       )
         return [];
+      const remaining = budget?.lookups ?? MAX_RESTORE_CANDIDATES;
       const cached = restoreCache.get(word);
-      if (cached) return cached;
-      const allowed = Math.min(
-        MAX_RESTORE_CANDIDATES,
-        budget?.lookups ?? MAX_RESTORE_CANDIDATES,
-      );
+      if (cached) {
+        if (budget) budget.lookups = Math.max(0, remaining - cached.lookups);
+        return cached.lookups <= remaining ? cached.found : [];
+      }
+      const allowed = Math.min(MAX_RESTORE_CANDIDATES, remaining);
       if (allowed <= 0) return [];
       // Lowercase spellings only: names typed without diacritics ("brne") still meet
       // their documents through the folded stem ("brn").
-      const { found, lookups } = restoreCzechDiacritics(
+      const { found, lookups, complete } = restoreCzechDiacritics(
         word,
         candidate => dictionary.spellSync(candidate),
         allowed,
       );
       if (budget) budget.lookups -= lookups;
+      // Cut short by the question's budget (not the word's own cap): nothing, and not cached.
+      if (!complete && allowed < MAX_RESTORE_CANDIDATES) return [];
       const restored = Object.freeze(found);
-      // Cut short by the question's budget: another question may finish it, so not cached.
-      if (allowed === MAX_RESTORE_CANDIDATES || lookups < allowed)
-        restoreCache.set(word, restored);
+      restoreCache.set(word, { found: restored, lookups });
       return restored;
     },
   };

@@ -23,14 +23,15 @@ const VARIANTS: Record<string, string[]> = {
 };
 
 // Orthography that prunes the enumeration (rare exceptions such as "ďábel" or "neúspěch" are
-// given up): "ě" follows only b d f m n p t v; "ď ť ň" are never written before e or i ("dě",
-// "ti" are written plain) but stand before a, o, u ("odstraňování", "ťukat") and consonants;
+// given up): "ě" follows only b d f m n p t v; "ď ť ň" are never written before e, i or y
+// ("dě", "ti" are written plain) but stand before a, o, u ("odstraňování", "ťukat") and
+// consonants;
 // "ú" starts a word, "ů" never does; "ý" never follows a soft consonant and "í" never follows
 // h, k, r.
 const E_CARON_AFTER = new Set(['b', 'd', 'f', 'm', 'n', 'p', 't', 'v']);
 const NO_Y_ACUTE_AFTER = new Set(['č', 'ř', 'š', 'ž', 'c', 'j', 'ď', 'ť', 'ň']);
 const NO_I_ACUTE_AFTER = new Set(['h', 'k', 'r']);
-const SOFTENING_VOWELS = new Set(['e', 'i']);
+const SOFTENING_VOWELS = new Set(['e', 'i', 'y']);
 
 /** Upper bound on spellings checked per word (each is one dictionary lookup, 5–40 µs). */
 export const MAX_RESTORE_CANDIDATES = 5_000;
@@ -66,20 +67,24 @@ function allowed(
 /**
  * Accented spellings of a lowercase ASCII word accepted by `isWord`, excluding the word
  * itself. Stops after `maxCandidates` lookups, keeping what it found; `lookups` says how many
- * it made.
+ * it made, `complete` whether it tried every spelling.
  */
 export function restoreCzechDiacritics(
   word: string,
   isWord: (candidate: string) => boolean,
   maxCandidates = MAX_RESTORE_CANDIDATES,
-): { found: string[]; lookups: number } {
+): { found: string[]; lookups: number; complete: boolean } {
   const found: string[] = [];
   const letters = [...word];
   const chosen: string[] = [];
   let budget = maxCandidates;
 
+  let complete = true;
   const visit = (index: number, changed: boolean): void => {
-    if (budget <= 0) return;
+    if (budget <= 0) {
+      complete = false;
+      return;
+    }
     if (index === letters.length) {
       if (!changed) return;
       budget -= 1;
@@ -96,5 +101,5 @@ export function restoreCzechDiacritics(
     }
   };
   visit(0, false);
-  return { found, lookups: maxCandidates - budget };
+  return { found, lookups: maxCandidates - budget, complete };
 }

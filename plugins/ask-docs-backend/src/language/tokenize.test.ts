@@ -83,6 +83,10 @@ describe('foldDiacritics', () => {
 });
 
 describe('invisible characters', () => {
+  it('are dropped before composing: c, soft hyphen, combining caron is č', () => {
+    expect(tokenize('c\u00ad\u030cas')).toEqual(['čas']);
+  });
+
   it('do not split a word (soft hyphen, zero-width space and joiners, BOM)', () => {
     for (const c of [
       '\u00ad',

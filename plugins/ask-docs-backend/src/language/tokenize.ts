@@ -39,8 +39,9 @@ export function tokenize(text: string): string[] {
   // match() hands back plain strings: no match object per word (this runs on every candidate
   // passage of every question, and on every page at ingestion).
   for (const found of text
-    .normalize('NFC')
+    // Dropped before composing, so "c" + soft hyphen + caron composes to "č".
     .replace(IGNORABLE, '')
+    .normalize('NFC')
     .match(WORD) ?? []) {
     let word = found.toLowerCase();
     if (APOSTROPHE.test(word)) {

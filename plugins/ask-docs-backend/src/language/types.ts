@@ -148,7 +148,10 @@ export interface QueryToken {
   stems: string[];
   /** Surface words, unfolded ('w' keys): the token and its restored spellings. */
   words: string[];
-  /** A function word in any of the analysed languages: retrieval should ignore it. */
+  /**
+   * A function word of the language the question is clearly typed in, or of any analysed
+   * language when none is clear: retrieval should ignore it.
+   */
   stopword: boolean;
   /** Per-language keys, as the language analysed them. */
   byLang: QueryTokenKeys[];
