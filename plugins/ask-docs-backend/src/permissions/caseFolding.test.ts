@@ -7,9 +7,8 @@
 import { seedNotesPerEntity } from '../retrieval/testUtils/seed';
 import { cond } from '../testUtils/fakePermissions';
 import { fakeVisibility } from '../testUtils/fakeVisibility';
-import { visibleChunks } from '../database/visibilityPredicate';
 import { startTestDatabase, TestDatabase } from '../testUtils/testDatabase';
-import { AskDocsEntityAttributes, matchesEntityCriteria } from './entityFilter';
+import { TestEntity, visibleInBoth } from '../testUtils/visibleInBoth';
 import { askDocsChunkRuleDefinitions } from './rules';
 
 const ILKER_DOC = 'component:default/ilker-notes';
@@ -17,9 +16,7 @@ const STREET_DOC = 'component:default/strasse';
 const GREEK_DOC = 'component:default/odos';
 const CITY_DOC = 'component:default/city';
 
-const entities: Array<
-  Partial<AskDocsEntityAttributes> & { entityRef: string }
-> = [
+const entities: TestEntity[] = [
   { entityRef: ILKER_DOC, owners: ['user:default/İlker'] },
   { entityRef: STREET_DOC, owners: ['group:default/STRAẞE'] },
   { entityRef: GREEK_DOC, owners: ['group:default/ΟΔΟΣ'] },
@@ -47,34 +44,9 @@ async function visibleTo(
   const visibility = await fakeVisibility({
     chunk: { conditions: cond('ask-docs-chunk', rule, params) },
   });
-  const rows = await visibleChunks(db.knex, visibility).distinct(
-    'c.entity_ref',
-  );
-  const sql = rows.map((r: { entity_ref: string }) => r.entity_ref).sort();
   // The in-memory rule (`apply`) agrees with SQL on every entity.
   const filter = askDocsChunkRuleDefinitions.get(rule)!.toFilter(params);
-  const inMemory = entities
-    .filter(e =>
-      matchesEntityCriteria(
-        {
-          kind: 'component',
-          namespace: 'default',
-          name: '',
-          title: '',
-          owners: [],
-          tags: [],
-          labels: {},
-          annotations: {},
-          spec: {},
-          ...e,
-        },
-        filter,
-      ),
-    )
-    .map(e => e.entityRef)
-    .sort();
-  expect(inMemory).toEqual(sql);
-  return sql;
+  return visibleInBoth(db.knex, visibility, entities, filter);
 }
 
 const ownedBy = (claim: string) =>

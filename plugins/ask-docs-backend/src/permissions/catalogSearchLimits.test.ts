@@ -8,10 +8,10 @@
 import { seedNotesPerEntity } from '../retrieval/testUtils/seed';
 import { cond } from '../testUtils/fakePermissions';
 import { fakeVisibility } from '../testUtils/fakeVisibility';
-import { visibleChunks } from '../database/visibilityPredicate';
 import { startTestDatabase, TestDatabase } from '../testUtils/testDatabase';
-import { AskDocsEntityAttributes, matchesEntityCriteria } from './entityFilter';
+import { TestEntity, visibleInBoth } from '../testUtils/visibleInBoth';
 import { translateCatalogConditions } from './catalogConditions';
+import { askDocsChunkRuleDefinitions } from './rules';
 
 const LONG = 'component:default/long';
 const OTHER = 'component:default/other';
@@ -30,9 +30,7 @@ const V201 = 'v'.repeat(201);
 const DOTTED_100 = 'İ'.repeat(100);
 const DOTTED_101 = 'İ'.repeat(101);
 
-const entities: Array<
-  Partial<AskDocsEntityAttributes> & { entityRef: string }
-> = [
+const entities: TestEntity[] = [
   {
     entityRef: LONG,
     labels: { [LABEL_201]: 'gold' },
@@ -67,33 +65,8 @@ afterAll(async () => {
 /** What a catalog.entity.read decision with these conditions shows, in SQL and in memory. */
 async function visibleTo(conditions: unknown): Promise<string[]> {
   const visibility = await fakeVisibility({ catalog: { conditions } });
-  const rows = await visibleChunks(db.knex, visibility).distinct(
-    'c.entity_ref',
-  );
-  const sql = rows.map((r: { entity_ref: string }) => r.entity_ref).sort();
   const criteria = translateCatalogConditions(conditions);
-  const inMemory = entities
-    .filter(e =>
-      matchesEntityCriteria(
-        {
-          kind: 'component',
-          namespace: 'default',
-          name: e.entityRef.split('/')[1],
-          title: '',
-          owners: [],
-          tags: [],
-          labels: {},
-          annotations: {},
-          spec: {},
-          ...e,
-        },
-        criteria,
-      ),
-    )
-    .map(e => e.entityRef)
-    .sort();
-  expect(inMemory).toEqual(sql);
-  return sql;
+  return visibleInBoth(db.knex, visibility, entities, criteria);
 }
 
 const catalogCond = (rule: string, params: Record<string, unknown>) =>
@@ -224,9 +197,11 @@ describe('catalog conditions over keys and values the search table does not hold
         }),
       },
     });
-    const rows = await visibleChunks(db.knex, visibility).distinct(
-      'c.entity_ref',
-    );
-    expect(rows).toEqual([{ entity_ref: LONG }]);
+    const filter = askDocsChunkRuleDefinitions
+      .get('HAS_ANNOTATION')!
+      .toFilter({ annotation: ANNOTATION_201 });
+    expect(await visibleInBoth(db.knex, visibility, entities, filter)).toEqual([
+      LONG,
+    ]);
   });
 });
