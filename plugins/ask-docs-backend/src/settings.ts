@@ -44,6 +44,9 @@ import {
   ServiceGrants,
 } from './service/authorization';
 
+/** `askDocs.retrieval.topK`'s default: chunks kept after fusion and filtering. */
+export const DEFAULT_TOP_K = 8;
+
 export const DEFAULT_LLM_TIMEOUT_MS = 30_000;
 export const DEFAULT_LLM_MAX_RETRIES = 1;
 
@@ -471,7 +474,7 @@ function readRetrieval(
     );
   }
   return {
-    topK: number(config, 'retrieval.topK', 'positive integer') ?? 8,
+    topK: number(config, 'retrieval.topK', 'positive integer') ?? DEFAULT_TOP_K,
     candidates: number(config, 'retrieval.candidates', 'positive integer'),
     rrfK: number(config, 'retrieval.rrfK', 'non-negative integer'),
     thresholds: readPerModel(config, 'retrieval.thresholds', thresholdsEntry),

@@ -11,6 +11,7 @@ import {
   logInternalError,
 } from '../service/errors';
 import { parseAskRequest } from '../service/validation';
+import { DEFAULT_TOP_K } from '../settings';
 
 /*
  * Ask the docs for AI agents: two actions in the Backstage actions registry, which
@@ -30,15 +31,13 @@ export interface AskDocsActionsOptions {
   logger: LoggerService;
   /**
    * The most passages a search returns: retrieval keeps askDocs.retrieval.topK (default
-   * DEFAULT_SEARCH_RESULTS), so a larger `limit` could never be honoured.
+   * DEFAULT_TOP_K), so a larger `limit` could never be honoured.
    */
   maxSearchResults?: number;
 }
 
 /** Longer than the UI's snippets: an agent reads them instead of opening the page. */
 const SEARCH_SNIPPET_CHARS = 800;
-/** askDocs.retrieval.topK's default (settings.ts). */
-const DEFAULT_SEARCH_RESULTS = 8;
 /** The largest `limit` accepted. */
 const MAX_SEARCH_LIMIT = 50;
 
@@ -82,7 +81,7 @@ const correctionsSchema = (z: Zod) =>
 
 export function registerAskDocsActions(options: AskDocsActionsOptions): void {
   const { actionsRegistry, askService, maxQuestionChars, logger } = options;
-  const maxSearchResults = options.maxSearchResults ?? DEFAULT_SEARCH_RESULTS;
+  const maxSearchResults = options.maxSearchResults ?? DEFAULT_TOP_K;
   /**
    * Errors written for the caller (input, permission) pass; any other is logged and replaced,
    * as the REST API's error handler does: its message may name hosts, SQL or file paths.

@@ -1,6 +1,7 @@
 import { Knex } from 'knex';
 import { AskDocsEntityAttributes } from '../permissions/entityFilter';
 import { entityMatchKeys, foldCase } from '../permissions/matchKeys';
+import { stableJson } from './stableJson';
 import {
   FRESH_VISIBILITY_ATTRIBUTES_SQL,
   liveEntitySql,
@@ -41,22 +42,10 @@ function toAttributes(row: EntityRowRaw): AskDocsEntityAttributes {
   };
 }
 
-/** JSON with object keys and array items sorted: match keys hold sets. */
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).sort().join(',')}]`;
-  if (value && typeof value === 'object') {
-    const record = value as Record<string, unknown>;
-    return `{${Object.keys(record)
-      .sort()
-      .map(k => `${JSON.stringify(k)}:${canonical(record[k])}`)
-      .join(',')}}`;
-  }
-  return JSON.stringify(value ?? null);
-}
-
 /** Every rule's `apply` reads the match keys only: equal keys, equal decisions. */
 const decideAlike = (a: AskDocsEntityAttributes, b: AskDocsEntityAttributes) =>
-  canonical(entityMatchKeys(a)) === canonical(entityMatchKeys(b));
+  // Match keys hold sets: their order says nothing.
+  stableJson(entityMatchKeys(a), true) === stableJson(entityMatchKeys(b), true);
 
 const ATTRIBUTE_COLUMNS = [
   'entity_ref',

@@ -1,21 +1,8 @@
 import { isStorableText } from './storableText';
+import { stableJson } from './stableJson';
 import { createHash } from 'crypto';
 import { entityMatchKeys, foldCase } from '../permissions/matchKeys';
 import { EntityRow } from './AskDocsStore';
-
-/** JSON with object keys sorted, so equal attributes always hash the same. */
-function stableJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
-  if (value && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries
-      .map(([k, v]) => `${JSON.stringify(k)}:${stableJson(v)}`)
-      .join(',')}}`;
-  }
-  return JSON.stringify(value ?? null);
-}
 
 /**
  * Hash of everything visibility and the entity row show (not the etag, which changes with any

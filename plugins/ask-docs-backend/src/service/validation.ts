@@ -12,7 +12,7 @@ import { spec } from '../schema/openapi';
  */
 
 /** Text the answer record cannot store is refused here, before retrieval and the model. */
-function refuseNul(value: string | undefined, what: string) {
+function refuseUnstorable(value: string | undefined, what: string) {
   if (value !== undefined && !isStorableText(value)) {
     throw new InputError(
       `The ${what} contains a NUL character (U+0000) or a lone UTF-16 surrogate`,
@@ -25,9 +25,10 @@ export function parseAskRequest(
   body: AskRequest,
   maxQuestionChars: number,
 ): AskRequest {
-  refuseNul(body.question, 'question');
-  refuseNul(body.threadId, 'threadId');
-  for (const ref of body.scope?.entityRefs ?? []) refuseNul(ref, 'entity ref');
+  refuseUnstorable(body.question, 'question');
+  refuseUnstorable(body.threadId, 'threadId');
+  for (const ref of body.scope?.entityRefs ?? [])
+    refuseUnstorable(ref, 'entity ref');
   const question = body.question.trim();
   if (!question) throw new InputError('The question is empty');
   if (question.length > maxQuestionChars) {
@@ -44,7 +45,7 @@ export function parseAskRequest(
 
 /** A feedback body the store can hold. */
 export function parseFeedback(body: AnswerFeedback): AnswerFeedback {
-  refuseNul(body.comment, 'comment');
+  refuseUnstorable(body.comment, 'comment');
   return body;
 }
 
