@@ -99,6 +99,8 @@ export interface EvidenceInput {
   titleCoverage?: ReadonlyMap<string, number>;
   /** The query tokens as searched (their keys), to find the question's words in passages. */
   queryTokens?: readonly MatchQueryToken[];
+  /** Their matcher as retrieve() built it (proximity.ts queryWordMatcher), else one of ours. */
+  match?: (word: string) => readonly number[];
   /**
    * The fused candidates' visible passages, by chunk id (any order): their sentences, and their
    * section paths and texts where the question's identifiers are sought.
@@ -260,7 +262,7 @@ function sentenceMax5(input: EvidenceInput): number {
   );
   const tokens = input.queryTokens ?? [];
   const texts = new Map((input.passages ?? []).map(p => [p.chunkId, p.text]));
-  const match = queryWordMatcher(tokens);
+  const match = input.match ?? queryWordMatcher(tokens);
   return top(
     input.fused.slice(0, 5).map(f => {
       const text = texts.get(f.id);

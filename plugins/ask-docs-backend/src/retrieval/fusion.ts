@@ -103,9 +103,8 @@ export function readFusionWeights(
 /**
  * idf-weighted share of the question's words that a chunk's section path ("Title › Section")
  * names. The path has no keys of its own in the index (its words are counted with the text),
- * so its words are compared with each query word's folded keys (proximity.ts queryWordMatcher:
- * equal to a lemma, stem or surface word, or starting with a stem of at least four letters,
- * "pokladn" → "Pokladna").
+ * so its words are compared with each query word's keys as keyword search compares them
+ * (proximity.ts queryWordMatcher: "Pokladna" names "pokladnu", "pavlač" never "Pavlovi").
  */
 export const titleCoverage: TextEvidence = (
   tokens,

@@ -6,6 +6,7 @@
  * candidates' text (retriever.ts), with the same key comparison as the section-title evidence.
  */
 import { foldDiacritics, tokenize } from '../language/tokenize';
+import type { Analyzers } from '../language/types';
 
 /** The keys of a query word that are compared with a text's words. */
 export interface MatchQueryToken {
@@ -27,38 +28,57 @@ export type TextEvidence = (
   match?: (word: string) => readonly number[],
 ) => number;
 
-/** A stem this long also matches the words it starts ("configur" → "configuration"). */
-export const PREFIX_STEM = 4;
+/** The folded keys of a passage word in the question's languages (the analyzers' keysForWord). */
+export type PassageWordKeys = (word: string) => {
+  lemmas: readonly string[];
+  stems: readonly string[];
+};
+
+/** Passage word keys from the analyzers of every configured language, as questions are analysed. */
+export function analyzerWordKeys(analyzers: Analyzers): PassageWordKeys {
+  const languages = analyzers.languages.map(lang => analyzers.get(lang));
+  return word => {
+    const keys = languages.map(a => a.keysForWord(word));
+    return {
+      lemmas: keys.flatMap(k => k.lemmas),
+      stems: keys.map(k => k.stem),
+    };
+  };
+}
 
 /**
- * For each word of a text, the indices of the query tokens it names: equal (folded) to one of
- * a token's lemmas, stems or surface words, or starting with a stem of at least PREFIX_STEM
- * letters ("pokladn" → "Pokladna"). Words are lowercase (language/tokenize.ts); results are
- * cached per word, as chunk text repeats its words.
+ * For each word of a text, the indices of the query tokens it names: a lemma of the word (or the
+ * word itself, folded) is one of a token's lemmas or surface words, or the word's stem is one of
+ * its stems ("pokladna" → pokladn, "configuration" → configur). Keys are compared as keyword
+ * search compares them, never by prefix: "Pavlovi" (stem pavl) does not name "pavlač" (pavlak),
+ * nor "pes" "pesto". Without `keysOf` (tests of the scoring alone) only the folded word is
+ * compared, with every key. Words are lowercase (language/tokenize.ts); results are cached per
+ * word, as chunk text repeats its words.
  */
 export function queryWordMatcher(
   tokens: readonly MatchQueryToken[],
+  keysOf?: PassageWordKeys,
 ): (word: string) => readonly number[] {
-  const exact = new Map<string, number[]>();
-  const prefixes: Array<{ stem: string; index: number }> = [];
+  const lemmaOf = new Map<string, number[]>();
+  const stemOf = new Map<string, number[]>();
+  const add = (map: Map<string, number[]>, key: string, index: number) =>
+    map.set(key, [...(map.get(key) ?? []), index]);
   tokens.forEach((t, index) => {
-    const keys = new Set([
-      ...t.lemmas,
-      ...t.stems,
-      ...(t.words ?? []).map(foldDiacritics),
-    ]);
-    for (const key of keys) exact.set(key, [...(exact.get(key) ?? []), index]);
-    for (const stem of new Set(t.stems))
-      if (stem.length >= PREFIX_STEM) prefixes.push({ stem, index });
+    const lemmas = [...t.lemmas, ...(t.words ?? []).map(foldDiacritics)];
+    for (const key of new Set(lemmas)) add(lemmaOf, key, index);
+    for (const key of new Set(t.stems)) add(stemOf, key, index);
   });
   const cache = new Map<string, readonly number[]>();
   return word => {
     let found = cache.get(word);
     if (found) return found;
     const folded = foldDiacritics(word);
-    const indices = new Set(exact.get(folded) ?? []);
-    for (const p of prefixes)
-      if (folded.startsWith(p.stem)) indices.add(p.index);
+    const indices = new Set(lemmaOf.get(folded) ?? []);
+    const keys = keysOf?.(word);
+    for (const lemma of keys?.lemmas ?? [])
+      for (const i of lemmaOf.get(lemma) ?? []) indices.add(i);
+    for (const stem of keys?.stems ?? [folded])
+      for (const i of stemOf.get(stem) ?? []) indices.add(i);
     found = [...indices];
     cache.set(word, found);
     return found;

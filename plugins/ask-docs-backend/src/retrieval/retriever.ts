@@ -13,7 +13,7 @@ import {
   scoreFusion,
   titleCoverage,
 } from './fusion';
-import { phraseShare, queryWordMatcher } from './proximity';
+import { PassageWordKeys, phraseShare, queryWordMatcher } from './proximity';
 import {
   DEFAULT_RELEASE_NOTES_PENALTY,
   lowerReleaseNotes,
@@ -183,6 +183,12 @@ export interface RetrieveOptions {
   ) => Promise<number[]>;
   modelId: string;
   queryTokens: QueryToken[];
+  /**
+   * The keys of a passage word in the question's languages, to find the question's words in the
+   * candidates' titles and text as keyword search finds them (proximity.ts queryWordMatcher).
+   * Without it only the words themselves are compared.
+   */
+  passageWordKeys?: PassageWordKeys;
   mode: RetrievalMode;
   /** Chunks to return at most. */
   k: number;
@@ -406,10 +412,12 @@ export async function retrieve(
     ranking.fusion === 'scores'
       ? maxFusedScore({ ...ranking.scoreWeights, ...unused })
       : lists.reduce((sum, l) => sum + l.weight, 0) / (ranking.rrfK + 1);
+  // One matcher of the question's words (as corrected) for every passage evidence.
+  const match = queryWordMatcher(tokens, options.passageWordKeys);
   // Computed for the evidence features too, so also when the boosts' weights are 0.
   const candidate =
     tokens.length > 0
-      ? candidateEvidence(passages, tokens, statistics)
+      ? candidateEvidence(passages, tokens, statistics, match)
       : undefined;
   const section = candidate?.section ?? new Map<string, number>();
   const phrase = candidate?.phrase ?? new Map<string, number>();
@@ -458,6 +466,7 @@ export async function retrieve(
     question: options.question,
     titleCoverage: candidate?.section,
     queryTokens: tokens,
+    match,
     passages,
   });
   const model = options.evidenceModel;
@@ -523,11 +532,11 @@ function candidateEvidence(
   passages: ChunkPassage[],
   tokens: QueryToken[],
   statistics: KeywordStatistics | undefined,
+  match: (word: string) => readonly number[],
 ): CandidateEvidence {
   // As in keyword coverage, a word the corpus lacks still counts against every title.
   const idf = new Map(statistics?.tokens.map(t => [t.token, t.idf]) ?? []);
   const idfOf = (token: string) => idf.get(token) ?? 0;
-  const match = queryWordMatcher(tokens);
   const section = new Map<string, number>();
   const phrase = new Map<string, number>();
   for (const p of passages) {

@@ -23,6 +23,7 @@ import {
   RetrievalScope,
   retrieve,
 } from '../retrieval';
+import { analyzerWordKeys } from '../retrieval/proximity';
 import { RerankRecord, rerankChunks } from '../retrieval/rerank';
 import {
   candidatePool,
@@ -188,6 +189,7 @@ export class QuestionPipeline {
       reembed: corrections => embedder.embedQuery(corrected(corrections)),
       modelId: embedder.modelId,
       queryTokens: question.queryTokens,
+      passageWordKeys: analyzerWordKeys(this.o.analyzers),
       // With restored diacritics: the question's language is one of the evidence features.
       question: vectorText,
       mode: options.mode ?? 'hybrid',
