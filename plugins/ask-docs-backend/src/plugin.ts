@@ -21,7 +21,7 @@ import {
 import { CatalogEntitySource } from './ingestion/catalogEntitySource';
 import {
   defaultRunLease,
-  IngestionRunningElsewhereError,
+  scheduledIngestion,
   Ingester,
 } from './ingestion/Ingester';
 import { TechDocsBackendReader } from './ingestion/techDocsBackendReader';
@@ -152,13 +152,7 @@ export const askDocsPlugin = createBackendPlugin({
         await scheduler.scheduleTask({
           id: 'ask-docs-ingestion',
           ...settings.ingestion.schedule,
-          fn: async signal => {
-            await ingester.run('schedule', { signal }).catch(e => {
-              // The run goes on there: nothing for this instance to do or report.
-              if (!(e instanceof IngestionRunningElsewhereError)) throw e;
-              logger.info(`ask-docs: ${e.message}`);
-            });
-          },
+          fn: scheduledIngestion(ingester, logger),
         });
         // Before the root's hooks close the database: the run is recorded as failed, not left
         // 'running' to block the next start until its lease goes stale.

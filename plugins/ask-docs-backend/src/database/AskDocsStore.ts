@@ -212,8 +212,8 @@ export interface AskDocsStore {
   /**
    * Replaces one document's chunks in a single transaction, so readers never see half a page.
    * `vectors` holds the new vectors by chunk id; chunks absent from it keep theirs. When the
-   * stored analysis signature differs from `doc.analysisSignature`, the postings of unchanged
-   * chunks are rebuilt too (counted in `chunksReanalysed`).
+   * stored analysis signature or language differs from the document's, the postings of
+   * unchanged chunks are rebuilt too (counted in `chunksReanalysed`).
    */
   replaceDocument(
     doc: DocumentRow,
@@ -281,7 +281,11 @@ export interface AskDocsStore {
   insertAnswer(answer: AnswerWrite): Promise<{ createdAt: string }>;
   /** Answers only: never a record of an ask the asker abandoned (ABANDONED_STATUS). */
   getAnswer(id: string): Promise<StoredAnswer | undefined>;
-  listAnswers(userRef: string, limit: number): Promise<StoredAnswer[]>;
+  /** Newest first; with `before` (an answer id of the user's) only those older than it. */
+  listAnswers(
+    userRef: string,
+    page: { limit: number; before?: string },
+  ): Promise<StoredAnswer[]>;
   setFeedback(id: string, feedback: AnswerFeedback): Promise<void>;
   deleteAnswersBefore(date: Date): Promise<number>;
   /**

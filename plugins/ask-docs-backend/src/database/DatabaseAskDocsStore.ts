@@ -44,16 +44,35 @@ export class DatabaseAskDocsStore implements AskDocsStore {
     e: EntityRow,
     options: { asOf?: Date } = {},
   ): Promise<void> {
+    const row = {
+      ...entityColumns(e),
+      attributes_at: options.asOf ?? this.db.fn.now(),
+      deleted_at: null,
+      updated_at: this.db.fn.now(),
+    };
+    // An existing row is updated, not upserted: INSERT ... ON CONFLICT would take an entity_no
+    // (int4) from the identity on every run for every entity.
+    const updated = await this.db('ask_docs_entities')
+      .where('entity_ref', e.entityRef)
+      // A listing that started before the one that wrote the row must not undo it.
+      .where(q =>
+        q
+          .whereNull('attributes_at')
+          .orWhere('attributes_at', '<=', row.attributes_at),
+      )
+      .update(row);
+    if (updated > 0) return;
+    if (
+      await this.db('ask_docs_entities')
+        .where('entity_ref', e.entityRef)
+        .first('entity_ref')
+    )
+      return; // written by a newer listing
     await this.db('ask_docs_entities')
-      .insert({
-        ...entityColumns(e),
-        attributes_at: options.asOf ?? this.db.fn.now(),
-        deleted_at: null,
-        updated_at: this.db.fn.now(),
-      })
+      .insert(row)
       .onConflict('entity_ref')
       .merge()
-      // A listing that started before the one that wrote the row must not undo it.
+      // Another writer inserted it meanwhile: the same rule.
       .whereRaw(NOT_NEWER_SQL);
   }
 
@@ -275,9 +294,12 @@ export class DatabaseAskDocsStore implements AskDocsStore {
       const movedOut: string[] = [];
       const analysed: ChunkWrite[] = [];
       const previousKeys = new Map<string, number[]>();
+      /** Chunks that have a row (read under their document's lock). */
+      const existingChunks = new Set<string>();
       for (const { page, i } of order) {
         const r = await this.writeDocumentRow(tx, page);
         written.push({ page, changed: r.changed });
+        r.existing.forEach(id => existingChunks.add(id));
         gone.push(...r.gone);
         movedOut.push(...r.movedOut);
         analysed.push(...r.analysed);
@@ -299,6 +321,7 @@ export class DatabaseAskDocsStore implements AskDocsStore {
       }
       if (gone.length > 0) {
         await tx('ask_docs_chunks').whereIn('chunk_id', gone).delete();
+        gone.forEach(id => existingChunks.delete(id));
       }
       // Analysed chunks are written with their key lists; the others keep theirs.
       const prepared = await prepareChunkKeys(tx, analysed);
@@ -324,12 +347,21 @@ export class DatabaseAskDocsStore implements AskDocsStore {
         return keys ? [{ ...row, key_ids: keys.list }] : [];
       });
       const unkeyed = chunkRows.filter(row => !prepared.has(row.chunk_id));
-      for (const rows of [keyed, unkeyed]) {
-        for (let i = 0; i < rows.length; i += CHUNK_INSERT_BATCH) {
+      for (const group of [keyed, unkeyed]) {
+        // Stored rows are updated, not upserted: INSERT ... ON CONFLICT would take a chunk_no
+        // (int4) from the identity for every unchanged chunk of every page written again.
+        const [update, insert] = [
+          group.filter(row => existingChunks.has(row.chunk_id)),
+          group.filter(row => !existingChunks.has(row.chunk_id)),
+        ];
+        for (let i = 0; i < update.length; i += CHUNK_INSERT_BATCH) {
+          await updateChunkRows(tx, update.slice(i, i + CHUNK_INSERT_BATCH));
+        }
+        for (let i = 0; i < insert.length; i += CHUNK_INSERT_BATCH) {
           await tx('ask_docs_chunks')
-            .insert(rows.slice(i, i + CHUNK_INSERT_BATCH))
+            .insert(insert.slice(i, i + CHUNK_INSERT_BATCH))
             .onConflict('chunk_id')
-            .merge(mergeChunkColumns(tx, Object.keys(rows[0])));
+            .merge(mergeChunkColumns(tx, Object.keys(insert[0])));
         }
       }
       // One rewrite of the posting lists for the whole batch: a key shared by its pages is
@@ -375,8 +407,8 @@ export class DatabaseAskDocsStore implements AskDocsStore {
   /**
    * A page's document row, and what changes for its chunks: the ids that are gone, the chunks
    * with new text, and those whose postings are rebuilt (changed ones, and all of them when the
-   * stored analysis signature differs, or the page moved). The texts replaced or gone are
-   * archived here.
+   * stored analysis signature or language differs, or the page moved). The texts replaced or gone
+   * are archived here.
    */
   private async writeDocumentRow(tx: Knex.Transaction, page: PageWrite) {
     const { doc, chunks } = page;
@@ -384,15 +416,18 @@ export class DatabaseAskDocsStore implements AskDocsStore {
     const stored = await tx('ask_docs_documents')
       .where('document_id', doc.documentId)
       .forUpdate()
-      .first('analysis_signature', 'entity_ref');
+      .first('analysis_signature', 'entity_ref', 'lang');
     // A page whose entity ref changed case keeps its ids (identity.ts) but changes entity: its
     // chunks leave the old entity's posting lists and enter the new one's as new chunks.
     const moved = stored !== undefined && stored.entity_ref !== doc.entityRef;
+    // A page detected in another language is analysed in it whole, unchanged chunks too: their
+    // keys must be those a fresh index of the page would have.
     const reanalyse =
       moved ||
       (stored !== undefined &&
-        (stored.analysis_signature ?? null) !==
-          (doc.analysisSignature ?? null));
+        ((stored.analysis_signature ?? null) !==
+          (doc.analysisSignature ?? null) ||
+          stored.lang !== doc.lang));
     await tx('ask_docs_documents')
       .insert({
         document_id: doc.documentId,
@@ -432,6 +467,7 @@ export class DatabaseAskDocsStore implements AskDocsStore {
     ];
     if (replacedIds.length > 0) await this.archiveVersions(tx, replacedIds);
     return {
+      existing: [...existing.keys()],
       gone,
       movedOut: moved ? [...existing.keys()] : [],
       changed,
@@ -655,11 +691,29 @@ export class DatabaseAskDocsStore implements AskDocsStore {
     return r ? answerFromRow(r) : undefined;
   }
 
-  async listAnswers(userRef: string, limit: number): Promise<StoredAnswer[]> {
+  async listAnswers(
+    userRef: string,
+    page: { limit: number; before?: string },
+  ): Promise<StoredAnswer[]> {
+    const { limit, before } = page;
+    if (before !== undefined && !isAnswerId(before)) return [];
     const rows = await this.db('ask_docs_answers')
       .where('user_ref', userRef)
       .whereNot('status', ABANDONED_STATUS)
-      .orderBy('created_at', 'desc')
+      .modify(q => {
+        // Keyset paging: answers of one instant are ordered by id, so none is skipped or
+        // repeated. Another user's answer (or one deleted) as `before` selects nothing.
+        if (before !== undefined)
+          q.whereRaw(
+            '(created_at, id) < (SELECT created_at, id FROM ask_docs_answers ' +
+              'WHERE id = ? AND user_ref = ?)',
+            [before, userRef],
+          );
+      })
+      .orderBy([
+        { column: 'created_at', order: 'desc' },
+        { column: 'id', order: 'desc' },
+      ])
       .limit(limit);
     return rows.map(answerFromRow);
   }
@@ -817,6 +871,49 @@ function answerFromRow(r: any): StoredAnswer {
 /** The columns a superseded version keeps (the chunk row's, as they were). */
 const VERSION_COLUMNS =
   'chunk_id, content_hash, revision, document_id, entity_ref, title, section_path, anchor, text';
+
+/** Types of the chunk row columns the store writes (chunkColumns, and the key list). */
+const CHUNK_COLUMN_TYPES: Record<
+  keyof ReturnType<typeof chunkColumns> | 'key_ids',
+  string
+> = {
+  chunk_id: 'text',
+  document_id: 'text',
+  entity_ref: 'text',
+  ordinal: 'int',
+  title: 'text',
+  section_path: 'text',
+  anchor: 'text',
+  char_start: 'int',
+  char_end: 'int',
+  text: 'text',
+  content_hash: 'text',
+  revision: 'text',
+  lang: 'text',
+  term_count: 'int',
+  key_ids: 'bytea',
+};
+
+/** Updates stored chunk rows in one statement, as mergeChunkColumns would merge them. */
+async function updateChunkRows(
+  tx: Knex.Transaction,
+  rows: Array<Record<string, unknown>>,
+) {
+  const columns = Object.keys(rows[0]) as Array<
+    keyof typeof CHUNK_COLUMN_TYPES
+  >;
+  const set = columns.filter(c => c !== 'chunk_id').map(c => `${c} = x.${c}`);
+  await tx.raw(
+    `UPDATE ask_docs_chunks c SET ${set.join(', ')},
+       first_seen = CASE WHEN c.content_hash = x.content_hash THEN c.first_seen ELSE now() END
+       FROM unnest(${columns
+         .map(c => `?::${CHUNK_COLUMN_TYPES[c]}[]`)
+         .join(', ')})
+         AS x(${columns.join(', ')})
+      WHERE c.chunk_id = x.chunk_id`,
+    columns.map(c => rows.map(r => r[c])) as Knex.RawBinding[],
+  );
+}
 
 /**
  * The ON CONFLICT update of a chunk row: every written column, and `first_seen` reset only when

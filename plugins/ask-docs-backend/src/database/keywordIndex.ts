@@ -37,24 +37,34 @@ async function resolveKeyIds(
     a.kind === b.kind ? (a.term < b.term ? -1 : 1) : a.kind < b.kind ? -1 : 1,
   );
   const ids = new Map<string, number>();
-  for (let i = 0; i < keys.length; i += BATCH) {
-    const slice = keys.slice(i, i + BATCH);
-    const kinds = slice.map(k => k.kind);
-    const words = slice.map(k => k.term);
-    // In key order, so concurrent writers of new keys wait on each other in one order.
-    await tx.raw(
-      `INSERT INTO ask_docs_keys (kind, term)
-       SELECT * FROM unnest(?::text[], ?::text[]) ORDER BY 1, 2
-       ON CONFLICT DO NOTHING`,
-      [kinds, words],
-    );
+  const read = async (slice: TermCount[]) => {
     const rows = await tx.raw(
       `SELECT k.key_id, k.kind, k.term FROM ask_docs_keys k
          JOIN unnest(?::text[], ?::text[]) AS q(kind, term)
            ON k.kind = q.kind AND k.term = q.term`,
-      [kinds, words],
+      [slice.map(k => k.kind), slice.map(k => k.term)],
     );
     for (const r of rows.rows) ids.set(keyName(r.kind, r.term), r.key_id);
+  };
+  for (let i = 0; i < keys.length; i += BATCH) {
+    // Known keys are read, not inserted: INSERT ... ON CONFLICT takes a key_id (int4) from the
+    // identity for every row it tries, and a re-analysis would try every key of every chunk.
+    await read(keys.slice(i, i + BATCH));
+    const missing = keys
+      .slice(i, i + BATCH)
+      .filter(k => !ids.has(keyName(k.kind, k.term)));
+    if (missing.length === 0) continue;
+    // In key order, so concurrent writers of new keys wait on each other in one order.
+    const inserted = await tx.raw(
+      `INSERT INTO ask_docs_keys (kind, term)
+       SELECT * FROM unnest(?::text[], ?::text[]) ORDER BY 1, 2
+       ON CONFLICT DO NOTHING RETURNING key_id, kind, term`,
+      [missing.map(k => k.kind), missing.map(k => k.term)],
+    );
+    for (const r of inserted.rows) ids.set(keyName(r.kind, r.term), r.key_id);
+    // Those a concurrent writer inserted first (committed once our insert got past them).
+    const raced = missing.filter(k => !ids.has(keyName(k.kind, k.term)));
+    if (raced.length > 0) await read(raced);
   }
   return ids;
 }

@@ -101,6 +101,11 @@ export const emptyProgress = (): RunProgress => ({
  * Unchanged pages are skipped and unchanged chunks keep their ids and vectors; a failing page is
  * recorded and skipped, never aborting the run (and never deleting what was indexed before).
  */
+/** What a run did; `failure` says why it stopped before the end (it is recorded as failed). */
+export interface RunResult extends RunProgress {
+  failure?: string;
+}
+
 export class Ingester {
   private readonly limit: ReturnType<typeof pLimit>;
   private running: Promise<RunProgress> | undefined;
@@ -130,7 +135,7 @@ export class Ingester {
   run(
     trigger: 'schedule' | 'manual',
     options: { signal?: AbortSignal } = {},
-  ): Promise<RunProgress> {
+  ): Promise<RunResult> {
     if (this.stopping.signal.aborted && !this.running) {
       return Promise.reject(
         new Error('ingestion is stopped: the backend is shutting down'),
@@ -185,7 +190,7 @@ export class Ingester {
   private async doRun(
     trigger: 'schedule' | 'manual',
     registered: (start: RunStart) => void,
-  ): Promise<RunProgress> {
+  ): Promise<RunResult> {
     const { store, embedder, logger } = this.o;
     await store.registerModel({
       modelId: embedder.modelId,
@@ -221,7 +226,7 @@ export class Ingester {
     listedAt: Date,
     heartbeat: RunHeartbeat,
     progress: RunProgress,
-  ): Promise<RunProgress> {
+  ): Promise<RunResult> {
     const { store, logger } = this.o;
     this.titles = new Map();
     const seen = new Set<string>();
@@ -275,11 +280,23 @@ export class Ingester {
       // What remains is bounded work (deletes, statistics): renewed whether or not pages move.
       heartbeat.finishing();
       const gone = (await store.listEntityRefs()).filter(ref => !seen.has(ref));
-      progress.chunksDeleted += await store.deleteEntities(gone, {
-        runId,
-        listedAt,
-      });
-      if (!this.attributesFailed) await store.recordVisibilitySync(listedAt);
+      if (seen.size === 0 && gone.length > 0) {
+        // A catalog that lists nothing (a new or restored catalog database, a provider's bad
+        // hour) is not taken at its word: re-indexing everything costs hours. The attributes
+        // were not read either, so no sync is recorded and they age as configured.
+        progress.errors.push({
+          message:
+            `the catalog listed no entities: the ${gone.length} indexed entities are kept ` +
+            '(an index is emptied only by a listing that names at least one entity)',
+        });
+        logger.error(`ask-docs: ${progress.errors.at(-1)!.message}`);
+      } else {
+        progress.chunksDeleted += await store.deleteEntities(gone, {
+          runId,
+          listedAt,
+        });
+        if (!this.attributesFailed) await store.recordVisibilitySync(listedAt);
+      }
       if (
         progress.chunksWritten +
           progress.chunksDeleted +
@@ -325,6 +342,7 @@ export class Ingester {
           );
         }
       }, logger);
+      return { ...progress, failure: errorMessage(e) };
     }
     return progress;
   }
@@ -579,7 +597,8 @@ export class Ingester {
       embedder.modelId,
     );
     // An embedder whose vectors come from the keyword analysis (the hashing fallback's v2) embeds
-    // a page again when the analysis changed, even if its text did not.
+    // a page again when the analysis changed, even if its text did not. (It analyses a text in
+    // every configured language, so a page whose language changed keeps its vectors.)
     const reembed =
       embedder.dependsOnAnalysis === true &&
       state !== undefined &&
@@ -634,6 +653,26 @@ export class Ingester {
 }
 
 /** Another backend instance holds the run; nothing was done here. */
+/**
+ * The scheduler's task: a run that stops before its end fails the task, so the scheduler (and
+ * whatever watches it) sees the failure the run record holds. A run going on at another instance
+ * is no failure here.
+ */
+export function scheduledIngestion(
+  ingester: Pick<Ingester, 'run'>,
+  logger: LoggerService,
+): (signal: AbortSignal) => Promise<void> {
+  return async signal => {
+    const result = await ingester.run('schedule', { signal }).catch(e => {
+      if (!(e instanceof IngestionRunningElsewhereError)) throw e;
+      logger.info(`ask-docs: ${e.message}`);
+      return undefined;
+    });
+    if (result?.failure)
+      throw new Error(`ask-docs ingestion run failed: ${result.failure}`);
+  };
+}
+
 export class IngestionRunningElsewhereError extends Error {
   constructor(readonly runId: number) {
     super(

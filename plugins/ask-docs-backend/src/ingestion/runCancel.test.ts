@@ -6,7 +6,9 @@
 import { Entity } from '@backstage/catalog-model';
 import http from 'http';
 import { catalogComponent } from '../testUtils/catalogComponent';
+import { mockServices } from '@backstage/backend-test-utils';
 import { startTechDocsIngestion } from '../testUtils/techDocsServer';
+import { scheduledIngestion } from './Ingester';
 
 const BASE_PATH = '/api/techdocs';
 const page = (title: string) =>
@@ -130,6 +132,53 @@ describe('a run stops when the scheduler aborts its signal', () => {
     expect(await documents()).toEqual(
       ['', ...PAGES].sort().map(p => `component:default/four ${p}`),
     );
+  });
+
+  it('keeps the index when the catalog lists no entities, records no attribute sync', async () => {
+    onServe = () => {};
+    const both = [withDocs('six'), withDocs('seven')];
+    expect((await ingestion.run(catalog(both))).errors).toEqual([]);
+    const before = await documents();
+    expect(before).toContain('component:default/seven index.html');
+    const synced = () =>
+      ingestion.db.knex('ask_docs_visibility_sync').first('last_success_at');
+    const lastSync = await synced();
+
+    const empty = await ingestion.run(catalog([]));
+    expect(empty.errors).toEqual([
+      {
+        message: expect.stringMatching(
+          /^the catalog listed no entities: the 2 indexed entities are kept/,
+        ),
+      },
+    ]);
+    expect(await documents()).toEqual(before);
+    expect(await synced()).toEqual(lastSync);
+
+    // A listing that names one entity is believed: the other leaves.
+    const one = await ingestion.run(catalog([withDocs('six')]));
+    expect(one.errors).toEqual([]);
+    expect(one.chunksDeleted).toBeGreaterThan(0);
+    expect(
+      (await documents()).every(d => d.startsWith('component:default/six ')),
+    ).toBe(true);
+  });
+
+  it("fails the scheduler's task when the run fails, not when it finishes", async () => {
+    onServe = () => {};
+    const task = scheduledIngestion(
+      ingestion.ingester(catalog([withDocs('five')])),
+      mockServices.logger.mock(),
+    );
+    const aborted = new AbortController();
+    aborted.abort();
+    await expect(task(aborted.signal)).rejects.toThrow(
+      /ingestion run failed: .*cancelled/,
+    );
+    expect((await lastRun()).status).toBe('failed');
+    // A run that finishes succeeds, as entity errors (on its record) do not stop it.
+    await expect(task(new AbortController().signal)).resolves.toBeUndefined();
+    expect((await lastRun()).status).toBe('succeeded');
   });
 
   it('stops any run when the backend stops, records it while it can, starts none', async () => {

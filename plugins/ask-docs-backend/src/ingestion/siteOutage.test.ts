@@ -50,7 +50,10 @@ const SITES: Record<string, Record<string, string>> = {
 };
 
 /** What the server does instead of serving a file, by site-relative path ('*': every file). */
-let failures: Record<string, 'storage-404' | 'redirect' | 'unavailable'> = {};
+let failures: Record<
+  string,
+  'storage-404' | 'redirect' | 'unavailable' | 'no-pages'
+> = {};
 
 function startServer() {
   return http.createServer((req, res) => {
@@ -65,6 +68,8 @@ function startServer() {
       res.writeHead(302, { location: '/login' }).end();
     } else if (failure === 'unavailable') {
       res.writeHead(503).end();
+    } else if (failure === 'no-pages') {
+      res.writeHead(200).end(JSON.stringify({ docs: [] }));
     } else if (failure === 'storage-404' || !SITES[site]?.[file]) {
       res.writeHead(404).end('File Not Found');
     } else {
@@ -140,6 +145,16 @@ describe('a TechDocs outage keeps what was indexed', () => {
     expect(errorsFor(progress, 'wiki')).toEqual([expect.stringMatching(/503/)]);
     // Docs never built are no error: nothing was indexed to keep.
     expect(errorsFor(progress, 'unbuilt')).toEqual([]);
+
+    // A broken build whose search index names no page: an error, and the pages stay.
+    failures = { 'wiki/search/search_index.json': 'no-pages' };
+    progress = await run();
+    expect(await pagesOf('wiki')).toEqual(['faq/index.html', 'index.html']);
+    expect(errorsFor(progress, 'wiki')).toEqual([
+      expect.stringMatching(
+        /lists no pages.*the pages indexed before are kept/,
+      ),
+    ]);
 
     // A proxy answers one page with a login redirect: not followed, the page stays.
     failures = { 'guide/ops/index.html': 'redirect' };

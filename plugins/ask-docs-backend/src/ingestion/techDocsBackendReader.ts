@@ -73,6 +73,11 @@ export class TechDocsBackendReader implements TechDocsReader {
       }
       if (!indexRes.ok) throw await ResponseError.fromResponse(indexRes as any);
       pages = pageListFromSearchIndex(await indexRes.json());
+      // A site of no pages is a broken build, not a reason to delete the pages indexed before.
+      if (pages.length === 0)
+        throw new TechDocsSiteNotFoundError(
+          'TechDocs site lists no pages (no files in its metadata or its search index)',
+        );
     }
     return {
       siteName: String(

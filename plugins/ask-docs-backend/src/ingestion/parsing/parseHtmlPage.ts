@@ -13,8 +13,11 @@ import { ParsedPage, ParseHtmlPageOptions } from './types';
 
 // Rendering may run a little past the cap so that assembly can cut at a clean boundary.
 const BUDGET_SLACK = 2_000;
-// Markup beyond this many characters per allowed text character is not even parsed.
-const HTML_PER_TEXT_CHAR = 50;
+// Markup beyond this many characters per allowed text character is not even parsed: the parser
+// builds the whole tree first, about 24 bytes of heap per character of markup, and pages are read
+// concurrently. With the default page cap, 4 million characters: ten times the largest page of
+// the PostgreSQL manual, navigation and highlighting included.
+const HTML_PER_TEXT_CHAR = 10;
 
 /** How many characters of a page's markup parseHtmlPage reads at most (the rest is cut). */
 export function maxMarkupChars(maxPageChars = DEFAULT_MAX_PAGE_CHARS) {
