@@ -419,6 +419,47 @@ prompts`, async () => {
     }
   });
 
+  it("pages through the asker's history, older answers after `before`, none twice", async () => {
+    for (const q of [
+      'roll back payments',
+      'deploy the till',
+      'payments release',
+    ])
+      expect((await ask(q)).status).toBe(200);
+    const list = (query: string, user = alice) =>
+      request(backend.server)
+        .get(`/api/ask-docs/v1/answers?${query}`)
+        .set('Authorization', as(user));
+    const paged = async () => {
+      const ids: string[] = [];
+      for (let before = ''; ; ) {
+        const page = await list(`limit=2${before}`);
+        expect(page.status).toBe(200);
+        ids.push(...page.body.items.map((a: { id: string }) => a.id));
+        if (page.body.items.length < 2) return ids;
+        before = `&before=${ids[ids.length - 1]}`;
+      }
+    };
+    const all = (await list('limit=100')).body.items.map((a: any) => a.id);
+    expect(all.length).toBeGreaterThanOrEqual(3);
+    expect(await paged()).toEqual(all);
+    // Answers of one instant too: ordered by id within it, so none is skipped or repeated.
+    await db
+      .knex('ask_docs_answers')
+      .where('user_ref', alice)
+      .update({ created_at: new Date('2026-01-01T00:00:00Z') });
+    const tied = (await list('limit=100')).body.items.map((a: any) => a.id);
+    expect([...tied].sort()).toEqual([...all].sort());
+    expect(await paged()).toEqual(tied);
+    // Another user's answer pages nothing of alice's, and says nothing about it.
+    const bobs = await ask('deploy the till', bob);
+    const other = await list(`limit=5&before=${bobs.body.id}`);
+    expect(other.status).toBe(200);
+    expect(other.body.items).toEqual([]);
+    for (const before of ['not-an-id', 'a'.repeat(36), ''])
+      expect((await list(`limit=5&before=${before}`)).status).toBe(400);
+  });
+
   it('says when a cited document has a newer revision than the answer', async () => {
     const res = await ask('How do I roll back a payments release?');
     expect(res.body.status).toBe('answered');

@@ -358,13 +358,18 @@ export class AskService {
     return this.toRecord(stored, call.credentials);
   }
 
+  /** The caller's answers, newest first; `before` (an answer id) pages to older ones. */
   async listAnswers(call: {
     credentials: BackstageCredentials;
     limit: number;
+    before?: string;
   }): Promise<AnswerRecord[]> {
     const rows = await this.o.store.listAnswers(
       principalRef(call.credentials),
-      call.limit,
+      {
+        limit: call.limit,
+        before: call.before,
+      },
     );
     // One permission decision for the reader, not one per row.
     const visibility = await resolveVisibility({

@@ -271,8 +271,8 @@ describe('ask-docs router and OpenAPI spec', () => {
     async ask(req: Wire.AskRequest, call: any) {
       return service.answer(await service.prepare(req), call);
     },
-    async listAnswers(o: { limit: number }) {
-      reached.push(`limit ${o.limit}`);
+    async listAnswers(o: { limit: number; before?: string }) {
+      reached.push(`limit ${o.limit}${o.before ? ` before ${o.before}` : ''}`);
       return [record];
     },
     async getAnswer(id: string) {
@@ -533,12 +533,22 @@ describe('ask-docs router and OpenAPI spec', () => {
       },
     );
 
+    it.each(['abc', '', `${ANSWER_ID}x`])(
+      'refuses before=%s before any answer is read',
+      async before => {
+        expect((await head(`/v1/answers?before=${before}`)).status).toBe(400);
+        expect(reached).toEqual([]);
+      },
+    );
+
     it('refuses the query parameters GET does not declare, and serves the rest', async () => {
       expect((await head('/v1/answers?unexpected=1')).status).toBe(400);
       expect((await head(`/v1/answers/${ANSWER_ID}?x=1`)).status).toBe(400);
       expect(reached).toEqual([]);
       expect((await head('/v1/answers?limit=5')).status).toBe(200);
       expect(reached).toEqual(['limit 5']);
+      expect((await head(`/v1/answers?before=${ANSWER_ID}`)).status).toBe(200);
+      expect(reached).toEqual(['limit 5', `limit 20 before ${ANSWER_ID}`]);
       expect((await head('/health')).status).toBe(200);
     });
   });

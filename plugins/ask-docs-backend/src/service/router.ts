@@ -16,7 +16,12 @@ import {
 } from './errors';
 import { IngestionController } from './IngestionController';
 import { AskDocsApiRouter, createAskDocsApiRouter } from './openapiRouter';
-import { parseAskRequest, parseFeedback, parseLimit } from './validation';
+import {
+  parseAskRequest,
+  parseBefore,
+  parseFeedback,
+  parseLimit,
+} from './validation';
 
 export interface RouterOptions {
   httpAuth: HttpAuthService;
@@ -145,7 +150,10 @@ function bindAnswerEndpoints(api: AskDocsApiRouter, options: RouterOptions) {
   api.get('/v1/answers', async (req, res) => {
     const credentials = await httpAuth.credentials(req, { allow: ['user'] });
     const limit = parseLimit(req.query.limit);
-    res.json({ items: await askService.listAnswers({ credentials, limit }) });
+    const before = parseBefore(req.query.before);
+    res.json({
+      items: await askService.listAnswers({ credentials, limit, before }),
+    });
   });
 
   api.get('/v1/answers/:id', async (req, res) => {

@@ -1,5 +1,9 @@
 import { InputError } from '@backstage/errors';
-import { AnswerFeedback, AskRequest } from '@askdocs/plugin-ask-docs-common';
+import {
+  AnswerFeedback,
+  AskRequest,
+  isAnswerId,
+} from '@askdocs/plugin-ask-docs-common';
 import { isStorableText } from '../database/storableText';
 import { spec } from '../schema/openapi';
 
@@ -72,4 +76,12 @@ export function parseLimit(value: unknown): number {
     );
   }
   return limit;
+}
+
+/** The answer list's `before`, an answer id when given (checked here too, for HEAD as above). */
+export function parseBefore(value: unknown): string | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string' || !isAnswerId(value))
+    throw new InputError('before must be an answer id (a UUID)');
+  return value;
 }

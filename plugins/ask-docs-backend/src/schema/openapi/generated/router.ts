@@ -247,6 +247,8 @@ export const spec = {
       get: {
         operationId: 'ListAnswers',
         summary: "The caller's previous answers, newest first",
+        description:
+          'Pages through the history with `before`: the id of the last answer of the previous page gives the answers older than it. Fewer than `limit` items: there are no more.\n',
         parameters: [
           {
             name: 'limit',
@@ -256,6 +258,17 @@ export const spec = {
               minimum: 1,
               maximum: 100,
               default: 20,
+            },
+          },
+          {
+            name: 'before',
+            in: 'query',
+            description:
+              "An answer id (a UUID): only the caller's answers older than that one. An id that is not the caller's answer (or no longer stored) gives an empty list.\n",
+            schema: {
+              type: 'string',
+              pattern:
+                '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$',
             },
           },
         ],
