@@ -24,7 +24,7 @@ import { TechDocsAddonLocations } from '@backstage/plugin-techdocs-react';
 import { AddonBlueprint } from '@backstage/plugin-techdocs-react/alpha';
 import { askDocsApiRef } from './api/AskDocsApi';
 import { AskDocsClient } from './api/AskDocsClient';
-import { rootRouteRef } from './routes';
+import { rootRouteRef, techdocsReaderRouteRef } from './routes';
 import { ASK_DOCS_SEARCH_RESULT_TYPE } from './searchResultType';
 
 const askDocsRouteRef = convertLegacyRouteRef(rootRouteRef);
@@ -128,6 +128,10 @@ export default createFrontendPlugin({
   title: 'Ask the docs',
   icon: <QuestionAnswerIcon fontSize="inherit" />,
   routes: { root: askDocsRouteRef },
+  // Bound to techdocs.docRoot by default, so citations open the reader wherever it is mounted.
+  externalRoutes: {
+    techdocsReader: convertLegacyRouteRef(techdocsReaderRouteRef),
+  },
   extensions: [
     askDocsApi,
     askDocsPage,

@@ -13,18 +13,31 @@ export {
   AskDocsTechDocsAddon,
 } from './plugin';
 export { askDocsApiRef, AskDocsClient, SseParser, readSseData } from './api';
-export type { AskDocsApi, AskDocsRequestOptions } from './api';
+export type {
+  AskDocsApi,
+  AskDocsRequestOptions,
+  ListAnswersOptions,
+} from './api';
 export { ASK_DOCS_SEARCH_RESULT_TYPE } from './searchResultType';
 export { rootRouteRef as askDocsRootRouteRef } from './routes';
 export { AskDocsPanel, AskStateView } from './components/AskDocsPanel';
-export type { AskDocsPanelProps } from './components/AskDocsPanel';
+export type {
+  AskDocsPanelProps,
+  AskStateViewProps,
+} from './components/AskDocsPanel';
 export { AnswerView, answerKind } from './components/AnswerView';
 export type { AnswerViewProps, AnswerKind } from './components/AnswerView';
 export { AnswerText, linkCitations } from './components/AnswerText';
-export type { AnswerSegment, CitationItem } from './components/AnswerText';
+export type {
+  AnswerSegment,
+  AnswerTextProps,
+  CitationItem,
+} from './components/AnswerText';
 export { TechDocsAskAddon } from './components/TechDocsAskAddon';
 export { IngestionProgressPanel } from './components/IngestionProgressPanel';
+export type { IngestionProgressPanelProps } from './components/IngestionProgressPanel';
 export { HistoryList } from './components/HistoryList';
+export type { HistoryListProps } from './components/HistoryList';
 export { useAskDocs } from './hooks/useAskDocs';
 export type { AskState, UseAskDocs } from './hooks/useAskDocs';
 export type { AskDocsCardProps } from './components/AskDocsCard';

@@ -14,7 +14,7 @@ import {
 } from '@backstage/plugin-techdocs-react';
 import { askDocsApiRef } from './api/AskDocsApi';
 import { AskDocsClient } from './api/AskDocsClient';
-import { rootRouteRef } from './routes';
+import { rootRouteRef, techdocsReaderRouteRef } from './routes';
 import { ASK_DOCS_SEARCH_RESULT_TYPE } from './searchResultType';
 
 /** The Ask the docs plugin for the legacy frontend system. */
@@ -29,6 +29,8 @@ export const askDocsPlugin = createPlugin({
     }),
   ],
   routes: { root: rootRouteRef },
+  // Optional: bind it to the TechDocs reader when the app mounts that elsewhere than /docs.
+  externalRoutes: { techdocsReader: techdocsReaderRouteRef },
 });
 
 export const AskDocsPage = askDocsPlugin.provide(

@@ -7,6 +7,13 @@ export interface AskDocsRequestOptions {
   signal?: AbortSignal;
 }
 
+/** Which page of the caller's history to read. */
+export interface ListAnswersOptions {
+  limit?: number;
+  /** The id of the oldest answer already listed; the page holds the ones older than it. */
+  before?: string;
+}
+
 /** Client for the ask-docs backend (the REST contract: the backend's src/schema/openapi.yaml). */
 export interface AskDocsApi {
   /** Asks and waits for the complete answer. */
@@ -23,8 +30,11 @@ export interface AskDocsApi {
     options?: AskDocsRequestOptions,
   ): AsyncIterable<Wire.AskStreamEvent>;
   getAnswer(id: string): Promise<Wire.AnswerRecord>;
-  /** The caller's own previous answers, newest first. */
-  listAnswers(options?: { limit?: number }): Promise<Wire.AnswerRecord[]>;
+  /**
+   * The caller's own previous answers, newest first. `before` (an answer id) pages back: the
+   * answers older than that one. Fewer than `limit` items means there are no more.
+   */
+  listAnswers(options?: ListAnswersOptions): Promise<Wire.AnswerRecord[]>;
   sendFeedback(id: string, feedback: Wire.AnswerFeedback): Promise<void>;
   /** Admins only: rejects with a ResponseError whose statusCode is 403 otherwise. */
   getIngestionProgress(): Promise<Wire.IngestionProgress>;

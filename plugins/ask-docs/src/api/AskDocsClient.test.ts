@@ -180,6 +180,18 @@ describe('AskDocsClient', () => {
     );
   });
 
+  it('reports a stream cut off mid-event as ended early, not as malformed', async () => {
+    const { client } = setup(() =>
+      sseResponse([
+        'data: {"type":"status","phase":"generating"}\n\n',
+        'data: {"type":"done","respo',
+      ]),
+    );
+    await expect(collect(client.askStream({ question: 'q' }))).rejects.toThrow(
+      'The answer stream ended before the answer was complete',
+    );
+  });
+
   it('rejects malformed event payloads', async () => {
     const { client } = setup(() => sseResponse(['data: {not json\n\n']));
     await expect(collect(client.askStream({ question: 'q' }))).rejects.toThrow(
@@ -216,6 +228,25 @@ describe('AskDocsClient', () => {
       { id: 'x' },
     ]);
     expect(fetch.mock.calls[0][0]).toBe(`${BASE}/v1/answers?limit=5`);
+  });
+
+  it('pages back through the history with a before id', async () => {
+    const { client, fetch } = setup(() => jsonResponse({ items: [] }));
+    const id = '0B9C2D3E-4F50-4A61-8B72-93A4B5C6D7E8';
+    await client.listAnswers({ limit: 20, before: id });
+    expect(fetch.mock.calls[0][0]).toBe(
+      `${BASE}/v1/answers?limit=20&before=${id}`,
+    );
+  });
+
+  it('refuses a before that is not an answer id, without asking the backend', async () => {
+    const { client, fetch } = setup(() => jsonResponse({ items: [] }));
+    for (const before of ['', '..', 'x&limit=1000', 'a/1']) {
+      await expect(client.listAnswers({ before })).rejects.toThrow(
+        /Not an answer id/,
+      );
+    }
+    expect(fetch).not.toHaveBeenCalled();
   });
 
   it("posts feedback to the answer's path", async () => {

@@ -11,7 +11,11 @@ import type {
   IngestionRunStarted,
 } from '@askdocs/plugin-ask-docs-common';
 import { isAnswerId } from '@askdocs/plugin-ask-docs-common';
-import type { AskDocsApi, AskDocsRequestOptions } from './AskDocsApi';
+import type {
+  AskDocsApi,
+  AskDocsRequestOptions,
+  ListAnswersOptions,
+} from './AskDocsApi';
 import { readSseData, SseParser } from './sseParser';
 
 const PLUGIN_ID = 'ask-docs';
@@ -76,10 +80,12 @@ export class AskDocsClient implements AskDocsApi {
     return this.json<AnswerRecord>(`/v1/answers/${answerId(id)}`);
   }
 
-  async listAnswers(options?: { limit?: number }): Promise<AnswerRecord[]> {
-    const limit = options?.limit ?? 20;
+  async listAnswers(options?: ListAnswersOptions): Promise<AnswerRecord[]> {
+    const query = new URLSearchParams({ limit: String(options?.limit ?? 20) });
+    if (options?.before !== undefined)
+      query.set('before', answerId(options.before));
     const body = await this.json<{ items: AnswerRecord[] }>(
-      `/v1/answers?limit=${encodeURIComponent(String(limit))}`,
+      `/v1/answers?${query}`,
     );
     return body.items ?? [];
   }

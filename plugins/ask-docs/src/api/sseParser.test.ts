@@ -68,10 +68,12 @@ describe('SseParser', () => {
     expect(parser.push('event: ping\n\n: comment\n\n\n')).toEqual([]);
   });
 
-  it('flushes a final event that lacks its terminating blank line', () => {
+  it('discards a final event that lacks its terminating blank line, as the spec says', () => {
     const parser = new SseParser();
-    expect(parser.push('data: last')).toEqual([]);
-    expect(parser.flush()).toEqual(['last']);
+    expect(parser.push('data: done\n\ndata: cut')).toEqual(['done']);
+    expect(parser.flush()).toEqual([]);
+    // Also when its last line is complete: only the blank line ends an event.
+    expect(parser.push('data: cut\n')).toEqual([]);
     expect(parser.flush()).toEqual([]);
   });
 });
@@ -96,6 +98,11 @@ describe('readSseData', () => {
       break;
     }
     expect(cancel).toHaveBeenCalledTimes(1);
+  });
+
+  it('yields no event the body ends in the middle of', async () => {
+    const { body } = streamOf(['data: 1\n\n', 'data: {"type":"do']);
+    await expect(collect(readSseData(body))).resolves.toEqual(['1']);
   });
 
   it('does not cancel a body that was read to the end', async () => {

@@ -24,16 +24,16 @@ export class SseParser {
     return events;
   }
 
-  /** Ends the stream; a final event without its blank line still counts. */
+  /**
+   * Ends the stream. An event without its terminating blank line is discarded, as the SSE spec
+   * says: a stream cut off mid-event must not pass for a complete one.
+   */
   flush(): string[] {
-    const events: string[] = [];
-    if (this.buffer.length > 0) {
-      const event = this.processLine(this.buffer.replace(/\r$/, ''));
-      this.buffer = '';
-      if (event !== undefined) events.push(event);
-    }
-    const last = this.dispatch();
-    if (last !== undefined) events.push(last);
+    // A trailing '\r' held back as a possible half of '\r\n' ends its line after all.
+    const events = this.buffer.endsWith('\r') ? this.push('\n') : [];
+    this.buffer = '';
+    this.dataLines = [];
+    this.sawData = false;
     return events;
   }
 

@@ -114,6 +114,14 @@ export function useAskDocs(): UseAskDocs {
               break;
           }
         }
+        // No 'done' or 'error': AskDocsClient throws then, another AskDocsApi may just stop.
+        if (isCurrent()) {
+          setState({
+            phase: 'error',
+            question,
+            message: 'The answer stream ended before the answer was complete',
+          });
+        }
       } catch (error) {
         if (isAbort(error) || !isCurrent()) return;
         const requestId = errorRequestId(error);

@@ -49,6 +49,27 @@ describe('AnswerText', () => {
     ).toHaveAttribute('href', source.url);
   });
 
+  it('names the source and section in the tooltip without repeating the title', async () => {
+    const [source] = groundedResponse.sources;
+    await renderInTestApp(
+      <AnswerText
+        text="Roll back [Release process › Rollback]. Or [Overview]."
+        sources={[
+          source,
+          { ...source, title: 'Overview', sectionPath: 'Overview', url: '/o' },
+        ]}
+      />,
+    );
+    // sectionPath is 'Release process › Rollback': it already starts with the title.
+    expect(
+      screen.getByRole('link', { name: 'Release process › Rollback' }),
+    ).toHaveAttribute('title', 'Release process › Rollback');
+    expect(screen.getByRole('link', { name: 'Overview' })).toHaveAttribute(
+      'title',
+      'Overview',
+    );
+  });
+
   it('renders text without markers unchanged', async () => {
     await renderInTestApp(
       <AnswerText text={'Line one\nline two'} sources={[]} />,

@@ -3,6 +3,8 @@ import Typography from '@material-ui/core/Typography';
 import { makeStyles } from '@material-ui/core/styles';
 import { Link } from '@backstage/core-components';
 import type { AnswerSource } from '@askdocs/plugin-ask-docs-common';
+import { usePortalLink } from '../../hooks/usePortalLink';
+import { sectionOf } from '../AnswerView/SourceList';
 import { linkCitations } from './linkCitations';
 
 const useStyles = makeStyles(theme => ({
@@ -35,6 +37,13 @@ function Prose(props: { text: string; codeClassName: string }) {
   );
 }
 
+/** Names the section only when the link opens the source's own passage. */
+function citationTitle(source: AnswerSource, url?: string): string {
+  const section =
+    url === undefined || url === source.url ? sectionOf(source) : '';
+  return section ? `${source.title} › ${section}` : source.title;
+}
+
 export interface AnswerTextProps {
   text: string;
   sources: AnswerSource[];
@@ -43,6 +52,7 @@ export interface AnswerTextProps {
 /** Answer prose with its [Title] markers turned into links to the cited sources. */
 export function AnswerText(props: AnswerTextProps) {
   const classes = useStyles();
+  const link = usePortalLink();
   const segments = linkCitations(props.text, props.sources);
   return (
     <Typography
@@ -69,16 +79,9 @@ export function AnswerText(props: AnswerTextProps) {
                 {itemIndex > 0 && '; '}
                 {item.source ? (
                   <Link
-                    to={item.url ?? item.source.url}
+                    to={link(item.url ?? item.source.url)}
                     className={classes.citation}
-                    // Names the section only when the link opens the source's own passage.
-                    title={
-                      item.url !== undefined && item.url !== item.source.url
-                        ? item.source.title
-                        : item.source.sectionPath
-                        ? `${item.source.title} › ${item.source.sectionPath}`
-                        : item.source.title
-                    }
+                    title={citationTitle(item.source, item.url)}
                   >
                     {item.label}
                   </Link>

@@ -1,7 +1,14 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { renderInTestApp, TestApiProvider } from '@backstage/test-utils';
+import type { TestAppOptions } from '@backstage/test-utils';
+import { entityRouteRef } from '@backstage/plugin-catalog-react';
+import {
+  REDACTED_ANSWER_TEXT,
+  REDACTED_NOTICE,
+} from '@askdocs/plugin-ask-docs-common';
 import { askDocsApiRef } from '../../api/AskDocsApi';
+import { techdocsReaderRouteRef } from '../../routes';
 import {
   evidenceOnlyResponse,
   groundedResponse,
@@ -12,11 +19,16 @@ import { mockAskDocsApi } from '../../testUtils/mockApi';
 import { AnswerView, answerKind } from './AnswerView';
 import type { AskResponse } from '@askdocs/plugin-ask-docs-common';
 
-async function renderView(response: AskResponse, api = mockAskDocsApi()) {
+async function renderView(
+  response: AskResponse,
+  api = mockAskDocsApi(),
+  options?: TestAppOptions,
+) {
   await renderInTestApp(
     <TestApiProvider apis={[[askDocsApiRef, api]]}>
       <AnswerView response={response} />
     </TestApiProvider>,
+    options,
   );
   return api;
 }
@@ -34,11 +46,30 @@ function expectOnlyState(testId: string) {
   }
 }
 
+/** Inside the element with `testId`, the link named `name`. */
+function linkIn(testId: string, name: string) {
+  return within(screen.getByTestId(testId)).getByRole('link', { name });
+}
+
 /** Inside the element with `testId`, the link named `name` leads to `href`. */
 function expectLink(testId: string, name: string, href: string) {
   const link = within(screen.getByTestId(testId)).getByRole('link', { name });
   expect(link).toHaveAttribute('href', href);
 }
+
+/** A grounded answer whose second source is an entity page (no TechDocs). */
+const citingEntityPage: AskResponse = {
+  ...groundedResponse,
+  sources: [
+    ...groundedResponse.sources,
+    {
+      ...groundedResponse.sources[0],
+      title: 'payments',
+      sectionPath: 'payments',
+      url: '/catalog/default/component/payments',
+    },
+  ],
+};
 
 describe('AnswerView', () => {
   it('shows a grounded answer with linked markers and the source list', async () => {
@@ -122,6 +153,107 @@ describe('AnswerView', () => {
   it('does not warn for a record whose sources are current', async () => {
     await renderView(recordOf(groundedResponse));
     expect(screen.queryByTestId('ask-docs-outdated')).toBeNull();
+    expect(screen.queryByTestId('ask-docs-redacted')).toBeNull();
+  });
+
+  it('links citations and sources where the app mounts TechDocs and the catalog', async () => {
+    await renderView(citingEntityPage, undefined, {
+      mountedRoutes: {
+        '/tech/:namespace/:kind/:name': techdocsReaderRouteRef,
+        '/software/:namespace/:kind/:name': entityRouteRef,
+      },
+    });
+    const rollback = '/tech/default/component/payments/release/#rollback';
+    expect(
+      linkIn('ask-docs-answer-text', 'Release process › Rollback'),
+    ).toHaveAttribute('href', rollback);
+    expect(linkIn('ask-docs-sources', 'Release process')).toHaveAttribute(
+      'href',
+      rollback,
+    );
+    expect(linkIn('ask-docs-sources', 'payments')).toHaveAttribute(
+      'href',
+      '/software/default/component/payments',
+    );
+  });
+
+  it('links evidence to the mounted TechDocs reader too', async () => {
+    await renderView(evidenceOnlyResponse, undefined, {
+      mountedRoutes: { '/tech/:namespace/:kind/:name': techdocsReaderRouteRef },
+    });
+    expect(linkIn('ask-docs-evidence', 'Deployment')).toHaveAttribute(
+      'href',
+      '/tech/default/component/payments/deploy/#canary',
+    );
+  });
+
+  it("keeps the backend's TechDocs links where only the catalog's route is mounted", async () => {
+    await renderView(citingEntityPage, undefined, {
+      mountedRoutes: { '/software/:namespace/:kind/:name': entityRouteRef },
+    });
+    const rollback = groundedResponse.sources[0].url;
+    expect(
+      linkIn('ask-docs-answer-text', 'Release process › Rollback'),
+    ).toHaveAttribute('href', rollback);
+    expect(linkIn('ask-docs-sources', 'Release process')).toHaveAttribute(
+      'href',
+      rollback,
+    );
+    expect(linkIn('ask-docs-sources', 'payments')).toHaveAttribute(
+      'href',
+      '/software/default/component/payments',
+    );
+  });
+
+  it('shows the redaction notice on a grounded answer that lost a source', async () => {
+    await renderView(
+      recordOf(
+        { ...groundedResponse, notice: REDACTED_NOTICE },
+        {
+          redacted: {
+            sources: 1,
+            evidence: 0,
+            corrections: 0,
+            answerText: false,
+          },
+        },
+      ),
+    );
+    expectOnlyState('ask-docs-state-grounded');
+    expect(screen.getByTestId('ask-docs-redacted')).toHaveTextContent(
+      REDACTED_NOTICE,
+    );
+  });
+
+  it('labels a redacted answer text as redacted, not as "Not an answer"', async () => {
+    // As the backend replays it: the text replaced, no longer grounded, its notice the redaction.
+    await renderView(
+      recordOf(
+        {
+          ...groundedResponse,
+          grounded: false,
+          answer: REDACTED_ANSWER_TEXT,
+          notice: REDACTED_NOTICE,
+        },
+        {
+          redacted: {
+            sources: 0,
+            evidence: 0,
+            corrections: 0,
+            answerText: true,
+          },
+        },
+      ),
+    );
+    const state = screen.getByTestId('ask-docs-state-evidence-only');
+    expect(within(state).getByText('Answer redacted')).toBeInTheDocument();
+    expect(within(state).queryByText('Not an answer')).toBeNull();
+    expect(state).toHaveTextContent(REDACTED_ANSWER_TEXT);
+    expect(screen.getByTestId('ask-docs-redacted')).toHaveTextContent(
+      REDACTED_NOTICE,
+    );
+    // The notice is shown once, not again as the evidence state's explanation.
+    expect(screen.getAllByText(REDACTED_NOTICE)).toHaveLength(1);
   });
 
   it('sends thumbs-down feedback for this answer once', async () => {

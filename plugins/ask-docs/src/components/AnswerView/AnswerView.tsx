@@ -4,6 +4,7 @@ import { Alert, AlertTitle } from '@material-ui/lab';
 import {
   EVIDENCE_ONLY_NOTICE,
   NOT_IN_KNOWLEDGE_BASE_ANSWER,
+  REDACTED_NOTICE,
 } from '@askdocs/plugin-ask-docs-common';
 import type {
   AnswerRecord,
@@ -41,6 +42,9 @@ export function AnswerView(props: AnswerViewProps) {
   const { response } = props;
   const kind = answerKind(response);
   const outdated = isRecord(response) ? response.outdatedSources : [];
+  const redacted = isRecord(response) ? response.redacted : undefined;
+  // A redacted record's notice is REDACTED_NOTICE, shown once above whichever view applies.
+  const notice = redacted ? undefined : response.notice;
 
   return (
     <Box data-testid={`ask-docs-state-${kind}`} data-answer-id={response.id}>
@@ -70,6 +74,14 @@ export function AnswerView(props: AnswerViewProps) {
         </Box>
       )}
 
+      {redacted && (
+        <Box mb={2}>
+          <Alert severity="info" data-testid="ask-docs-redacted">
+            {REDACTED_NOTICE}
+          </Alert>
+        </Box>
+      )}
+
       {kind === 'grounded' && (
         <>
           <AnswerText text={response.answer} sources={response.sources} />
@@ -87,8 +99,8 @@ export function AnswerView(props: AnswerViewProps) {
         <Alert severity="info">
           <AlertTitle>Not in the knowledge base</AlertTitle>
           {response.answer || NOT_IN_KNOWLEDGE_BASE_ANSWER}
-          {response.notice && response.notice !== response.answer && (
-            <Typography variant="body2">{response.notice}</Typography>
+          {notice && notice !== response.answer && (
+            <Typography variant="body2">{notice}</Typography>
           )}
         </Alert>
       )}
@@ -96,8 +108,18 @@ export function AnswerView(props: AnswerViewProps) {
       {kind === 'evidence-only' && (
         <>
           <Alert severity="warning">
-            <AlertTitle>Not an answer</AlertTitle>
-            {response.notice || EVIDENCE_ONLY_NOTICE}
+            {redacted?.answerText ? (
+              // The text is REDACTED_ANSWER_TEXT: the answer exists, its reader may not see it.
+              <>
+                <AlertTitle>Answer redacted</AlertTitle>
+                {response.answer}
+              </>
+            ) : (
+              <>
+                <AlertTitle>Not an answer</AlertTitle>
+                {notice || EVIDENCE_ONLY_NOTICE}
+              </>
+            )}
           </Alert>
           <Box mt={2}>
             <SourceList

@@ -4,6 +4,7 @@ import Typography from '@material-ui/core/Typography';
 import { makeStyles } from '@material-ui/core/styles';
 import { Link } from '@backstage/core-components';
 import type { AnswerSource } from '@askdocs/plugin-ask-docs-common';
+import { usePortalLink } from '../../hooks/usePortalLink';
 
 /** What the source and evidence lists need from a passage (a source or evidence chunk). */
 export type Passage = Pick<
@@ -21,8 +22,10 @@ const useStyles = makeStyles(theme => ({
   },
 }));
 
-/** The section path without its leading document title (it is shown as the link). */
-function sectionOf(passage: Passage): string {
+/** The section path without its leading document title (shown beside it, not twice). */
+export function sectionOf(
+  passage: Pick<Passage, 'title' | 'sectionPath'>,
+): string {
   const prefix = `${passage.title} › `;
   if (passage.sectionPath === passage.title) return '';
   return passage.sectionPath.startsWith(prefix)
@@ -40,6 +43,7 @@ export interface SourceListProps {
 /** Sources or evidence: title linking to the page at the section anchor, section path, snippet. */
 export function SourceList(props: SourceListProps) {
   const classes = useStyles();
+  const link = usePortalLink();
   if (props.passages.length === 0) return null;
   return (
     <div data-testid={props.testId}>
@@ -56,7 +60,7 @@ export function SourceList(props: SourceListProps) {
               data-testid="ask-docs-source"
             >
               <Typography variant="body2" component="div">
-                <Link to={passage.url}>{passage.title}</Link>
+                <Link to={link(passage.url)}>{passage.title}</Link>
                 {section && (
                   <span className={classes.section}> › {section}</span>
                 )}

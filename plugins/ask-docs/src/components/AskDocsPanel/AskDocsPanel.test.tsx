@@ -166,6 +166,21 @@ describe('AskDocsPanel', () => {
     });
   });
 
+  it('reports an answer stream that ends without its final event', async () => {
+    const api = mockAskDocsApi({
+      askStream: jest.fn(async function* cutOff() {
+        yield { type: 'status', phase: 'generating' };
+        yield { type: 'delta', text: 'Roll back with' };
+      }),
+    });
+    await renderPanel(api);
+    await askQuestion('How do I roll back?');
+    expect(await screen.findByTestId('ask-docs-state-error')).toHaveTextContent(
+      'The answer stream ended before the answer was complete',
+    );
+    expect(screen.queryByTestId('ask-docs-streaming')).toBeNull();
+  });
+
   it('shows an error state when the request itself fails', async () => {
     const api = mockAskDocsApi({
       askStream: jest.fn(async function* fails() {
@@ -337,6 +352,40 @@ describe('AskDocsPanel', () => {
     await new Promise(r => setTimeout(r, 20));
     expect(screen.queryByTestId('ask-docs-state-not-in-kb')).toBeNull();
     expect(screen.getByTestId('ask-docs-question')).toHaveValue('Question B');
+  });
+
+  it("asks a stored answer's follow-ups in its scope, a new question in the panel's", async () => {
+    const stored = recordOf(groundedResponse, {
+      id: 'h-1',
+      question: 'How do payments settle?',
+      scope: { entityRefs: ['component:default/payments'] },
+    });
+    const api = mockAskDocsApi({
+      listAnswers: jest.fn(async () => [stored]),
+      getAnswer: jest.fn(async () => stored),
+      askStream: jest.fn(() => streamOf(notInKbResponse)),
+    });
+    const panelScope = { entityRefs: ['component:default/billing'] };
+    await renderPanel(api, { showHistory: true, scope: panelScope });
+    await userEvent.click(await screen.findByText('How do payments settle?'));
+    await screen.findByTestId('ask-docs-state-grounded');
+
+    await userEvent.clear(screen.getByTestId('ask-docs-question'));
+    await askQuestion('And how long does it take?');
+    await screen.findByTestId('ask-docs-state-not-in-kb');
+    expect(api.askStream.mock.calls[0][0]).toEqual({
+      question: 'And how long does it take?',
+      scope: stored.scope,
+      threadId: 'h-1',
+    });
+
+    await userEvent.click(screen.getByTestId('ask-docs-new-question'));
+    await askQuestion('Who owns billing?');
+    await waitFor(() => expect(api.askStream).toHaveBeenCalledTimes(2));
+    expect(api.askStream.mock.calls[1][0]).toEqual({
+      question: 'Who owns billing?',
+      scope: panelScope,
+    });
   });
 
   it('lists previous questions and reloads one with its outdated notice', async () => {

@@ -40,6 +40,8 @@ export function AskDocsPanel(props: AskDocsPanelProps) {
     [],
   );
   const [asked, setAsked] = useState<string>();
+  // A thread started from a stored answer keeps that answer's scope, not the panel's.
+  const [threadScope, setThreadScope] = useState<AskScope>();
   // MUI 4 ties the label to the input only through an id.
   const inputId = useId();
 
@@ -58,13 +60,16 @@ export function AskDocsPanel(props: AskDocsPanelProps) {
     }
   }, [state]);
 
+  const scopeOf = (threadId?: string) => (threadId && threadScope) || scope;
   /** Asks in the current thread: a follow-up of its last answer, if there is one. */
   const askInThread = (text: string) => {
-    setAsked(thread[thread.length - 1]?.id);
-    ask(text, scope, thread[thread.length - 1]?.id);
+    const threadId = thread[thread.length - 1]?.id;
+    setAsked(threadId);
+    ask(text, scopeOf(threadId), threadId);
   };
   const newQuestion = () => {
     setThread([]);
+    setThreadScope(undefined);
     setAsked(undefined);
     setQuestion('');
     reset();
@@ -137,7 +142,7 @@ export function AskDocsPanel(props: AskDocsPanelProps) {
           onRetry={() =>
             ask(
               state.phase === 'error' ? state.question : question,
-              scope,
+              scopeOf(asked),
               asked,
             )
           }
@@ -162,6 +167,7 @@ export function AskDocsPanel(props: AskDocsPanelProps) {
             setQuestion(record.question);
             // A replayed answer starts a thread of its own: follow-ups continue from it.
             setThread([{ id: record.id, question: record.question }]);
+            setThreadScope(record.scope);
             setAsked(record.threadId);
           }}
         />
@@ -170,15 +176,18 @@ export function AskDocsPanel(props: AskDocsPanelProps) {
   );
 }
 
+export interface AskStateViewProps {
+  state: AskState;
+  /** Offered as a Retry button on an error. */
+  onRetry?: () => void;
+  hideFeedback?: boolean;
+}
+
 /**
  * Renders whichever phase the current question is in, inside a polite live region that stays
  * in place across phases (one per panel), so screen readers announce the answer when it is done.
  */
-export function AskStateView(props: {
-  state: AskState;
-  onRetry?: () => void;
-  hideFeedback?: boolean;
-}) {
+export function AskStateView(props: AskStateViewProps) {
   return (
     <div
       role="status"
@@ -193,7 +202,7 @@ export function AskStateView(props: {
   );
 }
 
-function phaseView(props: Parameters<typeof AskStateView>[0]): ReactNode {
+function phaseView(props: AskStateViewProps): ReactNode {
   const { state } = props;
   switch (state.phase) {
     case 'idle':

@@ -1,2 +1,2 @@
 export { AskDocsPanel, AskStateView } from './AskDocsPanel';
-export type { AskDocsPanelProps } from './AskDocsPanel';
+export type { AskDocsPanelProps, AskStateViewProps } from './AskDocsPanel';

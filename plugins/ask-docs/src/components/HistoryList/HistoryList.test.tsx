@@ -1,9 +1,15 @@
+import { useState } from 'react';
 import { act, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { renderInTestApp, TestApiProvider } from '@backstage/test-utils';
+import type { AnswerRecord } from '@askdocs/plugin-ask-docs-common';
 import { askDocsApiRef } from '../../api/AskDocsApi';
+import type { AskDocsApi } from '../../api/AskDocsApi';
 import { groundedResponse, recordOf } from '../../testUtils/fixtures';
-import { mockHistoryLoadedByHand } from '../../testUtils/mockApi';
+import {
+  mockAskDocsApi,
+  mockHistoryLoadedByHand,
+} from '../../testUtils/mockApi';
 import { HistoryList } from './HistoryList';
 
 describe('HistoryList', () => {
@@ -30,5 +36,109 @@ describe('HistoryList', () => {
     expect(onSelect).toHaveBeenCalledTimes(1);
     expect(onSelect).toHaveBeenCalledWith(b);
     expect(items[1]).not.toHaveAttribute('aria-disabled', 'true');
+  });
+});
+
+describe('HistoryList paging', () => {
+  const record = (n: number) =>
+    recordOf(groundedResponse, { id: `h-${n}`, question: `Question ${n}` });
+
+  async function renderList(api: AskDocsApi, limit = 2) {
+    // Stands in for a panel whose new answer refreshes the list.
+    function Host() {
+      const [key, setKey] = useState(0);
+      return (
+        <>
+          <button type="button" onClick={() => setKey(k => k + 1)}>
+            refresh
+          </button>
+          <HistoryList limit={limit} refreshKey={key} />
+        </>
+      );
+    }
+    await renderInTestApp(
+      <TestApiProvider apis={[[askDocsApiRef, api]]}>
+        <Host />
+      </TestApiProvider>,
+    );
+  }
+
+  const questions = () =>
+    screen
+      .getAllByTestId('ask-docs-history-item')
+      .map(item => within(item).getByText(/^Question/).textContent);
+  const olderButton = () =>
+    screen.queryByRole('button', { name: 'Show older questions' });
+
+  it('appends the page before the last item without duplicates until a page is short', async () => {
+    const api = mockAskDocsApi({
+      listAnswers: jest
+        .fn()
+        .mockResolvedValueOnce([record(1), record(2)])
+        // Overlaps when an answer was added meanwhile; a short page is the last.
+        .mockResolvedValueOnce([record(2), record(3)])
+        .mockResolvedValueOnce([record(4)]),
+    });
+    await renderList(api);
+    await screen.findByText('Question 2');
+
+    await userEvent.click(olderButton()!);
+    await screen.findByText('Question 3');
+    expect(api.listAnswers).toHaveBeenLastCalledWith({
+      limit: 2,
+      before: 'h-2',
+    });
+    expect(questions()).toEqual(['Question 1', 'Question 2', 'Question 3']);
+
+    await userEvent.click(olderButton()!);
+    await screen.findByText('Question 4');
+    expect(api.listAnswers).toHaveBeenLastCalledWith({
+      limit: 2,
+      before: 'h-3',
+    });
+    expect(olderButton()).toBeNull();
+  });
+
+  it('offers older questions only while the last page was full', async () => {
+    const api = mockAskDocsApi({
+      listAnswers: jest
+        .fn()
+        .mockResolvedValueOnce([record(1)])
+        .mockResolvedValueOnce([record(0), record(1)]),
+    });
+    await renderList(api);
+    await screen.findByText('Question 1');
+    expect(olderButton()).toBeNull();
+
+    await userEvent.click(screen.getByText('refresh'));
+    await screen.findByText('Question 0');
+    expect(olderButton()).toBeEnabled();
+  });
+
+  it('reloads from the top on refresh and drops an older page asked for before it', async () => {
+    let sendOlder: (page: AnswerRecord[]) => void = () => {};
+    const api = mockAskDocsApi({
+      listAnswers: jest
+        .fn()
+        .mockResolvedValueOnce([record(1), record(2)])
+        .mockImplementationOnce(
+          () =>
+            new Promise<AnswerRecord[]>(resolve => {
+              sendOlder = resolve;
+            }),
+        )
+        .mockResolvedValueOnce([record(0), record(1)]),
+    });
+    await renderList(api);
+    await screen.findByText('Question 2');
+    await userEvent.click(olderButton()!);
+
+    await userEvent.click(screen.getByText('refresh'));
+    await screen.findByText('Question 0');
+    expect(api.listAnswers).toHaveBeenLastCalledWith({ limit: 2 });
+    await act(async () => sendOlder([record(3)]));
+    expect(screen.queryByText('Question 3')).toBeNull();
+    expect(questions()).toEqual(['Question 0', 'Question 1']);
+    expect(olderButton()).toBeEnabled();
   });
 });

@@ -1,4 +1,5 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
+import Button from '@material-ui/core/Button';
 import List from '@material-ui/core/List';
 import ListItem from '@material-ui/core/ListItem';
 import ListItemText from '@material-ui/core/ListItemText';
@@ -28,6 +29,7 @@ export interface HistoryListProps {
    * also ignores a load overtaken by a newer question. The item shows as loading until it settles.
    */
   onOpen?(id: string): Promise<unknown>;
+  /** Questions per page; "Show older questions" loads the next page. */
   limit?: number;
 }
 
@@ -36,23 +38,47 @@ export function HistoryList(props: HistoryListProps) {
   const { refreshKey, onSelect, onOpen, limit = 20 } = props;
   const api = useApi(askDocsApiRef);
   const [items, setItems] = useState<AnswerRecord[]>();
+  // A full page may have older answers behind it.
+  const [hasOlder, setHasOlder] = useState(false);
+  const [loadingOlder, setLoadingOlder] = useState(false);
+  // Bumped by every reload from the top: an older page asked for before it is dropped.
+  const listing = useRef(0);
   const { pending: loadingId, error, setError, run } = usePendingCall<string>();
 
   useEffect(() => {
-    let cancelled = false;
+    const current = ++listing.current;
+    setLoadingOlder(false);
     api
       .listAnswers({ limit })
       .then(list => {
-        if (!cancelled) {
-          setItems(list);
-          setError(undefined);
-        }
+        if (listing.current !== current) return;
+        setItems(list);
+        setHasOlder(list.length >= limit);
+        setError(undefined);
       })
-      .catch(e => !cancelled && setError(describeError(e)));
-    return () => {
-      cancelled = true;
-    };
+      .catch(e => listing.current === current && setError(describeError(e)));
   }, [api, limit, refreshKey, setError]);
+
+  const loadOlder = async () => {
+    const oldest = items?.[items.length - 1];
+    if (!oldest) return;
+    const current = listing.current;
+    setLoadingOlder(true);
+    try {
+      const page = await api.listAnswers({ limit, before: oldest.id });
+      if (listing.current !== current) return;
+      setItems(listed => {
+        const seen = new Set(listed?.map(item => item.id));
+        return [...(listed ?? []), ...page.filter(item => !seen.has(item.id))];
+      });
+      setHasOlder(page.length >= limit);
+      setError(undefined);
+    } catch (e) {
+      if (listing.current === current) setError(describeError(e));
+    } finally {
+      if (listing.current === current) setLoadingOlder(false);
+    }
+  };
 
   const open = (id: string) =>
     run(id, async isLatest => {
@@ -99,6 +125,16 @@ export function HistoryList(props: HistoryListProps) {
             </ListItem>
           ))}
         </List>
+      )}
+      {items && hasOlder && (
+        <Button
+          size="small"
+          onClick={loadOlder}
+          disabled={loadingOlder}
+          data-testid="ask-docs-history-older"
+        >
+          Show older questions
+        </Button>
       )}
     </div>
   );

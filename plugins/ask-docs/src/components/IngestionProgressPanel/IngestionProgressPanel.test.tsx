@@ -85,20 +85,36 @@ describe('IngestionProgressPanel', () => {
     ).toBeEmptyDOMElement();
   });
 
-  it('shows other failures instead of hiding them', async () => {
-    const api = mockAskDocsApi({
-      getIngestionProgress: jest.fn(async () => {
-        throw new Error('database unavailable');
+  it('renders nothing, not even the start button, when the first load fails (502)', async () => {
+    const failed = ResponseError.fromResponse(
+      new Response('<html>Bad Gateway</html>', {
+        status: 502,
+        statusText: 'Bad Gateway',
       }),
+    ).then(error => Promise.reject(error));
+    failed.catch(() => {});
+    const api = mockAskDocsApi({
+      getIngestionProgress: jest.fn(() => failed),
     });
-    await renderInTestApp(
+    const { container } = await renderInTestApp(
       <TestApiProvider apis={[[askDocsApiRef, api]]}>
-        <IngestionProgressPanel />
+        <div data-testid="host">
+          <IngestionProgressPanel />
+        </div>
       </TestApiProvider>,
     );
-    expect(await screen.findByRole('alert')).toHaveTextContent(
-      'database unavailable',
-    );
+    expect(api.getIngestionProgress).toHaveBeenCalledTimes(1);
+    // Let the panel handle the rejection before looking.
+    await act(async () => {
+      await failed.catch(() => {});
+    });
+    expect(screen.queryByTestId('ask-docs-ingestion')).toBeNull();
+    expect(
+      screen.queryByRole('button', { name: 'Start ingestion run' }),
+    ).toBeNull();
+    expect(
+      container.querySelector('[data-testid="host"]'),
+    ).toBeEmptyDOMElement();
   });
 
   it('keeps polling and the last counters through a failed refresh', async () => {

@@ -35,33 +35,36 @@ export interface IngestionProgressPanelProps {
 }
 
 interface Load {
-  /** False until the first answer (progress or failure). */
-  settled: boolean;
   forbidden: boolean;
-  /** The last progress read; kept through failed refreshes. */
+  /**
+   * The last progress read; kept through failed refreshes. Until one is read the panel stays
+   * hidden: a first failure other than 403 (a proxy's 502) says nothing about being an admin.
+   */
   progress?: IngestionProgress;
   /** Why the last refresh failed; cleared by the next that succeeds. */
   error?: string;
 }
 
-/** Admin view of the indexing run. Renders nothing for users who may not see it (403). */
+/**
+ * Admin view of the indexing run. Renders nothing until progress has loaded once, and nothing
+ * for users who may not see it (403); failures after the first load are shown inside it.
+ */
 export function IngestionProgressPanel(props: IngestionProgressPanelProps) {
   const { pollIntervalMs = 5000 } = props;
   const api = useApi(askDocsApiRef);
-  const [load, setLoad] = useState<Load>({ settled: false, forbidden: false });
+  const [load, setLoad] = useState<Load>({ forbidden: false });
   const [starting, setStarting] = useState(false);
   const [startError, setStartError] = useState<string>();
 
   const refresh = useCallback(async () => {
     try {
       const progress = await api.getIngestionProgress();
-      setLoad({ settled: true, forbidden: false, progress });
+      setLoad({ forbidden: false, progress });
     } catch (e) {
       // One failed refresh (a proxy timeout, a restarting backend) keeps the last progress, so
       // a running run stays running and polling goes on.
       setLoad(l => ({
         ...l,
-        settled: true,
         forbidden: isForbidden(e),
         error: describeError(e),
       }));
@@ -81,7 +84,7 @@ export function IngestionProgressPanel(props: IngestionProgressPanelProps) {
     return () => clearInterval(timer);
   }, [running, refresh, pollIntervalMs]);
 
-  if (load.forbidden || !load.settled) return null;
+  if (load.forbidden || !progress) return null;
 
   const start = async () => {
     setStarting(true);
@@ -107,35 +110,29 @@ export function IngestionProgressPanel(props: IngestionProgressPanelProps) {
             {load.error}
           </Typography>
         )}
-        {progress && (
-          <>
-            {running && (
-              <LinearProgress aria-label="Ingestion run in progress" />
-            )}
-            <Typography variant="body2" color="textSecondary" gutterBottom>
-              {describeRun(progress)}
-            </Typography>
-            <Box display="flex" flexWrap="wrap" style={{ gap: 24 }}>
-              {COUNTERS.map(([label, field]) => (
-                <Stat key={field} label={label} value={progress[field]} />
-              ))}
-              <Stat label="Errors" value={progress.errors.length} />
-            </Box>
-            {progress.errors.length > 0 && (
-              <List dense data-testid="ask-docs-ingestion-error-list">
-                {progress.errors.slice(0, 50).map((error, i) => (
-                  <ListItem key={i} disableGutters>
-                    <ListItemText
-                      primary={error.message}
-                      secondary={[error.entityRef, error.page]
-                        .filter(Boolean)
-                        .join(' · ')}
-                    />
-                  </ListItem>
-                ))}
-              </List>
-            )}
-          </>
+        {running && <LinearProgress aria-label="Ingestion run in progress" />}
+        <Typography variant="body2" color="textSecondary" gutterBottom>
+          {describeRun(progress)}
+        </Typography>
+        <Box display="flex" flexWrap="wrap" style={{ gap: 24 }}>
+          {COUNTERS.map(([label, field]) => (
+            <Stat key={field} label={label} value={progress[field]} />
+          ))}
+          <Stat label="Errors" value={progress.errors.length} />
+        </Box>
+        {progress.errors.length > 0 && (
+          <List dense data-testid="ask-docs-ingestion-error-list">
+            {progress.errors.slice(0, 50).map((error, i) => (
+              <ListItem key={i} disableGutters>
+                <ListItemText
+                  primary={error.message}
+                  secondary={[error.entityRef, error.page]
+                    .filter(Boolean)
+                    .join(' · ')}
+                />
+              </ListItem>
+            ))}
+          </List>
         )}
         <Box mt={2} display="flex" alignItems="center" style={{ gap: 8 }}>
           <Button

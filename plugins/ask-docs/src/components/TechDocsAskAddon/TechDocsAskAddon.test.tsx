@@ -134,11 +134,35 @@ describe('Ask about these docs (TechDocs addon)', () => {
   });
 
   it('shows nothing outside a TechDocs reader, so it never asks unscoped', async () => {
-    const api = await renderAddon(addonOptions().component);
-    // Give the lazily loaded addon time to render if it were going to.
-    await new Promise(resolve => setTimeout(resolve, 50));
-    expect(screen.queryByTestId('ask-docs-techdocs-addon')).toBeNull();
-    expect(screen.queryByTestId('ask-docs-question')).toBeNull();
+    const Addon = addonOptions().component;
+    const api = mockAskDocsApi();
+    // Beside the one outside, one inside a reader proves the lazy chunk loaded and rendered.
+    await renderInTestApp(
+      <TestApiProvider
+        apis={[
+          [askDocsApiRef, api],
+          [techdocsApiRef, techdocsApi],
+        ]}
+      >
+        <div data-testid="outside">
+          <Addon />
+        </div>
+        <TechDocsReaderPageProvider
+          entityRef={{
+            kind: 'component',
+            namespace: 'default',
+            name: 'payments-service',
+          }}
+        >
+          <Addon />
+        </TechDocsReaderPageProvider>
+      </TestApiProvider>,
+    );
+    expect(
+      await screen.findByTestId('ask-docs-techdocs-addon'),
+    ).toBeInTheDocument();
+    expect(screen.getAllByTestId('ask-docs-question')).toHaveLength(1);
+    expect(screen.getByTestId('outside')).toBeEmptyDOMElement();
     expect(api.askStream).not.toHaveBeenCalled();
   });
 });
