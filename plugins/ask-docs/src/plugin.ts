@@ -29,7 +29,7 @@ export const askDocsPlugin = createPlugin({
     }),
   ],
   routes: { root: rootRouteRef },
-  // Optional: bind it to the TechDocs reader when the app mounts that elsewhere than /docs.
+  // Bound to techdocs.docRoot by default (resolveRouteBindings), like the new system's.
   externalRoutes: { techdocsReader: techdocsReaderRouteRef },
 });
 

@@ -6,8 +6,9 @@ import {
 export const rootRouteRef = createRouteRef({ id: 'ask-docs' });
 
 /**
- * The TechDocs reader of one entity, for citation links. Optional: unbound, links keep the
- * backend's `/docs/...` path. The new frontend system binds it to the TechDocs plugin itself.
+ * The TechDocs reader of one entity, for citation links. Both frontend systems bind it to the
+ * TechDocs plugin's reader by default; unbound (no TechDocs plugin), links keep the backend's
+ * `/docs/...` path.
  */
 export const techdocsReaderRouteRef = createExternalRouteRef({
   id: 'ask-docs:techdocs-reader',

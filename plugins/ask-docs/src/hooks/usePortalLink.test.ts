@@ -36,6 +36,15 @@ describe('portalLink', () => {
     );
   });
 
+  it('keeps the backend url where the mounted route cannot be built', () => {
+    // Mounted with a param more than the three the link gives: generatePath throws.
+    const needsVersion = () => {
+      throw new Error('Missing ":version" param');
+    };
+    const url = '/docs/default/component/payments/release/#rollback';
+    expect(portalLink(url, { techdocsReader: needsVersion })).toBe(url);
+  });
+
   it('leaves other urls alone', () => {
     for (const url of [
       'https://example.com/docs/a/b/c',

@@ -29,12 +29,19 @@ export function portalLink(url: string, routes: PortalRoutes): string {
   const [, page, namespace, kind, name, rest] = match;
   const route = page === 'docs' ? routes.techdocsReader : routes.entityPage;
   if (!route) return url;
-  // The parts stay encoded: route functions insert params as given.
-  const base = route({ namespace, kind, name });
+  // The parts stay encoded: route functions insert params as given. A route the app mounts with
+  // more params than these cannot be built: the backend's link then.
+  let base: string;
+  try {
+    base = route({ namespace, kind, name });
+  } catch {
+    return url;
+  }
   return rest.startsWith('/') ? base.replace(/\/$/, '') + rest : base + rest;
 }
 
-// Each throws where the app does not mount the page; links then stay as the backend sent them.
+// Undefined (the optional TechDocs route unbound) or thrown (no catalog route) where the app does
+// not mount the page; links then stay as the backend sent them.
 function useTechdocsReaderRoute(): EntityRouteFunc | undefined {
   try {
     return useRouteRef(techdocsReaderRouteRef);

@@ -388,6 +388,33 @@ describe('AskDocsPanel', () => {
     });
   });
 
+  it("asks a follow-up of a stored answer across all docs in the panel's scope", async () => {
+    const stored = recordOf(groundedResponse, {
+      id: 'h-2',
+      question: 'Who approves releases?',
+      scope: {},
+    });
+    const api = mockAskDocsApi({
+      listAnswers: jest.fn(async () => [stored]),
+      getAnswer: jest.fn(async () => stored),
+      askStream: jest.fn(() => streamOf(notInKbResponse)),
+    });
+    const panelScope = { entityRefs: ['component:default/billing'] };
+    await renderPanel(api, { showHistory: true, scope: panelScope });
+    await userEvent.click(await screen.findByText('Who approves releases?'));
+    await screen.findByTestId('ask-docs-state-grounded');
+
+    await userEvent.clear(screen.getByTestId('ask-docs-question'));
+    await askQuestion('And hotfixes?');
+    await screen.findByTestId('ask-docs-state-not-in-kb');
+    // Not widened to all docs: the stored answer's empty scope names no entity.
+    expect(api.askStream.mock.calls[0][0]).toEqual({
+      question: 'And hotfixes?',
+      scope: panelScope,
+      threadId: 'h-2',
+    });
+  });
+
   it('lists previous questions and reloads one with its outdated notice', async () => {
     const record = recordOf(groundedResponse, {
       question: 'How did we roll back last time?',

@@ -167,7 +167,10 @@ export function AskDocsPanel(props: AskDocsPanelProps) {
             setQuestion(record.question);
             // A replayed answer starts a thread of its own: follow-ups continue from it.
             setThread([{ id: record.id, question: record.question }]);
-            setThreadScope(record.scope);
+            // Its entities, if it had any; an answer across all docs leaves the panel's scope.
+            setThreadScope(
+              record.scope?.entityRefs?.length ? record.scope : undefined,
+            );
             setAsked(record.threadId);
           }}
         />

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { act, screen, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { renderInTestApp, TestApiProvider } from '@backstage/test-utils';
 import type { AnswerRecord } from '@askdocs/plugin-ask-docs-common';
@@ -140,5 +140,40 @@ describe('HistoryList paging', () => {
     expect(screen.queryByText('Question 3')).toBeNull();
     expect(questions()).toEqual(['Question 0', 'Question 1']);
     expect(olderButton()).toBeEnabled();
+  });
+
+  it('asks for no older page while the list reloads from the top', async () => {
+    let sendTop: (page: AnswerRecord[]) => void = () => {};
+    const api = mockAskDocsApi({
+      listAnswers: jest
+        .fn()
+        .mockResolvedValueOnce([record(1), record(2)])
+        .mockImplementationOnce(
+          () =>
+            new Promise<AnswerRecord[]>(resolve => {
+              sendTop = resolve;
+            }),
+        ),
+    });
+    await renderList(api);
+    await screen.findByText('Question 2');
+    await userEvent.click(screen.getByText('refresh'));
+    // The list shown is the old one: an older page asked for now could skip an answer.
+    expect(olderButton()).toBeDisabled();
+    await act(async () => sendTop([record(0), record(1)]));
+    await screen.findByText('Question 0');
+    expect(olderButton()).toBeEnabled();
+  });
+
+  it('stops offering older questions when a full page brings nothing new', async () => {
+    // An API that ignores `before` answers the top page again.
+    const api = mockAskDocsApi({
+      listAnswers: jest.fn(async () => [record(1), record(2)]),
+    });
+    await renderList(api);
+    await screen.findByText('Question 2');
+    await userEvent.click(olderButton()!);
+    await waitFor(() => expect(olderButton()).toBeNull());
+    expect(questions()).toEqual(['Question 1', 'Question 2']);
   });
 });

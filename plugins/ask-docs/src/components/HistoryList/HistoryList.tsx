@@ -41,6 +41,8 @@ export function HistoryList(props: HistoryListProps) {
   // A full page may have older answers behind it.
   const [hasOlder, setHasOlder] = useState(false);
   const [loadingOlder, setLoadingOlder] = useState(false);
+  // While the top page reloads, the list shown is the old one: no older page is asked for it.
+  const [reloading, setReloading] = useState(false);
   // Bumped by every reload from the top: an older page asked for before it is dropped.
   const listing = useRef(0);
   const { pending: loadingId, error, setError, run } = usePendingCall<string>();
@@ -48,6 +50,7 @@ export function HistoryList(props: HistoryListProps) {
   useEffect(() => {
     const current = ++listing.current;
     setLoadingOlder(false);
+    setReloading(true);
     api
       .listAnswers({ limit })
       .then(list => {
@@ -56,7 +59,8 @@ export function HistoryList(props: HistoryListProps) {
         setHasOlder(list.length >= limit);
         setError(undefined);
       })
-      .catch(e => listing.current === current && setError(describeError(e)));
+      .catch(e => listing.current === current && setError(describeError(e)))
+      .finally(() => listing.current === current && setReloading(false));
   }, [api, limit, refreshKey, setError]);
 
   const loadOlder = async () => {
@@ -67,11 +71,11 @@ export function HistoryList(props: HistoryListProps) {
     try {
       const page = await api.listAnswers({ limit, before: oldest.id });
       if (listing.current !== current) return;
-      setItems(listed => {
-        const seen = new Set(listed?.map(item => item.id));
-        return [...(listed ?? []), ...page.filter(item => !seen.has(item.id))];
-      });
-      setHasOlder(page.length >= limit);
+      const seen = new Set(items?.map(item => item.id));
+      const older = page.filter(item => !seen.has(item.id));
+      setItems(listed => [...(listed ?? []), ...older]);
+      // A page of nothing new (an API that ignores `before`) ends the paging too.
+      setHasOlder(page.length >= limit && older.length > 0);
       setError(undefined);
     } catch (e) {
       if (listing.current === current) setError(describeError(e));
@@ -130,7 +134,7 @@ export function HistoryList(props: HistoryListProps) {
         <Button
           size="small"
           onClick={loadOlder}
-          disabled={loadingOlder}
+          disabled={loadingOlder || reloading}
           data-testid="ask-docs-history-older"
         >
           Show older questions
