@@ -151,7 +151,10 @@ export interface Config {
      * catalog within about `frequency` plus one listing, without re-embedding anything.
      */
     visibilitySync?: {
-      /** Default true. Off: no sync task and no freshness guard. */
+      /**
+       * Default true. Off: no sync task and no freshness guard; attributes follow ingestion runs
+       * only, and a run whose catalog listing is empty changes nothing.
+       */
       enabled?: boolean;
       /** How often the catalog is listed, e.g. { seconds: 30 } (the default) or 'PT30S'. */
       frequency?: HumanDuration | string;

@@ -223,11 +223,13 @@ export interface AskDocsStore {
   ): Promise<ReplacedDocument>;
   /**
    * replaceDocument for several pages in one transaction (results in the same order): the
-   * posting lists their keys share are rewritten once for the batch.
+   * posting lists their keys share are rewritten once for the batch. With `guard`, only while
+   * the run is running (RunTakenOverError otherwise), as deleteEntities.
    */
   replaceDocuments(
     pages: PageWrite[],
     model: { modelId: string; dimension: number },
+    guard?: { runId: number },
   ): Promise<ReplacedDocument[]>;
   /** Deletes the documents; with `guard`, only while the run is running (as deleteEntities). */
   deleteDocuments(

@@ -62,17 +62,12 @@ export class DatabaseAskDocsStore implements AskDocsStore {
       )
       .update(row);
     if (updated > 0) return;
-    if (
-      await this.db('ask_docs_entities')
-        .where('entity_ref', e.entityRef)
-        .first('entity_ref')
-    )
-      return; // written by a newer listing
+    // New, written by a newer listing, or inserted by another writer meanwhile: the guarded
+    // upsert decides (a number is taken only here).
     await this.db('ask_docs_entities')
       .insert(row)
       .onConflict('entity_ref')
       .merge()
-      // Another writer inserted it meanwhile: the same rule.
       .whereRaw(NOT_NEWER_SQL);
   }
 
@@ -269,6 +264,7 @@ export class DatabaseAskDocsStore implements AskDocsStore {
   async replaceDocuments(
     pages: PageWrite[],
     model: { modelId: string; dimension: number },
+    guard?: { runId: number },
   ): Promise<ReplacedDocument[]> {
     for (const { chunks, vectors } of pages) {
       for (const c of chunks) {
@@ -282,6 +278,9 @@ export class DatabaseAskDocsStore implements AskDocsStore {
       }
     }
     return this.db.transaction(async tx => {
+      // A run taken over writes nothing more: its pages may be older than the new run's. The
+      // run's row first, as every guarded write locks it, then the documents.
+      if (guard) await renewInTransaction(tx, guard.runId);
       // Document rows are locked in id order, so concurrent batches cannot deadlock.
       const order = pages
         .map((page, i) => ({ page, i }))
@@ -903,7 +902,7 @@ async function updateChunkRows(
     keyof typeof CHUNK_COLUMN_TYPES
   >;
   const set = columns.filter(c => c !== 'chunk_id').map(c => `${c} = x.${c}`);
-  await tx.raw(
+  const { rowCount } = await tx.raw(
     `UPDATE ask_docs_chunks c SET ${set.join(', ')},
        first_seen = CASE WHEN c.content_hash = x.content_hash THEN c.first_seen ELSE now() END
        FROM unnest(${columns
@@ -913,6 +912,11 @@ async function updateChunkRows(
       WHERE c.chunk_id = x.chunk_id`,
     columns.map(c => rows.map(r => r[c])) as Knex.RawBinding[],
   );
+  // The rows were read under their documents' locks: one missing now is a bug, not a race.
+  if (rowCount !== rows.length)
+    throw new Error(
+      `updated ${rowCount} of ${rows.length} stored chunk rows: the index changed underneath`,
+    );
 }
 
 /**

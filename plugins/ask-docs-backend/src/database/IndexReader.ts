@@ -40,7 +40,10 @@ export interface ChunkNumber {
 }
 
 /** A visible chunk with its document's url (not yet anchored), as the final fetch reads it. */
-export type ChunkDetails = Omit<ChunkPassage, 'url'> & { documentUrl: string };
+export type ChunkDetails = Omit<ChunkPassage, 'url'> & {
+  documentUrl: string;
+  lang: string;
+};
 
 /** How a nearest-neighbour search runs: exactly, or by the HNSW index with these settings. */
 export type VectorSearchMode =
@@ -233,6 +236,7 @@ export class IndexReader {
       'c.text',
       'c.revision',
       'c.content_hash',
+      'c.lang',
     );
     return rows.map(row => ({
       chunkId: row.chunk_id,
@@ -245,6 +249,7 @@ export class IndexReader {
       text: row.text,
       revision: row.revision,
       contentHash: row.content_hash,
+      lang: row.lang,
     }));
   }
 

@@ -96,16 +96,16 @@ export const emptyProgress = (): RunProgress => ({
   errors: [],
 });
 
-/**
- * One ingestion run: every catalog entity and its TechDocs pages into the knowledge index.
- * Unchanged pages are skipped and unchanged chunks keep their ids and vectors; a failing page is
- * recorded and skipped, never aborting the run (and never deleting what was indexed before).
- */
 /** What a run did; `failure` says why it stopped before the end (it is recorded as failed). */
 export interface RunResult extends RunProgress {
   failure?: string;
 }
 
+/**
+ * One ingestion run: every catalog entity and its TechDocs pages into the knowledge index.
+ * Unchanged pages are skipped and unchanged chunks keep their ids and vectors; a failing page is
+ * recorded and skipped, never aborting the run (and never deleting what was indexed before).
+ */
 export class Ingester {
   private readonly limit: ReturnType<typeof pLimit>;
   private running: Promise<RunProgress> | undefined;
@@ -282,8 +282,9 @@ export class Ingester {
       const gone = (await store.listEntityRefs()).filter(ref => !seen.has(ref));
       if (seen.size === 0 && gone.length > 0) {
         // A catalog that lists nothing (a new or restored catalog database, a provider's bad
-        // hour) is not taken at its word: re-indexing everything costs hours. The attributes
-        // were not read either, so no sync is recorded and they age as configured.
+        // hour) is not taken at its word: re-indexing everything costs hours. No sync is
+        // recorded by this run (it read no attributes); the visibility sync, when on, reads
+        // the same empty catalog and hides the entities until they are listed again.
         progress.errors.push({
           message:
             `the catalog listed no entities: the ${gone.length} indexed entities are kept ` +
@@ -365,10 +366,12 @@ export class Ingester {
     });
     const states = await store.documentStates(row.entityRef, embedder.modelId);
     const keep = new Set<string>();
-    const writer = new PageWriter(store, {
-      modelId: embedder.modelId,
-      dimension: embedder.dimension,
-    });
+    const writer = new PageWriter(
+      store,
+      { modelId: embedder.modelId, dimension: embedder.dimension },
+      undefined,
+      { runId },
+    );
     try {
       await this.ingestPages(entity, row, states, keep, writer, progress);
     } catch (e) {
@@ -652,7 +655,6 @@ export class Ingester {
   }
 }
 
-/** Another backend instance holds the run; nothing was done here. */
 /**
  * The scheduler's task: a run that stops before its end fails the task, so the scheduler (and
  * whatever watches it) sees the failure the run record holds. A run going on at another instance
@@ -673,6 +675,7 @@ export function scheduledIngestion(
   };
 }
 
+/** Another backend instance holds the run; nothing was done here. */
 export class IngestionRunningElsewhereError extends Error {
   constructor(readonly runId: number) {
     super(

@@ -1,8 +1,9 @@
 /*
- * A page is read only as far as the parser would use it: parseHtmlPage parses at most 50
- * characters of markup per character of page text (askDocs.ingestion.maxPageChars), and no
- * character takes more than 3 bytes of UTF-8. A larger page is read that far, whether its
- * content-length says so or its body only shows it, and indexed cut, as the parser would cut it.
+ * A page is read only as far as the parser would use it: parseHtmlPage parses at most 10
+ * characters of markup per character of page text (askDocs.ingestion.maxPageChars), at least a
+ * million, and no character takes more than 3 bytes of UTF-8. A larger page is read that far,
+ * whether its content-length says so or its body only shows it, and indexed cut, as the parser
+ * would cut it.
  */
 import http from 'http';
 import { catalogComponent } from '../testUtils/catalogComponent';
@@ -12,7 +13,7 @@ import { PAGE_NOTE_TRUNCATED } from './parsing';
 const BASE_PATH = '/api/techdocs';
 const SITE = `${BASE_PATH}/static/docs/default/component/guide/`;
 const MAX_PAGE_CHARS = 1_000;
-const HUGE = 20 * 1024 * 1024;
+const HUGE = 40 * 1024 * 1024;
 const html = (body: string) =>
   '<html><head><title>Guide</title></head><body><article class="md-content__inner">' +
   `<h1 id="guide">Guide</h1>${body}</article></body></html>`;
@@ -47,7 +48,7 @@ describe('page size', () => {
       } else if (file === 'index.html') {
         // Under the limit however much markup it has: parsed, cut, noted as truncated.
         const body = `<p>Restart zebrafoo with shipctl.</p>${'<b></b>'.repeat(
-          15_000,
+          150_000,
         )}`;
         res.end(html(body));
       } else if (file === 'declared.html') {

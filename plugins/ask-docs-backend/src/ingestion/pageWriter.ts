@@ -2,13 +2,15 @@ import {
   AskDocsStore,
   PageWrite,
   ReplacedDocument,
+  RunTakenOverError,
 } from '../database/AskDocsStore';
 
 /**
  * Writes the pages of one entity in batches: one transaction, and one rewrite of the posting
  * lists the batch's keys share, per `batchSize` pages (decision record 0011). Page tasks hand
  * their page over and go on; a result or an error reaches the page's own callbacks. A failed
- * batch is written again page by page, so one bad page fails alone.
+ * batch is written again page by page, so one bad page fails alone; not when the run was taken
+ * over (with `guard`, every write checks that it still runs).
  */
 export class PageWriter {
   private queue: Array<{
@@ -23,6 +25,7 @@ export class PageWriter {
     private readonly store: Pick<AskDocsStore, 'replaceDocuments'>,
     private readonly model: { modelId: string; dimension: number },
     private readonly batchSize = 8,
+    private readonly guard?: { runId: number },
   ) {}
 
   /**
@@ -55,9 +58,10 @@ export class PageWriter {
           .replaceDocuments(
             batch.map(b => b.page),
             this.model,
+            this.guard,
           )
           .catch(async e => {
-            if (batch.length === 1) throw e;
+            if (batch.length === 1 || e instanceof RunTakenOverError) throw e;
             return undefined;
           });
         if (results) {
@@ -69,6 +73,7 @@ export class PageWriter {
             const [result] = await this.store.replaceDocuments(
               [b.page],
               this.model,
+              this.guard,
             );
             b.done(result);
           } catch (e) {

@@ -5,7 +5,7 @@
  */
 import { mockServices } from '@backstage/backend-test-utils';
 import { Entity } from '@backstage/catalog-model';
-import { RunTakenOverError } from '../database/AskDocsStore';
+import { PageWrite, RunTakenOverError } from '../database/AskDocsStore';
 import { DatabaseAskDocsStore } from '../database/DatabaseAskDocsStore';
 import { HashingEmbedder } from '../embedding';
 import { Analyzers, createLanguageAnalyzers } from '../language';
@@ -258,6 +258,59 @@ describe('one ingestion run across backend instances', () => {
       }),
     ).rejects.toThrow(RunTakenOverError);
     expect(await indexedRefs()).toContain('component:default/lease-new');
+  });
+
+  it('writes pages only while its run runs', async () => {
+    const store = new DatabaseAskDocsStore(db.knex);
+    const entityRef = 'component:default/lease-pages';
+    await store.upsertEntity(entityRow(component('lease-pages')));
+    const { runId } = await store.startRun('schedule', 300_000);
+    const pageAt = (pagePath: string): PageWrite => ({
+      doc: {
+        documentId: `lease-pages-${pagePath}`,
+        entityRef,
+        sourceKind: 'techdocs',
+        pagePath,
+        title: pagePath,
+        url: `/docs/default/component/lease-pages/${pagePath}`,
+        lang: 'en',
+        revision: 'r1',
+        contentHash: pagePath,
+        textLength: 4,
+      },
+      chunks: [
+        {
+          chunkId: `lease-pages-${pagePath}-0`,
+          ordinal: 0,
+          title: pagePath,
+          sectionPath: pagePath,
+          anchor: '',
+          charStart: 0,
+          charEnd: 4,
+          text: 'text',
+          contentHash: pagePath,
+          lang: 'en',
+          termCount: 1,
+          terms: [{ kind: 'l', term: 'text', tf: 1 }],
+        },
+      ],
+      vectors: new Map(),
+    });
+    const model = { modelId: 'lease-model', dimension: 2 };
+    const write = (path: string) =>
+      store.replaceDocuments([pageAt(path)], model, { runId });
+    const written = () =>
+      db
+        .knex('ask_docs_documents')
+        .where('entity_ref', entityRef)
+        .pluck('page_path');
+    await write('a.html');
+    expect(await written()).toEqual(['a.html']);
+
+    // Taken over (or ended): its later pages may be older than the new run's, so none is written.
+    await store.finishRun(runId, 'failed', emptyProgress());
+    await expect(write('b.html')).rejects.toThrow(RunTakenOverError);
+    expect(await written()).toEqual(['a.html']);
   });
 
   it('a run with recent heartbeats is not taken over, a stale one is', async () => {

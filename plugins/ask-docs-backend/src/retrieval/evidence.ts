@@ -11,9 +11,10 @@ import { foldDiacritics } from '../language/tokenize';
 import type { TokenStatistics } from './keywordSearch';
 import { boundedDamerauLevenshtein } from './typo';
 import {
-  queryWordMatcher,
+  passageMatchers,
   sentenceShare,
   type MatchQueryToken,
+  type WordMatcher,
 } from './proximity';
 
 /** Names and order of the model's inputs; the fitted constants list them to catch drift. */
@@ -99,8 +100,8 @@ export interface EvidenceInput {
   titleCoverage?: ReadonlyMap<string, number>;
   /** The query tokens as searched (their keys), to find the question's words in passages. */
   queryTokens?: readonly MatchQueryToken[];
-  /** Their matcher as retrieve() built it (proximity.ts queryWordMatcher), else one of ours. */
-  match?: (word: string) => readonly number[];
+  /** Their matchers by passage language, as retrieve() built them (proximity.ts). */
+  matchFor?: (lang?: string) => WordMatcher;
   /**
    * The fused candidates' visible passages, by chunk id (any order): their sentences, and their
    * section paths and texts where the question's identifiers are sought.
@@ -109,6 +110,8 @@ export interface EvidenceInput {
     chunkId: string;
     sectionPath?: string;
     text?: string;
+    /** The language its chunk was analysed in: its words are read in it. */
+    lang?: string;
   }>;
 }
 
@@ -261,13 +264,18 @@ function sentenceMax5(input: EvidenceInput): number {
     (input.searched?.tokens ?? []).map(t => [t.token, t.idf]),
   );
   const tokens = input.queryTokens ?? [];
-  const texts = new Map((input.passages ?? []).map(p => [p.chunkId, p.text]));
-  const match = input.match ?? queryWordMatcher(tokens);
+  const passages = new Map((input.passages ?? []).map(p => [p.chunkId, p]));
+  const matchFor = input.matchFor ?? passageMatchers(tokens, undefined);
   return top(
     input.fused.slice(0, 5).map(f => {
-      const text = texts.get(f.id);
-      return text
-        ? sentenceShare(tokens, t => idfOf.get(t) ?? 0, text, match)
+      const passage = passages.get(f.id);
+      return passage?.text
+        ? sentenceShare(
+            tokens,
+            t => idfOf.get(t) ?? 0,
+            passage.text,
+            matchFor(passage.lang),
+          )
         : 0;
     }),
   );

@@ -2,6 +2,9 @@ import { ChunkPassage } from '@askdocs/plugin-ask-docs-common';
 import type { IndexReader } from '../database/IndexReader';
 import type { RetrievalScope } from '../database/visibilityPredicate';
 
+/** A visible chunk's passage, with the language its words were analysed in (retrieval only). */
+export type VisiblePassage = ChunkPassage & { lang: string };
+
 function withAnchor(url: string, anchor: string): string {
   if (!anchor || url.includes('#')) return url;
   return `${url}#${anchor}`;
@@ -15,7 +18,7 @@ export async function fetchVisibleChunks(
   reader: IndexReader,
   chunkIds: string[],
   scope?: RetrievalScope,
-): Promise<ChunkPassage[]> {
+): Promise<VisiblePassage[]> {
   if (chunkIds.length === 0) return [];
   const rows = await reader.chunkDetails(chunkIds, scope);
   const byId = new Map(rows.map(r => [r.chunkId, r]));
@@ -34,6 +37,7 @@ export async function fetchVisibleChunks(
         text: row.text,
         revision: row.revision,
         contentHash: row.contentHash,
+        lang: row.lang,
       },
     ];
   });

@@ -27,38 +27,60 @@ describe('queryWordMatcher', () => {
   beforeAll(async () => {
     analyzers = await createLanguageAnalyzers({ languages: ['en', 'cs'] });
   });
-  // The question's words in a passage, matched as the product matches them.
-  const named = (question: string, passage: string) => {
+  // The question's words in a passage of `lang`, matched as the product matches them.
+  const named = (
+    question: string,
+    passage: string,
+    lang: string,
+    prefixTokens?: Set<string>,
+  ) => {
     const tokens = prepareQuestion(question, analyzers).queryTokens;
-    const match = queryWordMatcher(tokens, analyzerWordKeys(analyzers));
+    const keysOf = analyzerWordKeys(analyzers)(lang);
+    const match = queryWordMatcher(tokens, { keysOf, prefixTokens });
     return tokens
       .filter((_, i) => tokenize(passage).some(w => match(w).includes(i)))
       .map(t => t.token);
   };
 
   it('names a token by a lemma or the stem of the passage word', () => {
-    expect(named('create primary key', 'Creating a primary keys')).toEqual([
-      'create',
-      'primary',
-      'key',
-    ]);
-    expect(named('configure', 'configuration')).toEqual(['configure']);
+    expect(
+      named('create primary key', 'Creating a primary keys', 'en'),
+    ).toEqual(['create', 'primary', 'key']);
+    expect(named('configure', 'configuration', 'en')).toEqual(['configure']);
     // Czech forms meet through lemmas and stems, with or without diacritics.
-    expect(named('pokladnu', 'Pokladna')).toEqual(['pokladnu']);
-    expect(named('pokladnu', 'pokladne')).toEqual(['pokladnu']);
-    expect(named('psa', 'Pes')).toEqual(['psa']);
-    expect(named('dne', 'den')).toEqual(['dne']);
-    expect(named('lišce', 'Liška')).toEqual(['lišce']);
+    expect(named('pokladnu', 'Pokladna', 'cs')).toEqual(['pokladnu']);
+    expect(named('pokladnu', 'pokladne', 'cs')).toEqual(['pokladnu']);
+    expect(named('psa', 'Pes', 'cs')).toEqual(['psa']);
+    expect(named('dne', 'den', 'cs')).toEqual(['dne']);
+    expect(named('lišce', 'Liška', 'cs')).toEqual(['lišce']);
     // The verb a noun is derived from (decision record 0006).
-    expect(named('nasadit', 'Nasazení')).toEqual(['nasadit']);
+    expect(named('nasadit', 'Nasazení', 'cs')).toEqual(['nasadit']);
   });
 
   it('never names a word that merely starts with a stem', () => {
     // Keyword search keeps these apart; so do the title, phrase and sentence evidence.
-    expect(named('Pavlovi', 'pavlač')).toEqual([]);
-    expect(named('pes', 'pesto')).toEqual([]);
-    expect(named('key', 'keyboard')).toEqual([]);
-    expect(named('pokladnu', 'pokl')).toEqual([]);
+    expect(named('Pavlovi', 'pavlač', 'cs')).toEqual([]);
+    expect(named('pes', 'pesto', 'cs')).toEqual([]);
+    expect(named('key', 'keyboard', 'en')).toEqual([]);
+    expect(named('pokladnu', 'pokl', 'cs')).toEqual([]);
+  });
+
+  it('reads a passage in its own language only, as the index did', () => {
+    // Czech stems "date" and "data" alike (dat); an English passage's "data" is data.
+    expect(named('date format', 'the data format', 'en')).toEqual(['format']);
+    expect(named('date format', 'the date format', 'en')).toEqual([
+      'date',
+      'format',
+    ]);
+  });
+
+  it('names by the typed word as a prefix only what keyword search found by prefix', () => {
+    expect(named('kube', 'kubernetes pods', 'en')).toEqual([]);
+    expect(named('kube', 'kubernetes pods', 'en', new Set(['kube']))).toEqual([
+      'kube',
+    ]);
+    // The typed word, not its stem: "pavlovi" is no prefix of "pavlač".
+    expect(named('Pavlovi', 'pavlač', 'cs', new Set(['pavlovi']))).toEqual([]);
   });
 
   it('without passage keys compares the folded word only', () => {

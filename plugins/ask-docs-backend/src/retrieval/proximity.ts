@@ -25,63 +25,112 @@ export type TextEvidence = (
   tokens: readonly MatchQueryToken[],
   idfOf: (token: string) => number,
   text: string,
-  match?: (word: string) => readonly number[],
+  match?: WordMatcher,
 ) => number;
 
-/** The folded keys of a passage word in the question's languages (the analyzers' keysForWord). */
-export type PassageWordKeys = (word: string) => {
+/** The folded keys of one word of a passage, as the index analysed it. */
+export type WordKeys = (word: string) => {
   lemmas: readonly string[];
   stems: readonly string[];
 };
 
-/** Passage word keys from the analyzers of every configured language, as questions are analysed. */
+/** The keys of a passage's words by the passage's language (its chunks' `lang`). */
+export type PassageWordKeys = (lang: string) => WordKeys;
+
+/**
+ * Keys from the analyzer of the passage's own language, as ingestion analysed it: a passage is
+ * not read in another language ("data" is Czech "dat", as is "date", but not in English).
+ */
 export function analyzerWordKeys(analyzers: Analyzers): PassageWordKeys {
-  const languages = analyzers.languages.map(lang => analyzers.get(lang));
-  return word => {
-    const keys = languages.map(a => a.keysForWord(word));
-    return {
-      lemmas: keys.flatMap(k => k.lemmas),
-      stems: keys.map(k => k.stem),
+  return lang => {
+    const analyzer = analyzers.get(
+      analyzers.has(lang) ? lang : analyzers.defaultLanguage,
+    );
+    return word => {
+      const keys = analyzer.keysForWord(word);
+      return { lemmas: keys.lemmas, stems: [keys.stem] };
     };
   };
+}
+
+export type WordMatcher = (word: string) => readonly number[];
+
+export interface WordMatcherOptions {
+  /** The passage words' keys; without them (tests of the scoring) only folded words compare. */
+  keysOf?: WordKeys;
+  /**
+   * Tokens keyword search found only by prefix ("kube" → kubernetes): they name a passage word
+   * one of whose lemmas starts with the typed word, as keywordSearch.ts prefixKeysFor does.
+   */
+  prefixTokens?: ReadonlySet<string>;
 }
 
 /**
  * For each word of a text, the indices of the query tokens it names: a lemma of the word (or the
  * word itself, folded) is one of a token's lemmas or surface words, or the word's stem is one of
  * its stems ("pokladna" → pokladn, "configuration" → configur). Keys are compared as keyword
- * search compares them, never by prefix: "Pavlovi" (stem pavl) does not name "pavlač" (pavlak),
- * nor "pes" "pesto". Without `keysOf` (tests of the scoring alone) only the folded word is
- * compared, with every key. Words are lowercase (language/tokenize.ts); results are cached per
+ * search compares them, never by a stem's prefix: "Pavlovi" (stem pavl) does not name "pavlač"
+ * (pavlak), nor "pes" "pesto". Words are lowercase (language/tokenize.ts); results are cached per
  * word, as chunk text repeats its words.
  */
 export function queryWordMatcher(
   tokens: readonly MatchQueryToken[],
-  keysOf?: PassageWordKeys,
-): (word: string) => readonly number[] {
+  options: WordMatcherOptions = {},
+): WordMatcher {
+  const { keysOf, prefixTokens } = options;
   const lemmaOf = new Map<string, number[]>();
   const stemOf = new Map<string, number[]>();
   const add = (map: Map<string, number[]>, key: string, index: number) =>
     map.set(key, [...(map.get(key) ?? []), index]);
+  const prefixes: Array<{ typed: string; index: number }> = [];
   tokens.forEach((t, index) => {
     const lemmas = [...t.lemmas, ...(t.words ?? []).map(foldDiacritics)];
     for (const key of new Set(lemmas)) add(lemmaOf, key, index);
     for (const key of new Set(t.stems)) add(stemOf, key, index);
+    if (prefixTokens?.has(t.token))
+      prefixes.push({
+        typed: foldDiacritics(t.token.toLocaleLowerCase()),
+        index,
+      });
   });
   const cache = new Map<string, readonly number[]>();
   return word => {
     let found = cache.get(word);
     if (found) return found;
     const folded = foldDiacritics(word);
-    const indices = new Set(lemmaOf.get(folded) ?? []);
     const keys = keysOf?.(word);
-    for (const lemma of keys?.lemmas ?? [])
+    const lemmas = [folded, ...(keys?.lemmas ?? [])];
+    const indices = new Set<number>();
+    for (const lemma of lemmas)
       for (const i of lemmaOf.get(lemma) ?? []) indices.add(i);
     for (const stem of keys?.stems ?? [folded])
       for (const i of stemOf.get(stem) ?? []) indices.add(i);
+    for (const p of prefixes)
+      if (lemmas.some(l => l.startsWith(p.typed))) indices.add(p.index);
     found = [...indices];
     cache.set(word, found);
     return found;
+  };
+}
+
+/**
+ * One matcher per passage language, made when first needed: the question's words as searched,
+ * met in each passage as the index met them.
+ */
+export function passageMatchers(
+  tokens: readonly MatchQueryToken[],
+  wordKeys: PassageWordKeys | undefined,
+  prefixTokens?: ReadonlySet<string>,
+): (lang?: string) => WordMatcher {
+  const byLang = new Map<string, WordMatcher>();
+  return (lang = '') => {
+    let matcher = byLang.get(lang);
+    if (!matcher) {
+      const keysOf = lang && wordKeys ? wordKeys(lang) : undefined;
+      matcher = queryWordMatcher(tokens, { keysOf, prefixTokens });
+      byLang.set(lang, matcher);
+    }
+    return matcher;
   };
 }
 

@@ -13,7 +13,12 @@ import {
   scoreFusion,
   titleCoverage,
 } from './fusion';
-import { PassageWordKeys, phraseShare, queryWordMatcher } from './proximity';
+import {
+  PassageWordKeys,
+  passageMatchers,
+  phraseShare,
+  WordMatcher,
+} from './proximity';
 import {
   DEFAULT_RELEASE_NOTES_PENALTY,
   lowerReleaseNotes,
@@ -42,7 +47,7 @@ import {
   evidenceProbability,
 } from './evidence';
 import { vectorSearch, VectorHit } from './vectorSearch';
-import { fetchVisibleChunks } from './fetchChunks';
+import { fetchVisibleChunks, VisiblePassage } from './fetchChunks';
 
 export type RetrievalMode = 'hybrid' | 'vector' | 'keyword';
 
@@ -184,7 +189,7 @@ export interface RetrieveOptions {
   modelId: string;
   queryTokens: QueryToken[];
   /**
-   * The keys of a passage word in the question's languages, to find the question's words in the
+   * The keys of a passage's words in its language, to find the question's words in the
    * candidates' titles and text as keyword search finds them (proximity.ts queryWordMatcher).
    * Without it only the words themselves are compared.
    */
@@ -413,11 +418,17 @@ export async function retrieve(
       ? maxFusedScore({ ...ranking.scoreWeights, ...unused })
       : lists.reduce((sum, l) => sum + l.weight, 0) / (ranking.rrfK + 1);
   // One matcher of the question's words (as corrected) for every passage evidence.
-  const match = queryWordMatcher(tokens, options.passageWordKeys);
+  const matchFor = passageMatchers(
+    tokens,
+    options.passageWordKeys,
+    new Set(
+      statistics?.tokens.filter(t => t.match === 'prefix').map(t => t.token),
+    ),
+  );
   // Computed for the evidence features too, so also when the boosts' weights are 0.
   const candidate =
     tokens.length > 0
-      ? candidateEvidence(passages, tokens, statistics, match)
+      ? candidateEvidence(passages, tokens, statistics, matchFor)
       : undefined;
   const section = candidate?.section ?? new Map<string, number>();
   const phrase = candidate?.phrase ?? new Map<string, number>();
@@ -466,7 +477,7 @@ export async function retrieve(
     question: options.question,
     titleCoverage: candidate?.section,
     queryTokens: tokens,
-    match,
+    matchFor,
     passages,
   });
   const model = options.evidenceModel;
@@ -498,8 +509,10 @@ export async function retrieve(
 
   const chunks: RankedChunk[] = [];
   for (const s of selected) {
-    const chunk = byId.get(s.id);
-    if (!chunk) continue; // deleted (or re-permissioned) before the passages were read
+    const passage = byId.get(s.id);
+    if (!passage) continue; // deleted (or re-permissioned) before the passages were read
+    // The language was for reading its words; a returned chunk is a passage as the API has it.
+    const { lang: _lang, ...chunk } = passage;
     chunks.push({
       ...chunk,
       rrf: s.rrf,
@@ -529,10 +542,10 @@ interface CandidateEvidence {
 
 /** Section-path and phrase evidence of each candidate, from its visible passage. */
 function candidateEvidence(
-  passages: ChunkPassage[],
+  passages: VisiblePassage[],
   tokens: QueryToken[],
   statistics: KeywordStatistics | undefined,
-  match: (word: string) => readonly number[],
+  matchFor: (lang?: string) => WordMatcher,
 ): CandidateEvidence {
   // As in keyword coverage, a word the corpus lacks still counts against every title.
   const idf = new Map(statistics?.tokens.map(t => [t.token, t.idf]) ?? []);
@@ -541,6 +554,7 @@ function candidateEvidence(
   const phrase = new Map<string, number>();
   for (const p of passages) {
     const path = p.sectionPath ?? '';
+    const match = matchFor(p.lang);
     section.set(p.chunkId, titleCoverage(tokens, idfOf, path, match));
     phrase.set(p.chunkId, phraseShare(tokens, idfOf, p.text ?? '', match));
   }

@@ -444,8 +444,9 @@ describe('parseHtmlPage: bad input', () => {
   });
 
   it('does not even parse markup far beyond the cap, and notes it', () => {
+    // Beyond ten characters per text character, and beyond the floor of a million.
     const html = `<h1>T</h1><p>visible</p><div data-x="${'a'.repeat(
-      60_000,
+      1_000_000,
     )}"></div><p>beyond</p>`;
     const p = parseHtmlPage(html, { maxPageChars: 1_000 });
     expect(p.text).toContain('visible');

@@ -18,10 +18,12 @@ const BUDGET_SLACK = 2_000;
 // concurrently. With the default page cap, 4 million characters: ten times the largest page of
 // the PostgreSQL manual, navigation and highlighting included.
 const HTML_PER_TEXT_CHAR = 10;
+// However small the text cap, a large site's navigation (before the article) is read past.
+const MIN_MARKUP_CHARS = 1_000_000;
 
 /** How many characters of a page's markup parseHtmlPage reads at most (the rest is cut). */
 export function maxMarkupChars(maxPageChars = DEFAULT_MAX_PAGE_CHARS) {
-  return Math.max(maxPageChars, 1_000) * HTML_PER_TEXT_CHAR;
+  return Math.max(maxPageChars * HTML_PER_TEXT_CHAR, MIN_MARKUP_CHARS);
 }
 
 /**
