@@ -1,6 +1,10 @@
-import { createHash } from 'crypto';
+import {
+  entityRowOf,
+  pageWriteOf,
+  TEST_MODEL,
+} from '../testUtils/indexFixtures';
 import { startTestDatabase, TestDatabase } from '../testUtils/testDatabase';
-import { ChunkWrite, DocumentRow, EntityRow, PageWrite } from './AskDocsStore';
+import { PageWrite } from './AskDocsStore';
 import { chunkColumns } from './chunkColumns';
 import { DatabaseAskDocsStore } from './DatabaseAskDocsStore';
 import { indexedChunkKeys, prepareChunkKeys } from './keywordIndex';
@@ -12,66 +16,20 @@ import { indexedChunkKeys, prepareChunkKeys } from './keywordIndex';
  * run out at 2^31 and every page write fails; new rows take exactly one each.
  */
 
-const sha = (s: string) => createHash('sha256').update(s).digest('hex');
-const MODEL = { modelId: 'test-model', dimension: 2 };
+const MODEL = TEST_MODEL;
 
-const entity = (name: string): EntityRow => ({
-  entityRef: `component:default/${name}`,
-  kind: 'component',
-  namespace: 'default',
-  name,
-  title: name,
-  owners: [],
-  tags: [],
-  labels: {},
-  annotations: {},
-  spec: {},
-  etag: 'e1',
-});
+const entity = (name: string) => entityRowOf(`component:default/${name}`);
 
 /** A page of `texts`, one chunk each, analysed as words (surface and lemma keys). */
-function page(
+const page = (
   entityRef: string,
   path: string,
   texts: string[],
   options: { signature?: string } = {},
-): PageWrite {
-  const documentId = sha(`${entityRef}|${path}`).slice(0, 32);
-  const doc: DocumentRow = {
-    documentId,
-    entityRef,
-    sourceKind: 'techdocs',
-    pagePath: path,
-    title: path,
-    url: `/docs/${path}`,
-    lang: 'en',
-    revision: sha(texts.join('|')).slice(0, 8),
-    contentHash: sha(texts.join('|')),
-    textLength: texts.join('\n').length,
+): PageWrite =>
+  pageWriteOf(entityRef, path, texts, {
     analysisSignature: options.signature ?? 'a1',
-  };
-  const chunks = texts.map((text, i): ChunkWrite => {
-    const words = text.split(' ');
-    return {
-      chunkId: sha(`${documentId}|${i}`).slice(0, 32),
-      ordinal: i,
-      title: path,
-      sectionPath: path,
-      anchor: '',
-      charStart: 0,
-      charEnd: text.length,
-      text,
-      contentHash: sha(text),
-      lang: 'en',
-      termCount: words.length,
-      terms: [...new Set(words)].flatMap(term => [
-        { kind: 'w' as const, term, tf: 1 },
-        { kind: 'l' as const, term, tf: 1 },
-      ]),
-    };
   });
-  return { doc, chunks, vectors: new Map() };
-}
 
 /** Ten pages of three chunks over a shared vocabulary, as a site of one entity. */
 const site = (entityRef: string, extra: string[] = []) =>

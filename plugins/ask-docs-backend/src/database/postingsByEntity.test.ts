@@ -1,4 +1,8 @@
-import { createHash } from 'crypto';
+import {
+  entityRowOf,
+  pageWriteOf,
+  TEST_MODEL,
+} from '../testUtils/indexFixtures';
 import { startTestDatabase, TestDatabase } from '../testUtils/testDatabase';
 import { ChunkWrite, DocumentRow } from './AskDocsStore';
 import { DatabaseAskDocsStore } from './DatabaseAskDocsStore';
@@ -11,66 +15,15 @@ import { decodeKeyIds, decodePostings } from './postingList';
  * stored once, and a replaced or deleted one is kept as a superseded version.
  */
 
-const sha = (s: string) => createHash('sha256').update(s).digest('hex');
-const MODEL = { modelId: 'test-model', dimension: 2 };
-
-function entity(ref: string) {
-  const [, kind, namespace, name] = /^([^:]+):([^/]+)\/(.+)$/.exec(ref)!;
-  return {
-    entityRef: ref,
-    kind,
-    namespace,
-    name,
-    title: name,
-    owners: [],
-    tags: [],
-    labels: {},
-    annotations: {},
-    spec: {},
-    etag: sha(ref).slice(0, 8),
-  };
-}
+const MODEL = TEST_MODEL;
+const entity = entityRowOf;
 
 function page(
   entityRef: string,
   path: string,
   texts: string[],
 ): [DocumentRow, ChunkWrite[]] {
-  const documentId = sha(`${entityRef}|${path}`).slice(0, 32);
-  const doc: DocumentRow = {
-    documentId,
-    entityRef,
-    sourceKind: 'techdocs',
-    pagePath: path,
-    title: path,
-    url: `/docs/${path}`,
-    lang: 'en',
-    revision: sha(texts.join('|')).slice(0, 8),
-    contentHash: sha(texts.join('|')),
-    textLength: texts.join('\n').length,
-  };
-  const chunks = texts.map((text, i): ChunkWrite => {
-    const words = text.toLowerCase().split(/\s+/).filter(Boolean);
-    const tf = new Map<string, number>();
-    for (const w of words) tf.set(w, (tf.get(w) ?? 0) + 1);
-    return {
-      chunkId: sha(`${documentId}|${i}`).slice(0, 32),
-      ordinal: i,
-      title: path,
-      sectionPath: path,
-      anchor: '',
-      charStart: 0,
-      charEnd: text.length,
-      text,
-      contentHash: sha(text),
-      lang: 'en',
-      termCount: words.length,
-      terms: [...tf].flatMap(([term, n]) => [
-        { kind: 'w', term, tf: n },
-        { kind: 'l', term, tf: n },
-      ]),
-    };
-  });
+  const { doc, chunks } = pageWriteOf(entityRef, path, texts);
   return [doc, chunks];
 }
 

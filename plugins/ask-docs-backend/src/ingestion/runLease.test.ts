@@ -5,7 +5,7 @@
  */
 import { mockServices } from '@backstage/backend-test-utils';
 import { Entity } from '@backstage/catalog-model';
-import { PageWrite, RunTakenOverError } from '../database/AskDocsStore';
+import { RunTakenOverError } from '../database/AskDocsStore';
 import { DatabaseAskDocsStore } from '../database/DatabaseAskDocsStore';
 import { HashingEmbedder } from '../embedding';
 import { Analyzers, createLanguageAnalyzers } from '../language';
@@ -13,6 +13,7 @@ import { AskDocsAuthorizer } from '../service/authorization';
 import { IngestionController } from '../service/IngestionController';
 import { catalogComponent } from '../testUtils/catalogComponent';
 import { fakePermissions } from '../testUtils/fakePermissions';
+import { pageWriteOf, TEST_MODEL } from '../testUtils/indexFixtures';
 import { useTestDatabase } from '../testUtils/testDatabase';
 import { entityRow } from './entityRow';
 import {
@@ -265,40 +266,14 @@ describe('one ingestion run across backend instances', () => {
     const entityRef = 'component:default/lease-pages';
     await store.upsertEntity(entityRow(component('lease-pages')));
     const { runId } = await store.startRun('schedule', 300_000);
-    const pageAt = (pagePath: string): PageWrite => ({
-      doc: {
-        documentId: `lease-pages-${pagePath}`,
-        entityRef,
-        sourceKind: 'techdocs',
-        pagePath,
-        title: pagePath,
-        url: `/docs/default/component/lease-pages/${pagePath}`,
-        lang: 'en',
-        revision: 'r1',
-        contentHash: pagePath,
-        textLength: 4,
-      },
-      chunks: [
-        {
-          chunkId: `lease-pages-${pagePath}-0`,
-          ordinal: 0,
-          title: pagePath,
-          sectionPath: pagePath,
-          anchor: '',
-          charStart: 0,
-          charEnd: 4,
-          text: 'text',
-          contentHash: pagePath,
-          lang: 'en',
-          termCount: 1,
-          terms: [{ kind: 'l', term: 'text', tf: 1 }],
-        },
-      ],
-      vectors: new Map(),
-    });
-    const model = { modelId: 'lease-model', dimension: 2 };
     const write = (path: string) =>
-      store.replaceDocuments([pageAt(path)], model, { runId });
+      store.replaceDocuments(
+        [pageWriteOf(entityRef, path, ['text'])],
+        TEST_MODEL,
+        {
+          runId,
+        },
+      );
     const written = () =>
       db
         .knex('ask_docs_documents')
