@@ -53,6 +53,10 @@ describe('AskDocsPanel', () => {
         'Roll back with',
       ),
     );
+    // Streamed text is not an answer yet: it may end as "Not an answer".
+    expect(screen.getByTestId('ask-docs-streaming')).toHaveTextContent(
+      'a draft until its citations are checked',
+    );
     act(() =>
       stream.push({ type: 'delta', text: 'the tool [Release process]' }),
     );

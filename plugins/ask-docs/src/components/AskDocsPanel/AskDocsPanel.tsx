@@ -25,7 +25,8 @@ export interface AskDocsPanelProps {
 
 const STEP_LABEL = {
   retrieving: 'Searching the documentation…',
-  generating: 'Writing the answer…',
+  // The streamed text may still end as "Not an answer" (no citation holds): a draft until then.
+  generating: 'Writing the answer (a draft until its citations are checked)…',
 } as const;
 
 /** Question box, streaming answer and (optionally) the asker's history. */

@@ -117,6 +117,65 @@ describe('IngestionProgressPanel', () => {
     ).toBeEmptyDOMElement();
   });
 
+  it('tries a failed first load again, slowly, and shows the panel once it loads', async () => {
+    jest.useFakeTimers();
+    try {
+      const api = mockAskDocsApi({
+        getIngestionProgress: jest
+          .fn()
+          .mockRejectedValueOnce(new Error('Request failed (502 Bad Gateway)'))
+          .mockResolvedValue(progress),
+      });
+      await renderInTestApp(
+        <TestApiProvider apis={[[askDocsApiRef, api]]}>
+          <IngestionProgressPanel pollIntervalMs={1000} />
+        </TestApiProvider>,
+      );
+      await act(async () => {
+        jest.advanceTimersByTime(5000);
+      });
+      expect(api.getIngestionProgress).toHaveBeenCalledTimes(1);
+      expect(screen.queryByTestId('ask-docs-ingestion')).toBeNull();
+      await act(async () => {
+        jest.advanceTimersByTime(1000);
+      });
+      expect(api.getIngestionProgress).toHaveBeenCalledTimes(2);
+      await waitFor(() =>
+        expect(screen.getByTestId('ask-docs-ingestion')).toBeInTheDocument(),
+      );
+      // Loaded and not running: no more polling.
+      await act(async () => {
+        jest.advanceTimersByTime(60_000);
+      });
+      expect(api.getIngestionProgress).toHaveBeenCalledTimes(2);
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
+  it('does not try a forbidden first load again', async () => {
+    const error = await forbidden();
+    jest.useFakeTimers();
+    try {
+      const api = mockAskDocsApi({
+        getIngestionProgress: jest.fn(async () => {
+          throw error;
+        }),
+      });
+      await renderInTestApp(
+        <TestApiProvider apis={[[askDocsApiRef, api]]}>
+          <IngestionProgressPanel pollIntervalMs={1000} />
+        </TestApiProvider>,
+      );
+      await act(async () => {
+        jest.advanceTimersByTime(60_000);
+      });
+      expect(api.getIngestionProgress).toHaveBeenCalledTimes(1);
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
   it('keeps polling and the last counters through a failed refresh', async () => {
     jest.useFakeTimers();
     try {

@@ -34,6 +34,9 @@ export interface IngestionProgressPanelProps {
   pollIntervalMs?: number;
 }
 
+/** A failed first load is tried again at this many poll intervals (30 s by default). */
+const FIRST_LOAD_RETRY_FACTOR = 6;
+
 interface Load {
   forbidden: boolean;
   /**
@@ -78,11 +81,17 @@ export function IngestionProgressPanel(props: IngestionProgressPanelProps) {
   const { progress } = load;
   // A 403 stops polling: the reader lost the permission, the panel is gone.
   const running = !load.forbidden && progress?.status === 'running';
+  // A first load that failed otherwise (a 502 while the backend restarts) is tried again, more
+  // slowly: an admin would not see the panel until the page is reloaded.
+  const retrying = !load.forbidden && !progress && load.error !== undefined;
   useEffect(() => {
-    if (!running) return undefined;
-    const timer = setInterval(refresh, pollIntervalMs);
+    if (!running && !retrying) return undefined;
+    const timer = setInterval(
+      refresh,
+      running ? pollIntervalMs : pollIntervalMs * FIRST_LOAD_RETRY_FACTOR,
+    );
     return () => clearInterval(timer);
-  }, [running, refresh, pollIntervalMs]);
+  }, [running, retrying, refresh, pollIntervalMs]);
 
   if (load.forbidden || !progress) return null;
 
