@@ -33,6 +33,15 @@ import {
 
 /** Chunk and vector rows per INSERT (a vector literal of 384 dimensions is ~3 KB of SQL). */
 const CHUNK_INSERT_BATCH = 200;
+/**
+ * Entity rows no listing later than `asOf` wrote: a listing that started earlier must not undo
+ * (or delete) what a later one wrote. NOT_NEWER_SQL is the same rule for an upsert's conflict.
+ */
+function listedNoLaterThan(asOf: Date | Knex.Raw) {
+  return (q: Knex.QueryBuilder) =>
+    q.whereNull('attributes_at').orWhere('attributes_at', '<=', asOf);
+}
+
 const NOT_NEWER_SQL =
   'ask_docs_entities.attributes_at IS NULL ' +
   'OR ask_docs_entities.attributes_at <= excluded.attributes_at';
@@ -54,12 +63,7 @@ export class DatabaseAskDocsStore implements AskDocsStore {
     // (int4) from the identity on every run for every entity.
     const updated = await this.db('ask_docs_entities')
       .where('entity_ref', e.entityRef)
-      // A listing that started before the one that wrote the row must not undo it.
-      .where(q =>
-        q
-          .whereNull('attributes_at')
-          .orWhere('attributes_at', '<=', row.attributes_at),
-      )
+      .where(listedNoLaterThan(row.attributes_at))
       .update(row);
     if (updated > 0) return;
     // New, written by a newer listing, or inserted by another writer meanwhile: the guarded
@@ -100,9 +104,7 @@ export class DatabaseAskDocsStore implements AskDocsStore {
         continue;
       changed += await this.db('ask_docs_entities')
         .where('entity_ref', e.entityRef)
-        .where(q =>
-          q.whereNull('attributes_at').orWhere('attributes_at', '<=', asOf),
-        )
+        .where(listedNoLaterThan(asOf))
         .update({
           ...columns,
           attributes_at: asOf,
@@ -120,9 +122,7 @@ export class DatabaseAskDocsStore implements AskDocsStore {
     return this.db('ask_docs_entities')
       .whereNull('deleted_at')
       .whereRaw('NOT (entity_ref = ANY(?::text[]))', [listedRefs])
-      .where(q =>
-        q.whereNull('attributes_at').orWhere('attributes_at', '<=', asOf),
-      )
+      .where(listedNoLaterThan(asOf))
       .update({
         deleted_at: asOf,
         attributes_at: asOf,
@@ -184,11 +184,7 @@ export class DatabaseAskDocsStore implements AskDocsStore {
           // An entity a later listing wrote (another run's) is not this run's to delete.
           return tx('ask_docs_entities')
             .whereIn('entity_ref', entityRefs)
-            .where(q =>
-              q
-                .whereNull('attributes_at')
-                .orWhere('attributes_at', '<=', guard.listedAt),
-            )
+            .where(listedNoLaterThan(guard.listedAt))
             .pluck('entity_ref');
         }),
     );

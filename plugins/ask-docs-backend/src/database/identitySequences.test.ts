@@ -3,7 +3,7 @@ import {
   pageWriteOf,
   TEST_MODEL,
 } from '../testUtils/indexFixtures';
-import { startTestDatabase, TestDatabase } from '../testUtils/testDatabase';
+import { useTestDatabase } from '../testUtils/testDatabase';
 import { PageWrite } from './AskDocsStore';
 import { chunkColumns } from './chunkColumns';
 import { DatabaseAskDocsStore } from './DatabaseAskDocsStore';
@@ -43,15 +43,10 @@ const site = (entityRef: string, extra: string[] = []) =>
   );
 
 describe('identity sequences', () => {
-  let db: TestDatabase;
+  const db = useTestDatabase({ timeoutMs: 120_000 });
   let store: DatabaseAskDocsStore;
-
-  beforeAll(async () => {
-    db = await startTestDatabase();
+  beforeAll(() => {
     store = new DatabaseAskDocsStore(db.knex);
-  }, 120_000);
-  afterAll(async () => {
-    await db?.stop();
   });
 
   /** The last value each identity handed out (0 before the first), and the rows stored. */

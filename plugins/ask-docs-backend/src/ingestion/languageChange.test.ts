@@ -11,7 +11,7 @@ import { indexedChunkKeys } from '../database/keywordIndex';
 import { decodeKeyIds } from '../database/postingList';
 import { HashingEmbedder } from '../embedding';
 import { Analyzers, createLanguageAnalyzers } from '../language';
-import { startTestDatabase, TestDatabase } from '../testUtils/testDatabase';
+import { useTestDatabase } from '../testUtils/testDatabase';
 import { Ingester } from './Ingester';
 import { EntitySource, TechDocsReader } from './sources';
 
@@ -58,7 +58,7 @@ class Fixtures implements EntitySource, TechDocsReader {
 }
 
 describe('a page whose language changed', () => {
-  let db: TestDatabase;
+  const db = useTestDatabase({ timeoutMs: 120_000 });
   let analyzers: Analyzers;
   const fixtures = new Fixtures();
 
@@ -86,11 +86,7 @@ describe('a page whose language changed', () => {
     );
 
   beforeAll(async () => {
-    db = await startTestDatabase();
     analyzers = await createLanguageAnalyzers({ languages: ['en', 'cs'] });
-  }, 120_000);
-  afterAll(async () => {
-    await db?.stop();
   });
 
   it('does not analyse unchanged chunks again while the language stays', async () => {

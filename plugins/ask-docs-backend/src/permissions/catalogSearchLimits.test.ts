@@ -8,7 +8,7 @@
 import { seedNotesPerEntity } from '../retrieval/testUtils/seed';
 import { cond } from '../testUtils/fakePermissions';
 import { fakeVisibility } from '../testUtils/fakeVisibility';
-import { startTestDatabase, TestDatabase } from '../testUtils/testDatabase';
+import { useTestDatabase } from '../testUtils/testDatabase';
 import { TestEntity, visibleInBoth } from '../testUtils/visibleInBoth';
 import { translateCatalogConditions } from './catalogConditions';
 import { askDocsChunkRuleDefinitions } from './rules';
@@ -52,14 +52,9 @@ const entities: TestEntity[] = [
   { entityRef: OTHER },
 ];
 
-let db: TestDatabase;
-
+const db = useTestDatabase({ timeoutMs: 60_000 });
 beforeAll(async () => {
-  db = await startTestDatabase();
   await seedNotesPerEntity(db.knex, entities);
-}, 60_000);
-afterAll(async () => {
-  await db?.stop();
 });
 
 /** What a catalog.entity.read decision with these conditions shows, in SQL and in memory. */

@@ -6,7 +6,7 @@
  * candidates' text (retriever.ts), with the same key comparison as the section-title evidence.
  */
 import { foldDiacritics, tokenize } from '../language/tokenize';
-import type { Analyzers } from '../language/types';
+import type { Analyzers, WordKeys } from '../language/types';
 
 /** The keys of a query word that are compared with a text's words. */
 export interface MatchQueryToken {
@@ -28,14 +28,8 @@ export type TextEvidence = (
   match?: WordMatcher,
 ) => number;
 
-/** The folded keys of one word of a passage, as the index analysed it. */
-export type WordKeys = (word: string) => {
-  lemmas: readonly string[];
-  stems: readonly string[];
-};
-
 /** The keys of a passage's words by the passage's language (its chunks' `lang`). */
-export type PassageWordKeys = (lang: string) => WordKeys;
+export type PassageWordKeys = (lang: string) => (word: string) => WordKeys;
 
 /**
  * Keys from the analyzer of the passage's own language, as ingestion analysed it: a passage is
@@ -46,10 +40,7 @@ export function analyzerWordKeys(analyzers: Analyzers): PassageWordKeys {
     const analyzer = analyzers.get(
       analyzers.has(lang) ? lang : analyzers.defaultLanguage,
     );
-    return word => {
-      const keys = analyzer.keysForWord(word);
-      return { lemmas: keys.lemmas, stems: [keys.stem] };
-    };
+    return word => analyzer.keysForWord(word);
   };
 }
 
@@ -57,7 +48,7 @@ export type WordMatcher = (word: string) => readonly number[];
 
 export interface WordMatcherOptions {
   /** The passage words' keys; without them (tests of the scoring) only folded words compare. */
-  keysOf?: WordKeys;
+  keysOf?: (word: string) => WordKeys;
   /**
    * Tokens keyword search found only by prefix ("kube" → kubernetes): they name a passage word
    * one of whose lemmas starts with the typed word, as keywordSearch.ts prefixKeysFor does.
@@ -103,8 +94,7 @@ export function queryWordMatcher(
     const indices = new Set<number>();
     for (const lemma of lemmas)
       for (const i of lemmaOf.get(lemma) ?? []) indices.add(i);
-    for (const stem of keys?.stems ?? [folded])
-      for (const i of stemOf.get(stem) ?? []) indices.add(i);
+    for (const i of stemOf.get(keys?.stem ?? folded) ?? []) indices.add(i);
     for (const p of prefixes)
       if (lemmas.some(l => l.startsWith(p.typed))) indices.add(p.index);
     found = [...indices];
