@@ -224,6 +224,7 @@ export function analyzeQuery(
       stopword: typedIn
         ? byLang.some(k => k.stopword && k.lang === normalizeLanguage(typedIn))
         : byLang.some(k => k.stopword),
+      dictionaryWord: byLang.some(k => k.known),
       byLang,
     };
   });

@@ -55,3 +55,21 @@ describe('English analyzer', () => {
       expect(en.isStopword(word)).toBe(false);
   });
 });
+
+describe('English analyzer: which words WordNet knows', () => {
+  it('knows dictionary words, also inflected, and no misspelling or product name', () => {
+    for (const word of ['cable', 'meals', 'crooked', 'stitched', 'landing'])
+      expect({ word, known: en.keysForWord(word).known }).toEqual({
+        word,
+        known: true,
+      });
+    for (const word of ['keybord', 'statistcs', 'condtion', 'pgaudit', 'zx'])
+      expect({ word, known: en.keysForWord(word).known }).toEqual({
+        word,
+        known: false,
+      });
+    // An own property of WordNet's list, not of every object.
+    expect(en.keysForWord('constructor').known).toBe(true);
+    expect(en.keysForWord('__proto__').known).toBe(false);
+  });
+});

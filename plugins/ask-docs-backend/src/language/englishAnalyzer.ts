@@ -2,6 +2,7 @@
  * English keys: WordNet-based lemma candidates (wink-lemmatizer) and a Porter2 stem.
  */
 import lemmatizer from 'wink-lemmatizer';
+import wordNetWords from 'wink-lexicon/src/wn-words.js';
 import porter2 from 'wink-porter2-stemmer';
 import { cachedWordKeys } from './boundedCache';
 import { ENGLISH_STOPWORDS } from './stopwords';
@@ -26,7 +27,10 @@ export function createEnglishAnalyzer(
       lemmatizer.verb(folded),
       lemmatizer.adjective(folded),
     ]);
-    return { lemmas, stem: porter2(folded), known: lemmas.length > 1 };
+    // Known: WordNet lists the word or one of its readings ("meals" → meal). The lemmatizer
+    // loads the same list, so this costs no memory of its own.
+    const known = lemmas.some(lemma => hasOwn(wordNetWords, lemma));
+    return { lemmas, stem: porter2(folded), known };
   };
 
   return {
@@ -45,6 +49,10 @@ export const englishLanguage: LanguageModule = {
     return createEnglishAnalyzer({ cacheSize: context.cacheSize });
   },
 };
+
+function hasOwn(record: object, key: string): boolean {
+  return Object.prototype.hasOwnProperty.call(record, key);
+}
 
 function unique(values: string[]): string[] {
   return [...new Set(values)];

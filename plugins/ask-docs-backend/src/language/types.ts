@@ -14,8 +14,8 @@ export interface WordKeys {
   /** Light stem, the fallback key for forms the dictionary does not know. */
   stem: string;
   /**
-   * True when a dictionary or the irregular-forms table recognised the word. English has no
-   * lexicon lookup, so there it means "a lemmatizer changed the form".
+   * True when the language's dictionary knows the word: Czech hunspell or the irregular-forms
+   * table; English WordNet, for the word or one of its lemma readings.
    */
   known: boolean;
 }
@@ -153,6 +153,8 @@ export interface QueryToken {
    * language when none is clear: retrieval should ignore it.
    */
   stopword: boolean;
+  /** Some analysed language's dictionary knows the word (as typed or restored). */
+  dictionaryWord: boolean;
   /** Per-language keys, as the language analysed them. */
   byLang: QueryTokenKeys[];
 }

@@ -13,3 +13,9 @@ declare module 'wink-porter2-stemmer' {
   function stem(word: string): string;
   export = stem;
 }
+
+declare module 'wink-lexicon/src/wn-words.js' {
+  /** WordNet's lemmas (lowercase), each mapped to its entry. */
+  const words: Record<string, unknown>;
+  export = words;
+}

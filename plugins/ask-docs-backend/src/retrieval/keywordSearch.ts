@@ -32,6 +32,11 @@ export interface QueryToken {
   /** Keys of kind 'w' (surface words); used for spelling corrections. */
   words?: string[];
   /**
+   * A language's dictionary knows the word (as typed or with restored diacritics): a word, not
+   * a misspelling, so typo correction leaves it (typo.ts); absent from the docs, it is missing.
+   */
+  dictionaryWord?: boolean;
+  /**
    * How much a match of this token counts, in score and coverage (default 1). A spelling
    * correction is a guess at what was meant, so it counts less than a word as typed.
    */
@@ -103,6 +108,9 @@ export function normaliseTokens(tokens: QueryToken[]): QueryToken[] {
       stems: merge(prev?.stems, t.stems),
       words: merge(prev?.words, t.words),
       weight: prev ? Math.max(tokenWeight(prev), tokenWeight(t)) : t.weight,
+      ...((prev?.dictionaryWord || t.dictionaryWord) && {
+        dictionaryWord: true,
+      }),
     });
   }
   return Array.from(byToken.values());

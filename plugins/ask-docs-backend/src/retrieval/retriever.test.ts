@@ -537,6 +537,25 @@ describe('suggestCorrections', () => {
     expect(await suggest(alice, 'zanzibar')).toEqual([]);
   });
 
+  it('leaves a dictionary word alone, but not its other spelling or a misspelling', async () => {
+    const reader = new IndexReader(db.knex, alice);
+    const asWords = (...ws: string[]) =>
+      suggestCorrections({
+        reader,
+        queryTokens: q(...ws).map(t => ({ ...t, dictionaryWord: true })),
+      });
+    // "hard" and "cart" are words absent from the docs, not a misspelt "card".
+    expect(await suggest(alice, 'hard', 'cart')).toEqual([
+      { from: 'hard', to: 'card', distance: 1, df: 1 },
+      { from: 'cart', to: 'card', distance: 1, df: 1 },
+    ]);
+    expect(await asWords('hard', 'cart')).toEqual([]);
+    // The docs write "authorisation": an American asker's word is the same word.
+    expect(await asWords('authorization')).toEqual([
+      { from: 'authorization', to: 'authorisation', distance: 1, df: 1 },
+    ]);
+  });
+
   it('allows one edit for short words and two for long ones, preferring fewer edits', async () => {
     expect(await suggest(alice, 'lidgr')).toEqual([]); // 2 edits on a 5-letter word
     expect(await suggest(alice, 'bookeepng')).toEqual([

@@ -3,6 +3,7 @@ import type {
   ChunkSelection,
   RetrievalScope,
 } from '../database/visibilityPredicate';
+import { isSpellingVariant } from '../language/spellingVariants';
 import { exactKeys, normaliseTokens, QueryToken } from './keywordSearch';
 
 export interface Correction {
@@ -130,7 +131,7 @@ export async function suggestCorrections(
   // Candidates first, by the key dictionary and an existence probe of a visible list (cheap:
   // no list is summed); the visible df only of the few within reach.
   const near = await Promise.all(
-    words.map(async ({ word, chars }) => {
+    words.map(async ({ t, word, chars }) => {
       const maxDistance = chars.length <= shortWordMaxLength ? 1 : 2;
       // The dictionary's visible words within reach by letters and length (spellingCandidates);
       // past the cap, the lengths closest to the word's are kept.
@@ -141,6 +142,9 @@ export async function suggestCorrections(
       return candidates.flatMap(term => {
         const candidate = term.toLowerCase();
         if (candidate === word) return [];
+        // A dictionary word is no misspelling: "cable" absent from the docs is not their
+        // "table". Only its other spelling ("minimise" → "minimize") is the same word.
+        if (t.dictionaryWord && !isSpellingVariant(word, candidate)) return [];
         const distance = boundedDamerauLevenshtein(
           word,
           candidate,

@@ -80,6 +80,36 @@ describe('prepareQuestion reads the question in the language it is typed in', ()
     );
   });
 
+  it('marks the words a dictionary knows, in either language, and no misspelling', () => {
+    const known = (question: string) =>
+      Object.fromEntries(
+        prepareQuestion(question, analyzers).queryTokens.map(t => [
+          t.token,
+          t.dictionaryWord,
+        ]),
+      );
+    // English by WordNet, also inflected; Czech by hunspell, also typed without diacritics.
+    expect(known('Which trigger cable works for meals?')).toMatchObject({
+      trigger: true,
+      cable: true,
+      meals: true,
+    });
+    expect(known('Jak vytvořit korekční vrstvu? zesilit ucinek')).toMatchObject(
+      {
+        korekční: true,
+        vrstvu: true,
+        ucinek: true,
+      },
+    );
+    // Misspellings and names no dictionary lists are the words typo correction is for.
+    expect(known('keybord statistcs condtion pgaudit')).toEqual({
+      keybord: false,
+      statistcs: false,
+      condtion: false,
+      pgaudit: false,
+    });
+  });
+
   it('restores no part of an identifier', () => {
     const p = prepareQuestion('Co ukazuje pg_stat_io pro zapisy?', analyzers);
     expect(p.vectorText).toBe('Co ukazuje pg_stat_io pro zápisy?');

@@ -64,6 +64,7 @@ export function prepareQuestion(
         ],
         stems: t.stems,
         words: [t.token],
+        dictionaryWord: t.dictionaryWord,
       })),
     vectorText,
   };
