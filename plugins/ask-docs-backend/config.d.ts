@@ -170,6 +170,12 @@ export interface Config {
        * those retrieved by answers still inside the answer retention window.
        */
       chunkVersionsDays?: number;
+      /**
+       * Vectors of an embedding model that no backend instance has run for this many days are
+       * deleted, with its HNSW index (default 7). Instances confirm their model hourly, so
+       * during a rolling change of models the old one's vectors stay while it still serves.
+       */
+      unusedModelDays?: number;
     };
     llm?: {
       /** OpenAI-compatible endpoint, e.g. http://localhost:8080/v1 */

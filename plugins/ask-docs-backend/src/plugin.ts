@@ -108,13 +108,26 @@ export const askDocsPlugin = createBackendPlugin({
           settings.retrieval.reranker,
           logger,
         );
-        await store.registerModel({
-          modelId: embedder.modelId,
-          dimension: embedder.dimension,
-          kind: embedder.kind,
-        });
-        await ensureVectorIndex(knex, embedder.modelId, embedder.dimension, {
-          buildMemory: settings.retrieval.hnswBuildMemory,
+        const registerModel = async () => {
+          await store.registerModel({
+            modelId: embedder.modelId,
+            dimension: embedder.dimension,
+            kind: embedder.kind,
+          });
+          // Again after a retirement of this model (askDocs.retention.unusedModelDays).
+          await ensureVectorIndex(knex, embedder.modelId, embedder.dimension, {
+            buildMemory: settings.retrieval.hnswBuildMemory,
+          });
+        };
+        await registerModel();
+        // Every instance, hourly: its model is in use, so its vectors are kept.
+        await scheduler.scheduleTask({
+          id: 'ask-docs-model-in-use',
+          scope: 'local',
+          frequency: { hours: 1 },
+          timeout: { minutes: 30 },
+          initialDelay: { minutes: 1 },
+          fn: registerModel,
         });
         const model =
           settings.llm && createChatModelFromOptions(settings.llm, { logger });
@@ -194,6 +207,16 @@ export const askDocsPlugin = createBackendPlugin({
             if (versions)
               logger.info(
                 `ask-docs: deleted ${versions} superseded chunk versions`,
+              );
+            const unusedDays = settings.retention.unusedModelDays;
+            const retired = await store.retireUnusedModels({
+              unusedSince: new Date(Date.now() - unusedDays * 86_400_000),
+              keep: embedder.modelId,
+            });
+            for (const { modelId, vectors } of retired)
+              logger.info(
+                `ask-docs: deleted ${vectors} vectors of embedding model ${modelId}, ` +
+                  `which no instance has run for ${unusedDays} days`,
               );
           },
         });

@@ -9,12 +9,12 @@ const read = (askDocs: JsonObject) =>
   readAskDocsConfig(new ConfigReader({ askDocs }));
 
 describe('visibility sync and retention settings', () => {
-  it.each<[string, JsonObject, object, number]>([
+  it.each<[string, JsonObject, object, object]>([
     [
       'defaults: sync every 30 s, stale after 90 s, chunk versions kept 90 days',
       {},
       { enabled: true, frequency: { seconds: 30 }, maxStalenessSeconds: 90 },
-      90,
+      { chunkVersionsDays: 90, unusedModelDays: 7 },
     ],
     [
       'reads configured values',
@@ -24,15 +24,15 @@ describe('visibility sync and retention settings', () => {
           maxStaleness: { minutes: 1 },
           enabled: false,
         },
-        retention: { chunkVersionsDays: 30 },
+        retention: { chunkVersionsDays: 30, unusedModelDays: 2 },
       },
       { enabled: false, frequency: { seconds: 10 }, maxStalenessSeconds: 60 },
-      30,
+      { chunkVersionsDays: 30, unusedModelDays: 2 },
     ],
-  ])('%s', (_name, askDocs, visibilitySync, chunkVersionsDays) => {
+  ])('%s', (_name, askDocs, visibilitySync, retention) => {
     const settings = read(askDocs);
     expect(settings.visibilitySync).toEqual(visibilitySync);
-    expect(settings.retention.chunkVersionsDays).toBe(chunkVersionsDays);
+    expect(settings.retention).toEqual(retention);
   });
 
   it('refuses a staleness bound that one sync interval would exceed, and bad retention', () => {
@@ -54,6 +54,9 @@ describe('visibility sync and retention settings', () => {
     ).toThrow(/must be longer than frequency/);
     expect(() => read({ retention: { chunkVersionsDays: 0 } })).toThrow(
       /chunkVersionsDays/,
+    );
+    expect(() => read({ retention: { unusedModelDays: -1 } })).toThrow(
+      /unusedModelDays/,
     );
   });
 });
@@ -103,7 +106,7 @@ describe('readAskDocsConfig', () => {
         frequency: { seconds: 30 },
         maxStalenessSeconds: 90,
       },
-      retention: { chunkVersionsDays: 90 },
+      retention: { chunkVersionsDays: 90, unusedModelDays: 7 },
       llm: undefined,
       answer: {
         options: {},
@@ -600,7 +603,7 @@ const EVERY_KEY: JsonObject = {
     frequency: { seconds: 10, minutes: 1 },
     maxStaleness: { seconds: 30, minutes: 2 },
   },
-  retention: { chunkVersionsDays: 7 },
+  retention: { chunkVersionsDays: 7, unusedModelDays: 3 },
   llm: {
     baseUrl: 'http://x/v1',
     apiKey: 'k',

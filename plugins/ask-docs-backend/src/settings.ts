@@ -172,8 +172,12 @@ export interface AskDocsConfig {
   ingestion: IngestionSettings;
   retrieval: RetrievalConfig;
   visibilitySync: VisibilitySyncSettings;
-  /** Superseded chunk versions older than this are deleted unless a kept answer cites them. */
-  retention: { chunkVersionsDays: number };
+  retention: {
+    /** Superseded chunk versions older than this are deleted unless a kept answer cites them. */
+    chunkVersionsDays: number;
+    /** Vectors of a model no instance has run for this long are deleted. */
+    unusedModelDays: number;
+  };
   /** Undefined when no model is configured (section, model or apiKey missing). */
   llm: ChatModelOptions | undefined;
   answer: AnswerSettings;
@@ -635,6 +639,8 @@ export function readAskDocsConfig(config: Config): AskDocsConfig {
     retention: {
       chunkVersionsDays:
         number(config, 'retention.chunkVersionsDays', 'positive') ?? 90,
+      unusedModelDays:
+        number(config, 'retention.unusedModelDays', 'positive') ?? 7,
     },
     llm: readLlm(config),
     answer: readAnswer(config),

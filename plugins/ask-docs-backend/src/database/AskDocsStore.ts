@@ -236,11 +236,24 @@ export interface AskDocsStore {
     documentIds: string[],
     guard?: { runId: number },
   ): Promise<number>;
+  /**
+   * Records the embedding model this instance runs, and that it is in use now. Throws when the
+   * id is registered with another dimension (other files under the same id).
+   */
   registerModel(model: {
     modelId: string;
     dimension: number;
     kind: string;
   }): Promise<void>;
+  /**
+   * Deletes the vectors, HNSW index and registration of every model not registered since
+   * `unusedSince`, except `keep` (the caller's own): the vectors of a model no instance runs
+   * any more. What went, by model.
+   */
+  retireUnusedModels(options: {
+    unusedSince: Date;
+    keep: string;
+  }): Promise<Array<{ modelId: string; vectors: number }>>;
   /**
    * Refreshes planner statistics and visibility maps of the index tables after a run changed
    * them, so keyword lookups are index-only scans and plans fit the new sizes.

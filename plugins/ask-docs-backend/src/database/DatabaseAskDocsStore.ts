@@ -1,7 +1,7 @@
 import { Knex } from 'knex';
 import { AnswerFeedback, isAnswerId } from '@askdocs/plugin-ask-docs-common';
 import { Visibility } from '../permissions';
-import { toVectorLiteral } from './vectorIndex';
+import { toVectorLiteral, vectorIndexName } from './vectorIndex';
 import {
   ABANDONED_STATUS,
   AnswerWrite,
@@ -542,7 +542,7 @@ export class DatabaseAskDocsStore implements AskDocsStore {
         kind: model.kind,
       })
       .onConflict('model_id')
-      .ignore();
+      .merge({ last_used_at: this.db.fn.now() });
     // Other files under the same id: its stored vectors have another size, so vector search
     // would find nothing and no chunk would be embedded again. Say so instead.
     const stored = await this.db('ask_docs_models')
@@ -556,6 +556,40 @@ export class DatabaseAskDocsStore implements AskDocsStore {
           'put the model the index was built with back',
       );
     }
+  }
+
+  async retireUnusedModels(options: {
+    unusedSince: Date;
+    keep: string;
+  }): Promise<Array<{ modelId: string; vectors: number }>> {
+    const stale = await this.db('ask_docs_models')
+      .where('last_used_at', '<', options.unusedSince)
+      .whereNot('model_id', options.keep)
+      .select('model_id', 'dimension');
+    const retired: Array<{ modelId: string; vectors: number }> = [];
+    for (const { model_id: modelId, dimension } of stale) {
+      const vectors = await this.db.transaction(async trx => {
+        // Locked and checked again: an instance starting with this model waits for the commit,
+        // then registers it afresh and builds its index after the drop below.
+        const still = await trx('ask_docs_models')
+          .where({ model_id: modelId })
+          .where('last_used_at', '<', options.unusedSince)
+          .forUpdate()
+          .first('model_id');
+        if (!still) return undefined;
+        const n = await trx('ask_docs_embeddings')
+          .where({ model_id: modelId })
+          .delete();
+        await trx('ask_docs_models').where({ model_id: modelId }).delete();
+        // Last: dropping an index locks the table out for readers until the commit.
+        await trx.raw(
+          `DROP INDEX IF EXISTS ${vectorIndexName(modelId, Number(dimension))}`,
+        );
+        return n;
+      });
+      if (vectors !== undefined) retired.push({ modelId, vectors });
+    }
+    return retired;
   }
 
   async startRun(

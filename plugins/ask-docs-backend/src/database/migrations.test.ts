@@ -15,6 +15,11 @@ const config = {
 
 describe('migrations', () => {
   const db = useTestDatabase({ migrate: false });
+  /** Rolls back every migration from the one whose file starts with `version` on. */
+  const downThrough = async (version: string) => {
+    while ((await db.knex.migrate.currentVersion(config)) >= version)
+      await db.knex.migrate.down(config);
+  };
 
   it('applies up, rolls back down and up again', async () => {
     await applyDatabaseMigrations(db.knex);
@@ -196,7 +201,7 @@ describe('migrations', () => {
 
   it('0009 leaves one running run, the latest, and lets the database refuse a second', async () => {
     await applyDatabaseMigrations(db.knex);
-    await db.knex.migrate.down(config); // 0009
+    await downThrough('20261210'); // 0009
     const runs = () => db.knex('ask_docs_ingestion_runs');
     // As two instances left them before 0009: overlapping runs, one of a stopped backend.
     const ids = await runs()
@@ -227,10 +232,36 @@ describe('migrations', () => {
     await applyDatabaseMigrations(db.knex);
   });
 
+  it('0010 records when each model was last in use, from the migration on', async () => {
+    await applyDatabaseMigrations(db.knex);
+    await downThrough('20261211'); // 0010
+    await db.knex('ask_docs_models').insert({
+      model_id: 'before-0010',
+      dimension: 2,
+      kind: 'hashing-fallback',
+      created_at: new Date('2026-01-01T00:00:00Z'),
+    });
+    const before = Date.now();
+    await db.knex.migrate.up(config); // 0010
+    const row = await db
+      .knex('ask_docs_models')
+      .where({ model_id: 'before-0010' })
+      .first();
+    expect(row.last_used_at.getTime()).toBeGreaterThanOrEqual(before - 60_000);
+    await db.knex.migrate.down(config); // 0010 back
+    expect(
+      await db.knex.schema.hasColumn('ask_docs_models', 'last_used_at'),
+    ).toBe(false);
+    await db
+      .knex('ask_docs_models')
+      .where({ model_id: 'before-0010' })
+      .delete();
+    await applyDatabaseMigrations(db.knex);
+  });
+
   it('0008 keeps each current text once, with when it was first seen, and back', async () => {
     await applyDatabaseMigrations(db.knex);
-    await db.knex.migrate.down(config); // 0009
-    await db.knex.migrate.down(config); // 0008
+    await downThrough('20261209'); // 0008
     const at = (iso: string) => new Date(iso);
     await db.knex('ask_docs_entities').insert({
       entity_ref: 'component:default/v0008',
@@ -335,9 +366,7 @@ describe('migrations', () => {
   it('migrates 0006 down to row postings and marks every document for re-analysis', async () => {
     await applyDatabaseMigrations(db.knex);
     await db.knex('ask_docs_documents').update({ analysis_signature: 'sig' });
-    await db.knex.migrate.down(config); // 0009
-    await db.knex.migrate.down(config); // 0008
-    await db.knex.migrate.down(config); // 0007: vectors back to the vector type
+    await downThrough('20261208'); // 0007: vectors back to the vector type
     await db.knex.migrate.down(config); // 0006
     expect(await db.knex.schema.hasTable('ask_docs_terms')).toBe(true);
     expect(await db.knex.schema.hasTable('ask_docs_postings')).toBe(false);
