@@ -172,8 +172,9 @@ export interface Config {
       chunkVersionsDays?: number;
       /**
        * Vectors of an embedding model that no backend instance has run for this many days are
-       * deleted, with its HNSW index (default 7). Instances confirm their model hourly, so
-       * during a rolling change of models the old one's vectors stay while it still serves.
+       * deleted, with its HNSW index (default 7, at least 1). Instances confirm their model
+       * hourly, so during a rolling change of models the old one's vectors stay while it still
+       * serves; an instance on the fallback keeps its configured model's too.
        */
       unusedModelDays?: number;
     };

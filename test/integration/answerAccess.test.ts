@@ -165,6 +165,22 @@ describe('access to answers and ingestion', () => {
     ]);
     expect(asPlugin.status).toBe(200);
     expect(asPlugin.body).toEqual(asBob.body);
+    // The record says which plugin asked for Bob (a real on-behalf-of token's actor, as the
+    // user token with an actor stands for it here); Bob's direct question names none.
+    expect(asBob.body).not.toHaveProperty('askedVia');
+    const actorToken = mockCredentials.user.token(bob, {
+      actor: { subject: 'plugin:scaffolder' },
+    });
+    const viaActor = await ask(SECURITY, `Bearer ${actorToken}`);
+    const record = await api(`/answers/${viaActor.body.id}`, user(bob));
+    expect(record.body).toMatchObject({
+      userRef: bob,
+      askedVia: 'plugin:scaffolder',
+    });
+    const history = await api('/answers', user(bob));
+    expect(
+      history.body.items.find((a: any) => a.id === viaActor.body.id),
+    ).toMatchObject({ askedVia: 'plugin:scaffolder' });
     // ...nobody else's answers, no administration, and no more documents than Bob has.
     const alices = await ask(SHARED, user(alice));
     expect((await api(`/answers/${alices.body.id}`, forBob)).status).toBe(404);

@@ -127,7 +127,14 @@ export const askDocsPlugin = createBackendPlugin({
           frequency: { hours: 1 },
           timeout: { minutes: 30 },
           initialDelay: { minutes: 1 },
-          fn: registerModel,
+          // The scheduler keeps a local task's error to itself: say it here.
+          fn: () =>
+            registerModel().catch(e => {
+              logger.warn(
+                `ask-docs: could not record embedding model ${embedder.modelId} as in use: ${e}`,
+              );
+              throw e;
+            }),
         });
         const model =
           settings.llm && createChatModelFromOptions(settings.llm, { logger });
@@ -210,8 +217,15 @@ export const askDocsPlugin = createBackendPlugin({
               );
             const unusedDays = settings.retention.unusedModelDays;
             const retired = await store.retireUnusedModels({
-              unusedSince: new Date(Date.now() - unusedDays * 86_400_000),
-              keep: embedder.modelId,
+              unusedDays,
+              // Also the configured model when this instance runs on the fallback: its files
+              // may be back tomorrow, and re-embedding everything takes hours.
+              keep: [
+                embedder.modelId,
+                ...(settings.embeddings.provider === 'hashing'
+                  ? []
+                  : [settings.embeddings.model]),
+              ],
             });
             for (const { modelId, vectors } of retired)
               logger.info(

@@ -55,9 +55,10 @@ describe('visibility sync and retention settings', () => {
     expect(() => read({ retention: { chunkVersionsDays: 0 } })).toThrow(
       /chunkVersionsDays/,
     );
-    expect(() => read({ retention: { unusedModelDays: -1 } })).toThrow(
-      /unusedModelDays/,
-    );
+    for (const unusedModelDays of [-1, 0, 0.5])
+      expect(() => read({ retention: { unusedModelDays } })).toThrow(
+        /unusedModelDays: expected a number from 1 to 3650/,
+      );
   });
 });
 

@@ -639,8 +639,10 @@ export function readAskDocsConfig(config: Config): AskDocsConfig {
     retention: {
       chunkVersionsDays:
         number(config, 'retention.chunkVersionsDays', 'positive') ?? 90,
+      // At least a day: instances confirm their model hourly, and a shorter window would
+      // delete the vectors a slow or briefly stopped instance still serves.
       unusedModelDays:
-        number(config, 'retention.unusedModelDays', 'positive') ?? 7,
+        inRange(config, 'retention.unusedModelDays', 1, 3650) ?? 7,
     },
     llm: readLlm(config),
     answer: readAnswer(config),

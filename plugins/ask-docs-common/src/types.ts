@@ -136,6 +136,11 @@ export interface AnswerRecord extends AskResponse {
   /** The previous answer this one followed up on (AskRequest.threadId, when it was used). */
   threadId?: string;
   /**
+   * The plugin that asked on the user's behalf (the token's actor, e.g. `plugin:my-plugin`,
+   * through `@askdocs/plugin-ask-docs-node`); absent when the user asked directly.
+   */
+  askedVia?: string;
+  /**
    * Present when the reader can no longer see some of the documents this answer used; `notice`
    * is then REDACTED_NOTICE.
    */

@@ -7,7 +7,11 @@ import {
 
 /** Per-call options of {@link AskDocsService}. */
 export interface AskDocsCallOptions {
-  /** The user (or service) the call is made on behalf of. */
+  /**
+   * The user the call is made on behalf of. `ask` refuses a service's credentials
+   * (`NotAllowedError`): documents are visible to users only. `getAnswer` takes a service's
+   * too, for audit readers (`ask-docs.audit.read`), which then see answers redacted.
+   */
   credentials: BackstageCredentials;
   /**
    * Cancels the call: the request is aborted and the call rejects with the signal's reason (an
@@ -18,7 +22,7 @@ export interface AskDocsCallOptions {
 
 /**
  * Ask the docs for other backend plugins. Every call is made on behalf of the given credentials:
- * the answer only ever uses documents that principal may read.
+ * an answer only ever uses documents that user may read.
  */
 export interface AskDocsService {
   ask(request: AskRequest, options: AskDocsCallOptions): Promise<AskResponse>;

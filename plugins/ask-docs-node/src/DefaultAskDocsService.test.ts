@@ -70,6 +70,7 @@ describe('DefaultAskDocsService', () => {
           res.writeHead(400, { 'Content-Type': 'application/json' }).end(
             JSON.stringify({
               error: { name: 'InputError', message: 'The question is empty' },
+              response: { statusCode: 400 },
             }),
           );
         } else {
@@ -118,14 +119,40 @@ describe('DefaultAskDocsService', () => {
     expect(request.authorization).toContain('alice');
   });
 
+  it("refuses to ask with a service's credentials, before any request", async () => {
+    const sent = seen.length;
+    for (const credentials of [
+      mockCredentials.service('plugin:my-plugin'),
+      mockCredentials.service('external:ci-bot'),
+      mockCredentials.none(),
+    ]) {
+      await expect(
+        service().ask({ question: 'How do I roll back?' }, { credentials }),
+      ).rejects.toMatchObject({
+        name: 'NotAllowedError',
+        message: expect.stringMatching(/only on behalf of a user/),
+      });
+    }
+    expect(seen.length).toBe(sent);
+    // Reading a stored answer stays open to a service (an audit reader's, redacted).
+    expect(
+      await service().getAnswer(GONE, {
+        credentials: mockCredentials.service('plugin:audit-exporter'),
+      }),
+    ).toBeUndefined();
+    expect(seen.length).toBe(sent + 1);
+  });
+
   it('surfaces 4xx as errors and a missing answer as undefined', async () => {
     const credentials = mockCredentials.user();
     await expect(
       service().ask({ question: 'bad' }, { credentials }),
     ).rejects.toMatchObject({
       statusCode: 400,
+      // The backend's own error, not one ResponseError made up from an unreadable body.
       cause: expect.objectContaining({
-        message: expect.stringMatching(/The question is empty/),
+        name: 'InputError',
+        message: 'The question is empty',
       }),
     });
     const gone: AnswerRecord | undefined = await service().getAnswer(GONE, {

@@ -1,5 +1,5 @@
 import { AuthService, DiscoveryService } from '@backstage/backend-plugin-api';
-import { ResponseError } from '@backstage/errors';
+import { NotAllowedError, ResponseError } from '@backstage/errors';
 import {
   AnswerRecord,
   AskRequest,
@@ -23,6 +23,15 @@ export class DefaultAskDocsService implements AskDocsService {
     request: AskRequest,
     options: AskDocsCallOptions,
   ): Promise<AskResponse> {
+    // Documents are visible to users only: asked as a service (the calling plugin's own
+    // credentials, a forwarded external token), every answer would be "not in the knowledge
+    // base", indistinguishable from a real miss. Say so instead, before any request.
+    if (!this.auth.isPrincipal(options.credentials, 'user')) {
+      throw new NotAllowedError(
+        'ask-docs answers only on behalf of a user: pass the credentials of the user who ' +
+          "asked (httpAuth.credentials(req, { allow: ['user'] })), not a service's",
+      );
+    }
     const res = await this.request('/v1/ask', options, {
       method: 'POST',
       body: JSON.stringify(request),

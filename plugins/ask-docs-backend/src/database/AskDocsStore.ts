@@ -124,6 +124,8 @@ export const ABANDONED_STATUS = 'abandoned';
 export interface AnswerWrite {
   id: string;
   userRef: string;
+  /** The plugin that asked on the user's behalf (the credentials' actor), if any. */
+  askedVia?: string;
   question: string;
   scope: AskScope;
   /** An AskResponse status, or ABANDONED_STATUS. */
@@ -246,13 +248,13 @@ export interface AskDocsStore {
     kind: string;
   }): Promise<void>;
   /**
-   * Deletes the vectors, HNSW index and registration of every model not registered since
-   * `unusedSince`, except `keep` (the caller's own): the vectors of a model no instance runs
-   * any more. What went, by model.
+   * Deletes the vectors, HNSW index and registration of every model not registered for
+   * `unusedDays` (database time), except those in `keep` (the caller's own, and the one it is
+   * configured with): the vectors of a model no instance runs any more. What went, by model.
    */
   retireUnusedModels(options: {
-    unusedSince: Date;
-    keep: string;
+    unusedDays: number;
+    keep: readonly string[];
   }): Promise<Array<{ modelId: string; vectors: number }>>;
   /**
    * Refreshes planner statistics and visibility maps of the index tables after a run changed

@@ -559,35 +559,49 @@ export class DatabaseAskDocsStore implements AskDocsStore {
   }
 
   async retireUnusedModels(options: {
-    unusedSince: Date;
-    keep: string;
+    unusedDays: number;
+    keep: readonly string[];
   }): Promise<Array<{ modelId: string; vectors: number }>> {
-    const stale = await this.db('ask_docs_models')
-      .where('last_used_at', '<', options.unusedSince)
-      .whereNot('model_id', options.keep)
+    // Database time on both sides, as the registrations are.
+    const unused = (q: Knex.QueryBuilder) =>
+      q.where(
+        'last_used_at',
+        '<',
+        this.db.raw('now() - make_interval(secs => ?)', [
+          options.unusedDays * 86_400,
+        ]),
+      );
+    const stale = await unused(this.db('ask_docs_models'))
+      .whereNotIn('model_id', [...options.keep])
       .select('model_id', 'dimension');
     const retired: Array<{ modelId: string; vectors: number }> = [];
     for (const { model_id: modelId, dimension } of stale) {
+      // Locked and checked again: an instance starting with this model waits for the commit,
+      // then registers it afresh (its next run embeds every chunk again).
       const vectors = await this.db.transaction(async trx => {
-        // Locked and checked again: an instance starting with this model waits for the commit,
-        // then registers it afresh and builds its index after the drop below.
-        const still = await trx('ask_docs_models')
+        const still = await unused(trx('ask_docs_models'))
           .where({ model_id: modelId })
-          .where('last_used_at', '<', options.unusedSince)
           .forUpdate()
           .first('model_id');
         if (!still) return undefined;
-        const n = await trx('ask_docs_embeddings')
-          .where({ model_id: modelId })
-          .delete();
-        await trx('ask_docs_models').where({ model_id: modelId }).delete();
-        // Last: dropping an index locks the table out for readers until the commit.
-        await trx.raw(
-          `DROP INDEX IF EXISTS ${vectorIndexName(modelId, Number(dimension))}`,
-        );
-        return n;
+        return trx('ask_docs_embeddings').where({ model_id: modelId }).delete();
       });
-      if (vectors !== undefined) retired.push({ modelId, vectors });
+      if (vectors === undefined) continue;
+      // Outside a transaction and concurrently: a plain drop would lock every vector search
+      // out while it waited behind a long VACUUM or index build; this one waits alone. The row
+      // goes only after it, so a drop that failed is tried again the next day.
+      await this.db.raw(
+        `DROP INDEX CONCURRENTLY IF EXISTS ${vectorIndexName(
+          modelId,
+          Number(dimension),
+        )}`,
+      );
+      // Registered again meanwhile: the row stays, and that instance's hourly registration
+      // builds its index again (plugin.ts).
+      await unused(this.db('ask_docs_models'))
+        .where({ model_id: modelId })
+        .delete();
+      retired.push({ modelId, vectors });
     }
     return retired;
   }
@@ -695,7 +709,8 @@ export class DatabaseAskDocsStore implements AskDocsStore {
         llm_model: a.llmModel ?? null,
         raw_output: a.rawOutput ?? null,
         answer: a.answer,
-        // The thread link lives with the other replay fields: no column, no migration.
+        // The thread link and the asking plugin live with the other replay fields: no column,
+        // no migration.
         sources: JSON.stringify({
           sources: a.sources,
           evidence: a.evidence,
@@ -703,6 +718,7 @@ export class DatabaseAskDocsStore implements AskDocsStore {
           corrections: a.corrections ?? [],
           threadId: a.threadId ?? null,
           threadDocumentIds: a.threadDocumentIds ?? null,
+          askedVia: a.askedVia ?? null,
         }),
       },
       ['created_at'],
@@ -893,6 +909,7 @@ function answerFromRow(r: any): StoredAnswer {
     corrections: extra.corrections ?? [],
     threadId: extra.threadId ?? undefined,
     threadDocumentIds: extra.threadDocumentIds ?? undefined,
+    askedVia: extra.askedVia ?? undefined,
     feedback: r.feedback ?? undefined,
   };
 }

@@ -70,8 +70,8 @@ describe('retireUnusedModels', () => {
 
     expect(
       await store.retireUnusedModels({
-        unusedSince: daysAgo(7),
-        keep: current.modelId,
+        unusedDays: 7,
+        keep: [current.modelId],
       }),
     ).toEqual([{ modelId: replaced.modelId, vectors: 2 }]);
 
@@ -96,8 +96,8 @@ describe('retireUnusedModels', () => {
     await store.registerModel(replaced);
     expect(
       await store.retireUnusedModels({
-        unusedSince: daysAgo(7),
-        keep: current.modelId,
+        unusedDays: 7,
+        keep: [current.modelId],
       }),
     ).toEqual([]);
     expect(await vectorsOf(replaced.modelId)).toBe(2);
@@ -107,19 +107,34 @@ describe('retireUnusedModels', () => {
   it('lets a retired model come back: registered again, it is embedded afresh', async () => {
     await lastUsed(replaced.modelId, daysAgo(10));
     await store.retireUnusedModels({
-      unusedSince: daysAgo(7),
-      keep: current.modelId,
+      unusedDays: 7,
+      keep: [current.modelId],
     });
     await store.registerModel(replaced);
     await ensureVectorIndex(db.knex, replaced.modelId, replaced.dimension);
     expect(await indexed(replaced.modelId)).toBe(true);
-    // Nothing of it is left to count as embedded, so the next run embeds every chunk again.
+    // The page counts as not embedded by it (as by the model kept, it does): the next run of an
+    // instance with the model embeds every chunk again.
     const page = pageWriteOf(ENTITY, 'deploy.html', [
       'deploy the till',
       'roll back',
     ]);
+    const embedded = async (modelId: string) =>
+      (await store.documentStates(ENTITY, modelId)).get(page.doc.documentId)
+        ?.embedded;
+    expect(await embedded(replaced.modelId)).toBe(false);
+    expect(await embedded(current.modelId)).toBe(true);
+  });
+
+  it('keeps every model named in keep, also one no instance registered for long', async () => {
+    // An instance on the fallback keeps the model it is configured with.
+    await lastUsed(replaced.modelId, daysAgo(30));
     expect(
-      await store.embeddedChunkHashes(page.doc.documentId, replaced.modelId),
-    ).toEqual(new Map());
+      await store.retireUnusedModels({
+        unusedDays: 7,
+        keep: [current.modelId, replaced.modelId],
+      }),
+    ).toEqual([]);
+    expect(await vectorsOf(replaced.modelId)).toBe(2);
   });
 });

@@ -295,6 +295,7 @@ export class AskService {
     return {
       id: randomUUID(),
       userRef: principalRef(credentials),
+      askedVia: actorRef(credentials),
       question: request.question,
       scope: request.scope ?? {},
       status: result.status,
@@ -471,6 +472,7 @@ export class AskService {
       feedback:
         anyRedacted && a.feedback ? { rating: a.feedback.rating } : a.feedback,
       ...(a.threadId ? { threadId: a.threadId } : {}),
+      ...(a.askedVia ? { askedVia: a.askedVia } : {}),
       ...(anyRedacted ? { redacted } : {}),
     };
   }
@@ -611,6 +613,15 @@ function principalRef(credentials: BackstageCredentials): string {
   if (p.type === 'user' && p.userEntityRef) return p.userEntityRef;
   if (p.type === 'service' && p.subject) return `service:${p.subject}`;
   return p.type;
+}
+
+/** The plugin that made the call on the user's behalf (an on-behalf-of token's actor). */
+function actorRef(credentials: BackstageCredentials): string | undefined {
+  const p = credentials.principal as {
+    type: string;
+    actor?: { subject?: string };
+  };
+  return p.type === 'user' ? p.actor?.subject : undefined;
 }
 
 function withoutCitations(source: AnswerSource): AnswerSource {

@@ -39,6 +39,28 @@ describe('HistoryList', () => {
   });
 });
 
+describe('HistoryList: questions a plugin asked for the user', () => {
+  it('names the plugin that asked, and nothing for questions asked here', async () => {
+    const own = recordOf(groundedResponse, { id: 'h-own', question: 'Own' });
+    const viaBot = recordOf(groundedResponse, {
+      id: 'h-bot',
+      question: 'Via bot',
+      askedVia: 'plugin:chat-bot',
+    });
+    const { api } = mockHistoryLoadedByHand([own, viaBot]);
+    await renderInTestApp(
+      <TestApiProvider apis={[[askDocsApiRef, api]]}>
+        <HistoryList />
+      </TestApiProvider>,
+    );
+    const [first, second] = await screen.findAllByTestId(
+      'ask-docs-history-item',
+    );
+    expect(first).not.toHaveTextContent(/asked through/);
+    expect(second).toHaveTextContent(/asked through plugin:chat-bot/);
+  });
+});
+
 describe('HistoryList paging', () => {
   const record = (n: number) =>
     recordOf(groundedResponse, { id: `h-${n}`, question: `Question ${n}` });

@@ -124,7 +124,10 @@ export function HistoryList(props: HistoryListProps) {
                 primary={item.question}
                 secondary={`${
                   STATUS_LABEL[item.status] ?? item.status
-                } · ${formatDate(item.createdAt)}`}
+                } · ${formatDate(item.createdAt)}${
+                  // Asked for the user by another plugin: the user did not type it here.
+                  item.askedVia ? ` · asked through ${item.askedVia}` : ''
+                }`}
               />
             </ListItem>
           ))}

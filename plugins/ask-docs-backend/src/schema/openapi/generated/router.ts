@@ -720,6 +720,11 @@ export const spec = {
             description:
               "The previous answer this one followed up on (its request's threadId)",
           },
+          askedVia: {
+            type: 'string',
+            description:
+              "The plugin that asked on the user's behalf (the token's actor, e.g. plugin:my-plugin); absent when the user asked directly",
+          },
           redacted: {
             type: 'object',
             additionalProperties: false,
