@@ -5,6 +5,7 @@
 import fs from 'fs';
 import path from 'path';
 import { corporaDir } from '../../plugins/ask-docs-backend/src/ingestion/parsing/testUtils';
+import { chatVariants } from './questionContext';
 import { formVariants } from './questionForm';
 
 export interface EvalItem {
@@ -44,6 +45,11 @@ export const EVAL_SETS = [
   'cross-train',
   'cross-dev',
   'cross-test',
+  // The same questions inside a chat frame (questionContext.ts); run when named.
+  'chat-shared-dev',
+  'chat-train',
+  'chat-dev',
+  'chat-test',
 ] as const;
 
 /**
@@ -52,7 +58,7 @@ export const EVAL_SETS = [
  * comparable with earlier runs).
  */
 export const DEFAULT_EVAL_SETS: readonly string[] = EVAL_SETS.filter(
-  s => !s.startsWith('form-') && !s.startsWith('cross-'),
+  s => !/^(form|cross|chat)-/.test(s),
 );
 
 /**
@@ -61,7 +67,11 @@ export const DEFAULT_EVAL_SETS: readonly string[] = EVAL_SETS.filter(
  */
 export function loadAllEvalItems(): EvalItem[] {
   const written = [...loadEvalItems(), ...loadEvalItems({ dir: ITEMS_DIR })];
-  const items = [...written, ...formVariants(written)];
+  const items = [
+    ...written,
+    ...formVariants(written),
+    ...chatVariants(written),
+  ];
   const ids = new Set<string>();
   for (const i of items) {
     if (ids.has(i.id))

@@ -1,0 +1,94 @@
+/*
+ * Chat variants: the same question as people type it into a chat box, inside a greeting, a
+ * reason for asking or a thank-you. The words of the frame are not the question: an answerable
+ * question should stay answered and ranked the same, an unanswerable one refused. The frames
+ * were written before anything was measured on them and are the same for every item; each item
+ * gets one, chosen by its id (so a run is repeatable), in its question's language.
+ */
+import { createHash } from 'crypto';
+import type { EvalItem } from './evalItems';
+
+/**
+ * Frames of the train and dev splits (and shared-dev). The test split has its own frames
+ * (TEST_FRAMES), written at the same time, before anything was built for chat questions, and
+ * looked at only in the test split's single report: a filter made from words seen here is
+ * measured on words it was not made from.
+ */
+const FRAMES: Record<string, readonly string[]> = {
+  en: [
+    'Hi, quick question: {q}',
+    "I'm stuck on something at work. {q} Thanks!",
+    'My team asked me to find out: {q}',
+    "{q} I couldn't find it myself.",
+    'Sorry if this is obvious, but {q}',
+    'Hello! Can someone help? {q}',
+  ],
+  cs: [
+    'Ahoj, rychlý dotaz: {q}',
+    'Zasekl jsem se v práci. {q} Díky!',
+    'Kolegové se ptají: {q}',
+    '{q} Sám jsem to nenašel.',
+    'Promiňte, jestli je to hloupost, ale {q}',
+    'Dobrý den, poradí mi někdo? {q}',
+  ],
+};
+
+const TEST_FRAMES: Record<string, readonly string[]> = {
+  en: [
+    'Hey folks, does anyone know this one? {q}',
+    '{q} Any pointers appreciated.',
+    'Newbie here, so bear with me. {q}',
+    'Good morning all! {q} Cheers',
+    'Asking for a colleague: {q}',
+    "I've searched around but no luck. {q}",
+  ],
+  cs: [
+    'Čau, nevíte někdo? {q}',
+    '{q} Předem díky za radu.',
+    'Jsem tu nový, tak pardon. {q}',
+    'Dobré ráno všem! {q}',
+    'Ptám se za kolegu: {q}',
+    'Hledal jsem, ale nic. {q}',
+  ],
+};
+
+/** The language a question is typed in: the item's, or the other one for a cross-lingual one. */
+function questionLang(item: EvalItem): string {
+  if (item.kind !== 'crosslingual') return item.lang;
+  return item.lang === 'cs' ? 'en' : 'cs';
+}
+
+/** "chat-<split>" for an item of "items-<split>" or "shared-dev" ("chat-shared-dev"). */
+export function chatSet(set: string): string {
+  return `chat-${set.replace(/^items-/, '')}`;
+}
+
+/** The question inside its frame; a lowercase start after "but" keeps the sentence. */
+export function framed(item: EvalItem): string {
+  const bySplit = item.set === 'items-test' ? TEST_FRAMES : FRAMES;
+  const frames = bySplit[questionLang(item)] ?? bySplit.en;
+  const pick = createHash('sha256').update(item.id).digest()[0] % frames.length;
+  const frame = frames[pick];
+  const q = item.question.trim();
+  const asTyped = /(?:but|ale) \{q\}$/.test(frame)
+    ? q.charAt(0).toLowerCase() + q.slice(1)
+    : q;
+  // Typed without diacritics, the frame is too ("jak prichytit vrstvu" in "Ahoj, rychly dotaz").
+  // eslint-disable-next-line no-control-regex
+  const plain = /^[\x00-\x7f]*$/.test(q);
+  const words = plain ? frame.normalize('NFD').replace(/\p{M}/gu, '') : frame;
+  return words.replace('{q}', asTyped);
+}
+
+/** One chat variant of every hand-written item in the documents' language sets. */
+export function chatVariants(items: readonly EvalItem[]): EvalItem[] {
+  return items
+    .filter(item => !item.set.startsWith('cross-'))
+    .map(item => ({
+      ...item,
+      id: `${item.id}~chat`,
+      question: framed(item),
+      set: chatSet(item.set),
+      note: `chat variant of ${item.id}`,
+    }));
+}
