@@ -309,6 +309,27 @@ prompts`, async () => {
     expect(deltas).toBe(done.response.answer);
   });
 
+  it('answers a question in a chat message as the bare one, and records the rest', async () => {
+    const bare = await ask('How do I roll back a payments release?');
+    const chat = await ask(
+      "Hi, quick question: how do I roll back a payments release? I'm stuck, thanks!",
+    );
+    expect(chat.body.status).toBe(bare.body.status);
+    expect(chat.body.sources).toEqual(bare.body.sources);
+    const stored = await db
+      .knex('ask_docs_answers')
+      .where('id', chat.body.id)
+      .first();
+    // The record keeps the question as asked and says what was not searched for.
+    expect(stored.question).toMatch(/^Hi, quick question/);
+    expect(stored.policy.smallTalk).toEqual([
+      'Hi,',
+      'quick question:',
+      "I'm stuck,",
+      'thanks!',
+    ]);
+  });
+
   it('logs every answer with the retrieved set and replays it for the asker only', async () => {
     const res = await ask('How do I roll back a payments release?');
     const stored = await db
@@ -342,6 +363,7 @@ prompts`, async () => {
       minCoverage: expect.any(Number),
     });
     expect(stored.policy.corrections).toEqual([]);
+    expect(stored.policy).not.toHaveProperty('smallTalk');
     // ...and what made the answer from them: defaults filled in, the prompt's version, the
     // model's settings (never its key or address)
     expect(stored.policy.answer).toEqual({

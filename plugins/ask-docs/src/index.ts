@@ -12,7 +12,7 @@ export {
   AskDocsSearchResultListItem,
   AskDocsTechDocsAddon,
 } from './plugin';
-export { askDocsApiRef, AskDocsClient, SseParser, readSseData } from './api';
+export { askDocsApiRef, AskDocsClient } from './api';
 export type {
   AskDocsApi,
   AskDocsRequestOptions,

@@ -116,6 +116,7 @@ export function genericLanguage(
       lang,
       stopwords,
       distinctiveLetters: profile.distinctiveLetters,
+      smallTalk: profile.smallTalk,
     },
     async createAnalyzer() {
       return {

@@ -15,6 +15,7 @@ import {
   HunspellDictionary,
   loadHunspell,
 } from './hunspell';
+import { CZECH_SMALL_TALK } from './smallTalk';
 import { CZECH_STOPWORDS } from './stopwords';
 import { foldDiacritics, hasDiacritics, hasLetter } from './tokenize';
 import {
@@ -159,6 +160,7 @@ export const czechLanguage: LanguageModule = {
     lang: 'cs',
     stopwords: CZECH_STOPWORDS,
     distinctiveLetters: /[ěščřžýáíéůúťďň]/,
+    smallTalk: CZECH_SMALL_TALK,
   },
   async createAnalyzer(
     context: LanguageModuleContext,

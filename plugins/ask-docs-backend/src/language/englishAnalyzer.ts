@@ -5,6 +5,7 @@ import lemmatizer from 'wink-lemmatizer';
 import wordNetWords from 'wink-lexicon/src/wn-words.js';
 import porter2 from 'wink-porter2-stemmer';
 import { cachedWordKeys } from './boundedCache';
+import { ENGLISH_SMALL_TALK } from './smallTalk';
 import { ENGLISH_STOPWORDS } from './stopwords';
 import { foldDiacritics, hasLetter } from './tokenize';
 import { LanguageAnalyzer, LanguageModule, WordKeys } from './types';
@@ -44,7 +45,11 @@ export function createEnglishAnalyzer(
 }
 
 export const englishLanguage: LanguageModule = {
-  profile: { lang: 'en', stopwords: ENGLISH_STOPWORDS },
+  profile: {
+    lang: 'en',
+    stopwords: ENGLISH_STOPWORDS,
+    smallTalk: ENGLISH_SMALL_TALK,
+  },
   async createAnalyzer(context) {
     return createEnglishAnalyzer({ cacheSize: context.cacheSize });
   },

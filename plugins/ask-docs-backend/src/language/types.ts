@@ -53,6 +53,11 @@ export interface LanguageProfile {
   stopwords: ReadonlySet<string>;
   /** Letters characteristic of the language (Czech ě, ř, ů, ...); each token with one counts. */
   distinctiveLetters?: RegExp;
+  /**
+   * Conversational words (greetings, thanks, apologies, "quick question"), folded: a clause of
+   * only these and function words is left out of a question (smallTalk.ts).
+   */
+  smallTalk?: ReadonlySet<string>;
 }
 
 export interface LanguageModuleContext {

@@ -202,6 +202,7 @@ export class AskService {
         await this.o.store
           .insertAnswer(
             this.auditRecord(request, credentials, visibility, thread, {
+              searched: thread.searchAs ?? prepared,
               retrieval: retrievedSoFar,
               result: {
                 status: ABANDONED_STATUS,
@@ -239,13 +240,10 @@ export class AskService {
       );
     }
 
-    const record = this.auditRecord(
-      request,
-      credentials,
-      visibility,
-      thread,
-      run,
-    );
+    const record = this.auditRecord(request, credentials, visibility, thread, {
+      ...run,
+      searched: thread.searchAs ?? prepared,
+    });
     const { createdAt } = await this.o.store.insertAnswer(record);
 
     return {
@@ -270,6 +268,8 @@ export class AskService {
     visibility: Visibility,
     thread: ThreadContext,
     run: {
+      /** The question as searched for (a follow-up's with its thread). */
+      searched: AnalysedQuestion;
       retrieval: PipelineRetrieval;
       result: Omit<AnswerResult, 'status'> & { status: string };
     },
@@ -309,6 +309,10 @@ export class AskService {
         // And what made the answer from them: budget, claim checks, prompt version, model.
         answer: this.pipeline.answerSettings,
         corrections: retrieval.corrections,
+        // The greeting or thank-you left out of what was searched for (smallTalk.ts).
+        ...(run.searched.smallTalk.length
+          ? { smallTalk: run.searched.smallTalk }
+          : {}),
         // Whether the reranker ran (model id, fused ranks and scores), for replay.
         ...(retrieval.reranker ? { reranker: retrieval.reranker } : {}),
         unmatchedCitations: result.unmatchedCitations,

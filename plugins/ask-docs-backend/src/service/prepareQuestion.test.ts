@@ -119,6 +119,25 @@ describe('prepareQuestion reads the question in the language it is typed in', ()
     });
   });
 
+  it('searches for what is asked, without the greeting and the thank-you', () => {
+    const p = prepareQuestion(
+      "Hi, quick question: how do I rotate a layer? Thanks, I'm stuck!",
+      analyzers,
+    );
+    expect(p.vectorText).toBe('how do I rotate a layer?');
+    expect(p.queryTokens.map(t => t.token)).toEqual(['rotate', 'layer']);
+    expect(p.smallTalk).toEqual([
+      'Hi,',
+      'quick question:',
+      'Thanks,',
+      "I'm stuck!",
+    ]);
+    // The same question without it is searched for alike.
+    const bare = prepareQuestion('how do I rotate a layer?', analyzers);
+    expect(bare.queryTokens).toEqual(p.queryTokens);
+    expect(bare.smallTalk).toEqual([]);
+  });
+
   it('restores no part of an identifier', () => {
     const p = prepareQuestion('Co ukazuje pg_stat_io pro zapisy?', analyzers);
     expect(p.vectorText).toBe('Co ukazuje pg_stat_io pro zápisy?');

@@ -4,6 +4,7 @@ import {
   analyzeQuery,
   clearLanguage,
   translationKeys,
+  withoutSmallTalk,
 } from '../language';
 import { QueryToken } from '../retrieval';
 
@@ -16,6 +17,8 @@ export interface PreparedQuestion {
    * dictionary restored ("zalozky" → "záložky"), so both sides read the same words.
    */
   vectorText: string;
+  /** Clauses left out as small talk ("Hi, quick question:", "Thanks!"); smallTalk.ts. */
+  smallTalk: string[];
 }
 
 /** Distinct content words a question may have: each one costs keyword and typo queries. */
@@ -30,7 +33,11 @@ export function prepareQuestion(
   const maxQueryTerms = options.maxQueryTerms ?? DEFAULT_MAX_QUERY_TERMS;
   // Composed, as the documents' text: the evidence features read letters ("č" typed as "c" and
   // a combining caron must weigh as "č").
-  const text = question.normalize('NFC');
+  // Without the greeting and the thank-you: both sides search for what is asked.
+  const { text, dropped } = withoutSmallTalk(
+    question.normalize('NFC'),
+    analyzers.profiles,
+  );
   const analyzed = analyzeQuery(text, analyzers);
   const distinct = new Set(
     analyzed.filter(t => !t.stopword).map(t => t.token.toLowerCase()),
@@ -67,6 +74,7 @@ export function prepareQuestion(
         dictionaryWord: t.dictionaryWord,
       })),
     vectorText,
+    smallTalk: dropped,
   };
 }
 
