@@ -116,7 +116,13 @@ export function genericLanguage(
       lang,
       stopwords,
       distinctiveLetters: profile.distinctiveLetters,
-      smallTalk: profile.smallTalk,
+      // Folded, as smallTalk.ts compares.
+      smallTalk: profile.smallTalk && {
+        markers: new Set([...profile.smallTalk.markers].map(foldDiacritics)),
+        companions: new Set(
+          [...profile.smallTalk.companions].map(foldDiacritics),
+        ),
+      },
     },
     async createAnalyzer() {
       return {

@@ -41,11 +41,8 @@ export type { CzechAnalyzerOptions } from './czechAnalyzer';
 export { createEnglishAnalyzer, englishLanguage } from './englishAnalyzer';
 export { czechLightStem, MIN_STEM_LENGTH } from './czechLightStemmer';
 export { ENGLISH_STOPWORDS, CZECH_STOPWORDS } from './stopwords';
-export {
-  withoutSmallTalk,
-  ENGLISH_SMALL_TALK,
-  CZECH_SMALL_TALK,
-} from './smallTalk';
+export { withoutSmallTalk } from './smallTalk';
+export type { SmallTalkWords } from './smallTalk';
 export { loadHunspell, DictionaryUnavailableError } from './hunspell';
 export type { HunspellDictionary, LoadedHunspell } from './hunspell';
 export type {

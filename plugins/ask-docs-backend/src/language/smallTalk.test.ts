@@ -14,7 +14,7 @@ describe('withoutSmallTalk', () => {
       'Which tool lightens a photo?',
     ],
     [
-      'Does pg_dump lock writers? Sorry, I am new here.',
+      'Does pg_dump lock writers? Sorry, newbie here.',
       'Does pg_dump lock writers?',
     ],
     ['Ahoj, rychlý dotaz: Jak otočit vrstvu? Díky!', 'Jak otočit vrstvu?'],
@@ -59,6 +59,35 @@ describe('withoutSmallTalk', () => {
       'Díky čemu se vrstva posune?',
     ])
       expect(focus(asked)).toEqual({ text: asked, dropped: [] });
+  });
+
+  it.each([
+    // A topic first, then a question of words small talk also uses: that is the question.
+    'In a trigger function, what is NEW?',
+    'PostgreSQL 17, what is new?',
+    'TechDocs, how does it work?',
+    'psql, how do I get help?',
+    'Backstage catalog: who is on the team?',
+    'SQL_ASCI encoding for client, is that a good idea',
+    'How do I edit pg_hba.conf, with vim?',
+    'Je dobré, když vrstva nemá alfa kanál?',
+    'Dobrovolníci v Pyvecu: kolik je to práce?',
+    'Je kurz PyLadies ráno, nebo večer?',
+    // UI labels after a lower-case word.
+    'how do I open Help About',
+    'how to configure Job Manager',
+    'Who owns the New Team',
+  ])('keeps what is asked: %s', asked => {
+    expect(focus(asked)).toEqual({ text: asked, dropped: [] });
+  });
+
+  it('reads Czech typed without diacritics as with them', () => {
+    expect(focus('Ahoj, uz jsem se zasekl. jak otocit vrstvu').text).toBe(
+      'jak otocit vrstvu',
+    );
+    expect(focus('Ahoj, už jsem se zasekl. Jak otočit vrstvu?').text).toBe(
+      'Jak otočit vrstvu?',
+    );
   });
 
   it('keeps a question that is nothing but small talk as asked', () => {

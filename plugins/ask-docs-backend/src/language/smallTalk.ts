@@ -2,50 +2,74 @@
  * Small talk around a question: a greeting, a thank-you, an apology, a reason for asking ("Hi,
  * quick question:", "Thanks!", "Zasekl jsem se v práci."). A clause made only of such words is
  * not what is asked; its words, absent from the docs, made the evidence decision refuse answerable
- * questions (decision record 0009, fifteenth round). A word of these lists inside a clause that
- * also has other words ("Quick Mask", "the Help menu", "search plugin") stays.
+ * questions (decision record 0009, fifteenth round). A clause needs a word only small talk uses
+ * ("thanks", "anyone", "stuck"): "PostgreSQL 17, what's new?" and "how does it work?" ask
+ * something. A word of these lists inside a clause with other words ("Quick Mask", "the Help
+ * menu") stays.
  *
  * Lowercase, folded (no diacritics), as the words are compared. Grouped by what they do in a
- * chat message, not taken from any one message.
+ * chat message.
  */
 import { foldDiacritics, tokenize } from './tokenize';
 import type { LanguageProfile } from './types';
 
-const ENGLISH = `
-  hi hello hey hiya howdy greetings morning afternoon evening good dear all everyone everybody
-  folks guys people team
-  thanks thank thx cheers appreciate appreciated grateful advance
-  sorry apologies apologise apologize excuse obvious dumb stupid silly basic newbie noob
-  beginner new
-  question questions quick help anyone anybody someone somebody know knows wonder wondering
-  idea ideas advice tip tips hint hints pointer pointers suggestion suggestions clue
-  stuck confused struggling lost trying tried figure figured find found looked searched
-  googled luck
-  ask asking asked need needed want wanted something anything thing work job boss colleague
-  colleagues coworker coworkers manager
-  just really actually basically anyway ok okay well yeah yes bit little here around
-  couldn't can't didn't doesn't don't won't wasn't isn't i'm i've i'd
+/**
+ * Words only small talk uses (greetings, thanks, apologies, addressing "anyone", "quick
+ * question", "stuck"), and greeting pairs: a clause needs one to be small talk.
+ */
+const ENGLISH_MARKERS = `
+  hi hello hey hiya howdy greetings thanks thank thx cheers appreciate appreciated grateful
+  sorry apologies apologise apologize newbie noob anyone anybody someone somebody everyone
+  everybody folks guys question questions stuck confused struggling googled wondering luck
+  good_morning good_afternoon good_evening
 `;
-
-const CZECH = `
-  ahoj cau cus zdravim zdravime dobry dobre dobra den rano vecer odpoledne vsem vsichni lidi
-  kolego kolegove kolega kolegu kolegy kolegum tym tyme
-  diky dik dekuji dekuju dekujeme predem moc
-  prominte promin pardon omlouvam omluva hloupost hloupa hloupy blbost blba blby zacatecnik
-  zacatecnice novy nova nove
-  dotaz dotazek otazka otazku rychly rychla rychle pomoc pomoct pomozte pomuze poradi poradit
-  poradte rada radu rady nekdo nikdo nevite vite nevi vim nevim
-  zasekl zasekla zasekli zaseknuty hledal hledala hledam hledali nenasel nenasla nasel nasla
-  sam sama ptam ptaji pta zeptat sef prace praci potrebuji potrebuju chci chtel chtela neco
-  nic jen jenom vlastne tak no fakt
+/** Words small talk shares with questions ("new", "work", "help"): never enough alone. */
+const ENGLISH_COMPANIONS = `
+  good dear all morning afternoon evening people team advance excuse obvious dumb stupid silly
+  basic beginner new quick help know knows wonder idea ideas advice tip tips hint hints pointer
+  pointers suggestion suggestions clue lost trying tried figure figured find found looked
+  searched ask asking asked need needed want wanted something anything thing work job boss
+  colleague colleagues coworker coworkers manager just really actually basically anyway ok okay
+  well yeah yes bit little here around couldn't can't didn't doesn't don't won't wasn't isn't
+  i'm i've i'd
+`;
+const CZECH_MARKERS = `
+  ahoj cau cus zdravim zdravime diky dik dekuji dekuju dekujeme prominte promin pardon omlouvam
+  omluva nekdo nevite poradi poradte pomozte dotaz dotazek zasekl zasekla zasekli zaseknuty
+  hloupost blbost zacatecnik zacatecnice ptam ptaji nenasel nenasla
+  dobry_den dobre_rano dobry_vecer
+`;
+const CZECH_COMPANIONS = `
+  dobry dobre dobra den rano vecer odpoledne vsem vsichni lidi kolego kolegove kolega kolegu
+  kolegy kolegum tym tyme predem moc hloupa hloupy blba blby novy nova nove otazka otazku rychly
+  rychla rychle pomoc pomoct pomuze poradit rada radu rady nikdo vite nevi vim nevim hledal
+  hledala hledam hledali nasel nasla sam sama pta zeptat sef prace praci potrebuji potrebuju
+  chci chtel chtela neco nic jen jenom vlastne tak no fakt
 `;
 
 function toSet(list: string): ReadonlySet<string> {
-  return new Set(list.split(/\s+/).filter(Boolean).map(foldDiacritics));
+  return new Set(
+    list
+      .split(/\s+/)
+      .filter(Boolean)
+      .map(w => foldDiacritics(w.replace('_', ' '))),
+  );
 }
 
-export const ENGLISH_SMALL_TALK = toSet(ENGLISH);
-export const CZECH_SMALL_TALK = toSet(CZECH);
+/** A language's small talk: marker words and pairs ("good morning"), and their companions. */
+export interface SmallTalkWords {
+  markers: ReadonlySet<string>;
+  companions: ReadonlySet<string>;
+}
+
+export const ENGLISH_SMALL_TALK: SmallTalkWords = {
+  markers: toSet(ENGLISH_MARKERS),
+  companions: toSet(ENGLISH_COMPANIONS),
+};
+export const CZECH_SMALL_TALK: SmallTalkWords = {
+  markers: toSet(CZECH_MARKERS),
+  companions: toSet(CZECH_COMPANIONS),
+};
 
 /**
  * A clause whose end is a sentence of small talk typed without the full stop before it ("… bulk
@@ -68,33 +92,53 @@ function splitUnpunctuated(
 }
 
 /**
- * The question without its small talk: the clauses (split after . ! ? ; : , and …) whose words
- * are all small talk or function words of a configured language, with at least one small-talk
- * word, are left out. A question whose other clauses ask nothing stays as asked.
+ * The question without its small talk: the clauses (split after . ! ? ; : , and …) with a marker
+ * word and otherwise only companion and function words of a configured language are left out.
+ * A question whose other clauses ask nothing stays as asked.
  */
 export function withoutSmallTalk(
   text: string,
   profiles: readonly LanguageProfile[],
 ): { text: string; dropped: string[] } {
-  const smallTalk = (word: string) =>
-    profiles.some(p => p.smallTalk?.has(foldDiacritics(word)));
+  const has = (word: string, kind: keyof SmallTalkWords) =>
+    profiles.some(p => p.smallTalk?.[kind].has(word));
+  // Folded, as the analyzers compare Czech typed without diacritics ("uz jsem hledal").
   const functionWord = (word: string) =>
-    profiles.some(p => p.stopwords.has(word));
+    profiles.some(p => foldedStopwords(p).has(word));
+  const words = (clause: string) => tokenize(clause).map(foldDiacritics);
   const chat = (clause: string) => {
-    const words = tokenize(clause);
+    const ws = words(clause);
+    const marked = ws.some(
+      (w, i) => has(w, 'markers') || has(`${w} ${ws[i + 1]}`, 'markers'),
+    );
     return (
-      words.some(smallTalk) && words.every(w => smallTalk(w) || functionWord(w))
+      marked &&
+      ws.every(
+        w => has(w, 'markers') || has(w, 'companions') || functionWord(w),
+      )
     );
   };
   const clauses = text
     .split(/(?<=[.!?;:,…])\s+/u)
     .flatMap(clause => splitUnpunctuated(clause, chat));
   const kept = clauses.filter(c => !chat(c));
-  // Nothing asked without it ("Where is the help, please?"): the small talk was the question.
+  // Nothing asked without it ("Hi, anyone?"): the small talk was the question.
   const asks = (clause: string) =>
-    tokenize(clause).some(w => !smallTalk(w) && !functionWord(w));
+    words(clause).some(
+      w => !has(w, 'markers') && !has(w, 'companions') && !functionWord(w),
+    );
   if (kept.length === clauses.length || !kept.some(asks)) {
     return { text, dropped: [] };
   }
   return { text: kept.join(' '), dropped: clauses.filter(chat) };
+}
+
+const folded = new WeakMap<LanguageProfile, ReadonlySet<string>>();
+function foldedStopwords(profile: LanguageProfile): ReadonlySet<string> {
+  let set = folded.get(profile);
+  if (!set) {
+    set = new Set([...profile.stopwords].map(foldDiacritics));
+    folded.set(profile, set);
+  }
+  return set;
 }

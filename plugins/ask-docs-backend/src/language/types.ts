@@ -3,6 +3,7 @@ import type {
   BilingualDictionary,
   BilingualDictionaryFiles,
 } from './bilingualDictionary';
+import type { SmallTalkWords } from './smallTalk';
 
 /** The keys of one token. All keys are lowercase and folded (no diacritics). */
 export interface WordKeys {
@@ -54,10 +55,10 @@ export interface LanguageProfile {
   /** Letters characteristic of the language (Czech ě, ř, ů, ...); each token with one counts. */
   distinctiveLetters?: RegExp;
   /**
-   * Conversational words (greetings, thanks, apologies, "quick question"), folded: a clause of
-   * only these and function words is left out of a question (smallTalk.ts).
+   * Conversational words, folded: a clause with a marker ("thanks", "anyone") and otherwise only
+   * these and function words is left out of a question (smallTalk.ts).
    */
-  smallTalk?: ReadonlySet<string>;
+  smallTalk?: SmallTalkWords;
 }
 
 export interface LanguageModuleContext {

@@ -202,7 +202,7 @@ export class AskService {
         await this.o.store
           .insertAnswer(
             this.auditRecord(request, credentials, visibility, thread, {
-              searched: thread.searchAs ?? prepared,
+              smallTalk: prepared.smallTalk,
               retrieval: retrievedSoFar,
               result: {
                 status: ABANDONED_STATUS,
@@ -242,7 +242,7 @@ export class AskService {
 
     const record = this.auditRecord(request, credentials, visibility, thread, {
       ...run,
-      searched: thread.searchAs ?? prepared,
+      smallTalk: prepared.smallTalk,
     });
     const { createdAt } = await this.o.store.insertAnswer(record);
 
@@ -268,8 +268,8 @@ export class AskService {
     visibility: Visibility,
     thread: ThreadContext,
     run: {
-      /** The question as searched for (a follow-up's with its thread). */
-      searched: AnalysedQuestion;
+      /** What was left out of the question as small talk (prepareQuestion). */
+      smallTalk: readonly string[];
       retrieval: PipelineRetrieval;
       result: Omit<AnswerResult, 'status'> & { status: string };
     },
@@ -310,9 +310,7 @@ export class AskService {
         answer: this.pipeline.answerSettings,
         corrections: retrieval.corrections,
         // The greeting or thank-you left out of what was searched for (smallTalk.ts).
-        ...(run.searched.smallTalk.length
-          ? { smallTalk: run.searched.smallTalk }
-          : {}),
+        ...(run.smallTalk.length ? { smallTalk: run.smallTalk } : {}),
         // Whether the reranker ran (model id, fused ranks and scores), for replay.
         ...(retrieval.reranker ? { reranker: retrieval.reranker } : {}),
         unmatchedCitations: result.unmatchedCitations,
