@@ -26,7 +26,8 @@ export class DefaultAskDocsService implements AskDocsService {
     // Documents are visible to users only: asked as a service (the calling plugin's own
     // credentials, a forwarded external token), every answer would be "not in the knowledge
     // base", indistinguishable from a real miss. Say so instead, before any request.
-    if (!this.auth.isPrincipal(options.credentials, 'user')) {
+    const principal = options.credentials.principal as { type?: string };
+    if (principal?.type !== 'user') {
       throw new NotAllowedError(
         'ask-docs answers only on behalf of a user: pass the credentials of the user who ' +
           "asked (httpAuth.credentials(req, { allow: ['user'] })), not a service's",
