@@ -71,6 +71,53 @@ describe('ask-docs actions', () => {
     await expect(call('search', { query: 'roll back' })).rejects.toBe(written);
   });
 
+  it('search centres snippets on what was searched for, not on the greeting', async () => {
+    const actionsRegistry = actionsRegistryServiceMock();
+    registerAskDocsActions({
+      actionsRegistry,
+      askService: {
+        search: async () => ({
+          chunks: [
+            {
+              chunkId: 'c1',
+              documentId: 'd1',
+              entityRef: 'component:default/on-call',
+              title: 'On call',
+              sectionPath: 'On call › Pager',
+              anchor: 'pager',
+              url: '/docs/default/component/on-call/#pager',
+              revision: 'r1',
+              contentHash: 'h1',
+              rrf: 1,
+              text:
+                'Ask the team channel for quick help with any question. ' +
+                'Pages escalate after fifteen minutes without acknowledgement. '.repeat(
+                  8,
+                ) +
+                'To hand over the pager, run pager handover.',
+            },
+          ],
+          corrections: [],
+          // The question without "Hi team, quick question, could anyone help?".
+          searchedFor: 'How do I hand over the pager?',
+        }),
+      } as unknown as AskService,
+      maxQuestionChars: 200,
+      logger: mockServices.logger.mock(),
+    });
+    const { output } = await actionsRegistry.invoke({
+      id: 'test:search',
+      input: {
+        query:
+          'Hi team, quick question, could anyone help? How do I hand over the pager?',
+      },
+      credentials: mockCredentials.user(),
+    });
+    expect((output as any).chunks[0].snippet).toMatch(
+      /^To hand over the pager/,
+    );
+  });
+
   describe('as the registry lists and validates them', () => {
     const chunk = (i: number) => ({
       chunkId: `c${i}`,
@@ -94,6 +141,7 @@ describe('ask-docs actions', () => {
           search: async () => ({
             chunks: [0, 1, 2].map(chunk),
             corrections: [],
+            searchedFor: 'release',
           }),
         } as unknown as AskService,
         maxQuestionChars: 200,

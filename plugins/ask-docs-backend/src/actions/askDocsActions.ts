@@ -214,7 +214,8 @@ export function registerAskDocsActions(options: AskDocsActionsOptions): void {
       const chunks = result.chunks
         .slice(0, input.limit ?? maxSearchResults)
         .map(c => ({
-          ...citedPassage(c, request.question, SEARCH_SNIPPET_CHARS),
+          // Around what was searched for, not the greeting around it.
+          ...citedPassage(c, result.searchedFor, SEARCH_SNIPPET_CHARS),
           score: c.rrf,
         }));
       return { output: { chunks, corrections: result.corrections } };

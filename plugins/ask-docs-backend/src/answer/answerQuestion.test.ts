@@ -153,6 +153,37 @@ retrieved`, async () => {
     expect(fake.calls).toBe(0);
   });
 
+  it('centres evidence snippets on what was searched for, not on the greeting', async () => {
+    const onCall = chunk({
+      title: 'On call',
+      documentId: 'oncall',
+      text:
+        'Ask the team channel for quick help with a question about paging. ' +
+        'Pages escalate to the secondary after fifteen minutes without acknowledgement. '.repeat(
+          3,
+        ) +
+        'To hand over the pager, run pager handover --to the next engineer.',
+      rank: 1,
+      score: 0.9,
+    });
+    const question =
+      'Hi team, quick question, could anyone help? How do I hand over the pager?';
+    const snippet = async (focus?: string) =>
+      (
+        await answerQuestion({
+          question,
+          focus,
+          chunks: [onCall],
+          model: undefined,
+        })
+      ).evidence[0].snippet;
+    // The question as asked shares more words with the greeting sentence than with the answer.
+    expect(await snippet()).toMatch(/^Ask the team channel/);
+    expect(await snippet('How do I hand over the pager?')).toMatch(
+      /^To hand over the pager/,
+    );
+  });
+
   describe('model down: evidence only, never an exception', () => {
     it.each([
       ['500', () => ({ status: 500 }), 'server_error'],

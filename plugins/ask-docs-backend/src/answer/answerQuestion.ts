@@ -86,7 +86,10 @@ export function answerSettings(options: AnswerOptions = {}) {
 }
 
 export interface AnswerInput {
+  /** As asked: the model reads it (small talk and all) and answers in its language. */
   question: string;
+  /** What was searched for (PipelineRetrieval.searchedFor); evidence snippets centre on it. */
+  focus?: string;
   /** Relevance-filtered, permission-filtered, ranked. */
   chunks: RetrievedChunk[];
   /** Undefined when no model is configured. */
@@ -132,7 +135,7 @@ export interface AnswerResult
 export async function answerQuestion(
   input: AnswerInput,
 ): Promise<AnswerResult> {
-  const { question, chunks, model, options = {} } = input;
+  const { question, focus = question, chunks, model, options = {} } = input;
   // The defaults in one place, the one the audit record states.
   const settings = answerSettings(options);
   const base = {
@@ -160,7 +163,7 @@ export async function answerQuestion(
     grounded: false,
     answer: notice,
     notice,
-    evidence: evidenceFor(question, chunks, settings.maxEvidence),
+    evidence: evidenceFor(focus, chunks, settings.maxEvidence),
     ...extra,
   });
 

@@ -43,6 +43,32 @@ describe('withoutSmallTalk', () => {
       expect(focus(asked)).toEqual({ text: asked, dropped: [] });
   });
 
+  it('ends a clause at a line break, as chat messages put greetings on their own line', () => {
+    expect(focus('Hi all\nhow do I merge layers\nthanks in advance')).toEqual({
+      text: 'how do I merge layers',
+      dropped: ['Hi all', 'thanks in advance'],
+    });
+    expect(focus('Dobrý den\n\njak otočit vrstvu').text).toBe(
+      'jak otočit vrstvu',
+    );
+    // A sentence wrapped over two lines keeps both: neither line is small talk alone.
+    const wrapped = 'How do I configure\nthe pool size?';
+    expect(focus(wrapped)).toEqual({ text: wrapped, dropped: [] });
+  });
+
+  it('finds the small-talk tail after the last asked word, however long the question', () => {
+    const long = `${'Which Layer Mode Makes Dark Pixels Transparent '.repeat(
+      40,
+    )}Thanks!`;
+    expect(focus(long)).toEqual({
+      text: long.slice(0, -' Thanks!'.length),
+      dropped: ['Thanks!'],
+    });
+    // A capitalised asked word after the small talk keeps it: the tail must be all small talk.
+    const asked = 'the alpha option Thanks Quick Mask';
+    expect(focus(asked)).toEqual({ text: asked, dropped: [] });
+  });
+
   it('says what it left out', () => {
     expect(focus('Hello! Can someone help? How do I merge layers?')).toEqual({
       text: 'How do I merge layers?',

@@ -36,7 +36,6 @@ import { Embedder } from '../embedding';
 import type { Reranker } from '../embedding/reranker';
 import { Analyzers } from '../language';
 import { resolveVisibility, Visibility } from '../permissions';
-import type { RetrievalResult } from '../retrieval';
 import { AskDocsAuthorizer } from './authorization';
 import {
   AnalysedQuestion,
@@ -589,7 +588,7 @@ export class AskService {
   async search(
     request: AskRequest,
     call: { credentials: BackstageCredentials; signal?: AbortSignal },
-  ): Promise<RetrievalResult> {
+  ): Promise<PipelineRetrieval> {
     const handle = await this.prepare(request, call.credentials);
     const question = this.prepared.get(handle)!;
     this.prepared.delete(handle);

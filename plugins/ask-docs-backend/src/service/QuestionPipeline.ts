@@ -79,6 +79,11 @@ export interface QuestionPipelineOptions {
 /** Retrieval as the pipeline returns it: with what the reranker did, when one is configured. */
 export interface PipelineRetrieval extends RetrievalResult {
   reranker?: RerankRecord;
+  /**
+   * What the vector side searched for: the question without its small talk, diacritics
+   * restored, typos corrected (a follow-up's: with the thread). Snippets centre on it.
+   */
+  searchedFor: string;
 }
 
 /** A question analysed for both retrievers; only QuestionPipeline.analyse() makes one. */
@@ -201,11 +206,13 @@ export class QuestionPipeline {
           }
         : {}),
     });
-    if (!reranker || result.chunks.length === 0) return result;
+    const searchedFor = corrected(result.corrections);
+    if (!reranker || result.chunks.length === 0)
+      return { ...result, searchedFor };
     // The cross-encoder reads the question as the vector side searched for it.
     const { chunks, record } = await rerankChunks(
       result.chunks,
-      corrected(result.corrections),
+      searchedFor,
       reranker,
       settings.k,
       error =>
@@ -214,13 +221,13 @@ export class QuestionPipeline {
             `${error.message}`,
         ),
     );
-    return { ...result, chunks, reranker: record };
+    return { ...result, chunks, reranker: record, searchedFor };
   }
 
   /** The answer step on retrieved chunks; the model sees nothing else. */
   async answer(
     question: AnalysedQuestion,
-    retrieval: RetrievalResult,
+    retrieval: PipelineRetrieval,
     call: Pick<PipelineRunOptions, 'onDelta' | 'signal' | 'conversation'> = {},
   ): Promise<Omit<PipelineAnswer, 'retrieval'>> {
     const chunks: RetrievedChunk[] = retrieval.chunks.map(c => ({
@@ -229,6 +236,7 @@ export class QuestionPipeline {
     }));
     const result = await answerQuestion({
       question: question.question,
+      focus: retrieval.searchedFor,
       chunks,
       model: this.o.model,
       options: { ...this.o.answer, onDelta: call.onDelta, signal: call.signal },
