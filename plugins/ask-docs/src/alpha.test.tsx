@@ -44,7 +44,10 @@ describe('ask-docs frontend plugin (new frontend system)', () => {
     });
     expect(await screen.findByTestId('ask-docs-question')).toBeInTheDocument();
     expect(await screen.findByTestId('ask-docs-history')).toBeInTheDocument();
-    expect(api.listAnswers).toHaveBeenCalledWith({ limit: 20 });
+    expect(api.listAnswers).toHaveBeenCalledWith({
+      limit: 20,
+      signal: expect.any(AbortSignal),
+    });
   });
 
   it('shows no ingestion panel when the first load fails (a 502 is no admin)', async () => {

@@ -2,13 +2,13 @@ import { createApiRef } from '@backstage/core-plugin-api';
 // The wire types of the REST contract, shared with the backend.
 import type * as Wire from '@askdocs/plugin-ask-docs-common';
 
-/** Options shared by the calls that may take long enough to be cancelled. */
+/** Options shared by the calls that can be cancelled, e.g. when their view unmounts. */
 export interface AskDocsRequestOptions {
   signal?: AbortSignal;
 }
 
 /** Which page of the caller's history to read. */
-export interface ListAnswersOptions {
+export interface ListAnswersOptions extends AskDocsRequestOptions {
   limit?: number;
   /** The id of the oldest answer already listed; the page holds the ones older than it. */
   before?: string;
@@ -29,13 +29,20 @@ export interface AskDocsApi {
     request: Wire.AskRequest,
     options?: AskDocsRequestOptions,
   ): AsyncIterable<Wire.AskStreamEvent>;
-  getAnswer(id: string): Promise<Wire.AnswerRecord>;
+  getAnswer(
+    id: string,
+    options?: AskDocsRequestOptions,
+  ): Promise<Wire.AnswerRecord>;
   /**
    * The caller's own previous answers, newest first. `before` (an answer id) pages back: the
    * answers older than that one. Fewer than `limit` items means there are no more.
    */
   listAnswers(options?: ListAnswersOptions): Promise<Wire.AnswerRecord[]>;
-  sendFeedback(id: string, feedback: Wire.AnswerFeedback): Promise<void>;
+  sendFeedback(
+    id: string,
+    feedback: Wire.AnswerFeedback,
+    options?: AskDocsRequestOptions,
+  ): Promise<void>;
   /** Admins only: rejects with a ResponseError whose statusCode is 403 otherwise. */
   getIngestionProgress(): Promise<Wire.IngestionProgress>;
   /** Admins only. Starts a run, or joins the one in progress (`started` false). */

@@ -1,7 +1,7 @@
 import type { AskStreamEvent } from '@askdocs/plugin-ask-docs-common';
 import { ResponseError } from '@backstage/errors';
 import { AskDocsClient } from './AskDocsClient';
-import { describeError, isForbidden } from './errors';
+import { describeError, isAbort, isForbidden } from './errors';
 import { groundedResponse } from '../testUtils/fixtures';
 
 const BASE = 'http://backend/api/ask-docs';
@@ -40,7 +40,9 @@ function errorResponse(
   );
 }
 
-function setup(respond: (url: string, init?: RequestInit) => Response) {
+function setup(
+  respond: (url: string, init?: RequestInit) => Response | Promise<Response>,
+) {
   const fetch = jest.fn(async (url: string, init?: RequestInit) =>
     respond(url, init),
   );
@@ -51,6 +53,20 @@ function setup(respond: (url: string, init?: RequestInit) => Response) {
     fetchApi: { fetch: fetch as any },
   });
   return { client, fetch };
+}
+
+/** A backend that never answers: like fetch, the request rejects only once it is aborted. */
+function untilAborted(_url: string, init?: RequestInit): Promise<Response> {
+  const signal = init?.signal;
+  // Without a signal the request could never be cancelled; fail fast instead of hanging.
+  if (!signal) return Promise.reject(new Error('fetch got no signal'));
+  return new Promise((_resolve, reject) => {
+    // Named as fetch names it (a DOMException here would come from another realm than Error).
+    const abort = () =>
+      reject(Object.assign(new Error('aborted'), { name: 'AbortError' }));
+    if (signal.aborted) abort();
+    else signal.addEventListener('abort', abort);
+  });
 }
 
 async function collect(iterable: AsyncIterable<AskStreamEvent>) {
@@ -270,6 +286,46 @@ describe('AskDocsClient', () => {
       );
     }
     expect(fetch).not.toHaveBeenCalled();
+  });
+
+  describe('cancelling the answer calls', () => {
+    const id = '0b9c2d3e-4f50-4a61-8b72-93a4b5c6d7e8';
+    const calls: Array<
+      [string, (client: AskDocsClient, signal: AbortSignal) => Promise<unknown>]
+    > = [
+      ['getAnswer', (client, signal) => client.getAnswer(id, { signal })],
+      [
+        'listAnswers',
+        (client, signal) => client.listAnswers({ limit: 5, signal }),
+      ],
+      [
+        'sendFeedback',
+        (client, signal) =>
+          client.sendFeedback(id, { rating: 'up' }, { signal }),
+      ],
+    ];
+
+    it.each(calls)('%s passes its signal to fetch', async (_name, call) => {
+      const { client, fetch } = setup(() => jsonResponse({ items: [] }));
+      const { signal } = new AbortController();
+      await call(client, signal);
+      expect(fetch.mock.calls[0][1]?.signal).toBe(signal);
+    });
+
+    it.each(calls)(
+      '%s rejects with an AbortError when aborted',
+      async (_name, call) => {
+        const { client, fetch } = setup(untilAborted);
+        const controller = new AbortController();
+        const pending = call(client, controller.signal);
+        // Abort while the request is in flight, not before it is made.
+        await new Promise(resolve => setTimeout(resolve, 0));
+        expect(fetch).toHaveBeenCalledTimes(1);
+        controller.abort();
+        // What the hooks tell a cancelled request from a failed one by.
+        expect(isAbort(await pending.catch((e: unknown) => e))).toBe(true);
+      },
+    );
   });
 
   it('reports 403 on ingestion progress as forbidden', async () => {

@@ -76,8 +76,13 @@ export class AskDocsClient implements AskDocsApi {
     throw new Error('The answer stream ended before the answer was complete');
   }
 
-  async getAnswer(id: string): Promise<AnswerRecord> {
-    return this.json<AnswerRecord>(`/v1/answers/${answerId(id)}`);
+  async getAnswer(
+    id: string,
+    options?: AskDocsRequestOptions,
+  ): Promise<AnswerRecord> {
+    return this.json<AnswerRecord>(`/v1/answers/${answerId(id)}`, {
+      signal: options?.signal,
+    });
   }
 
   async listAnswers(options?: ListAnswersOptions): Promise<AnswerRecord[]> {
@@ -86,15 +91,21 @@ export class AskDocsClient implements AskDocsApi {
       query.set('before', answerId(options.before));
     const body = await this.json<{ items: AnswerRecord[] }>(
       `/v1/answers?${query}`,
+      { signal: options?.signal },
     );
     return body.items ?? [];
   }
 
-  async sendFeedback(id: string, feedback: AnswerFeedback): Promise<void> {
+  async sendFeedback(
+    id: string,
+    feedback: AnswerFeedback,
+    options?: AskDocsRequestOptions,
+  ): Promise<void> {
     await this.request(`/v1/answers/${answerId(id)}/feedback`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
       body: JSON.stringify(feedback),
+      signal: options?.signal,
     });
   }
 

@@ -41,7 +41,8 @@ export interface UseAskDocs {
   show(record: AnswerRecord): void;
   /**
    * Loads a stored answer and shows it, unless a question, reset or another answer was started
-   * meanwhile. Resolves with the record it showed, or undefined for a load that was overtaken.
+   * meanwhile (which cancels the load). Resolves with the record it showed, or undefined for a
+   * load that was overtaken.
    */
   open(id: string): Promise<AnswerRecord | undefined>;
   reset(): void;
@@ -55,15 +56,22 @@ export function useAskDocs(): UseAskDocs {
   const api = useApi(askDocsApiRef);
   const [state, setState] = useState<AskState>({ phase: 'idle' });
   const current = useRef<AbortController>();
-  // Bumped by everything that decides what is shown: a load of a stored answer shows only if
-  // nothing was started after it. (A load does not stop a stream; showing its answer does.)
-  const generation = useRef(0);
+  // The load of a stored answer in flight. Everything that decides what is shown aborts it, so
+  // it shows only if nothing was started after it, and unmounting cancels it. (A load does not
+  // stop a stream; showing its answer does.)
+  const loading = useRef<AbortController>();
 
-  useEffect(() => () => current.current?.abort(), []);
+  useEffect(
+    () => () => {
+      current.current?.abort();
+      loading.current?.abort();
+    },
+    [],
+  );
 
   const ask = useCallback(
     async (question: string, scope?: AskScope, threadId?: string) => {
-      generation.current++;
+      loading.current?.abort();
       current.current?.abort();
       const controller = new AbortController();
       current.current = controller;
@@ -137,7 +145,7 @@ export function useAskDocs(): UseAskDocs {
   );
 
   const show = useCallback((record: AnswerRecord) => {
-    generation.current++;
+    loading.current?.abort();
     current.current?.abort();
     setState({
       phase: 'done',
@@ -149,11 +157,13 @@ export function useAskDocs(): UseAskDocs {
 
   const open = useCallback(
     async (id: string) => {
-      const started = ++generation.current;
-      const isCurrent = () => generation.current === started;
+      loading.current?.abort();
+      const controller = new AbortController();
+      loading.current = controller;
+      const isCurrent = () => !controller.signal.aborted;
       let record: AnswerRecord;
       try {
-        record = await api.getAnswer(id);
+        record = await api.getAnswer(id, { signal: controller.signal });
       } catch (error) {
         if (isCurrent()) throw error;
         return undefined;
@@ -166,7 +176,7 @@ export function useAskDocs(): UseAskDocs {
   );
 
   const reset = useCallback(() => {
-    generation.current++;
+    loading.current?.abort();
     current.current?.abort();
     setState({ phase: 'idle' });
   }, []);

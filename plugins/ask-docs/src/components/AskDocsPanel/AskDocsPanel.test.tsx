@@ -328,10 +328,13 @@ describe('AskDocsPanel', () => {
     });
     await renderPanel(api, { showHistory: true });
     await userEvent.click(await screen.findByText('An old question'));
-    expect(api.getAnswer).toHaveBeenCalledWith('a-1');
+    expect(api.getAnswer).toHaveBeenCalledWith('a-1', {
+      signal: expect.any(AbortSignal),
+    });
 
     await askQuestion('A new question');
     await screen.findByTestId('ask-docs-state-not-in-kb');
+    expect(api.getAnswer.mock.calls[0][1]?.signal?.aborted).toBe(true);
     await act(async () => load(old.id));
     await new Promise(r => setTimeout(r, 20));
     expect(screen.queryByTestId('ask-docs-state-grounded')).toBeNull();
@@ -348,6 +351,9 @@ describe('AskDocsPanel', () => {
     await renderPanel(api, { showHistory: true });
     await userEvent.click(await screen.findByText('Question A'));
     await userEvent.click(screen.getByText('Question B'));
+    // The click on B cancelled the load of A (this fake answers it anyway).
+    expect(api.getAnswer.mock.calls[0][1]?.signal?.aborted).toBe(true);
+    expect(api.getAnswer.mock.calls[1][1]?.signal?.aborted).toBe(false);
     await act(async () => load('h-b'));
     expect(
       await screen.findByTestId('ask-docs-state-grounded'),
@@ -356,6 +362,21 @@ describe('AskDocsPanel', () => {
     await new Promise(r => setTimeout(r, 20));
     expect(screen.queryByTestId('ask-docs-state-not-in-kb')).toBeNull();
     expect(screen.getByTestId('ask-docs-question')).toHaveValue('Question B');
+  });
+
+  it('cancels loading a stored answer when the panel unmounts', async () => {
+    const old = recordOf(groundedResponse, { question: 'An old question' });
+    const { api } = mockHistoryLoadedByHand([old]);
+    const { unmount } = await renderInTestApp(
+      <TestApiProvider apis={[[askDocsApiRef, api]]}>
+        <AskDocsPanel showHistory />
+      </TestApiProvider>,
+    );
+    await userEvent.click(await screen.findByText('An old question'));
+    const signal = api.getAnswer.mock.calls[0][1]?.signal;
+    expect(signal?.aborted).toBe(false);
+    unmount();
+    expect(signal?.aborted).toBe(true);
   });
 
   it("asks a stored answer's follow-ups in its scope, a new question in the panel's", async () => {
@@ -442,10 +463,15 @@ describe('AskDocsPanel', () => {
     const item = await within(history).findByText(
       'How did we roll back last time?',
     );
-    expect(api.listAnswers).toHaveBeenCalledWith({ limit: 20 });
+    expect(api.listAnswers).toHaveBeenCalledWith({
+      limit: 20,
+      signal: expect.any(AbortSignal),
+    });
     await userEvent.click(item);
 
-    expect(api.getAnswer).toHaveBeenCalledWith('a-1');
+    expect(api.getAnswer).toHaveBeenCalledWith('a-1', {
+      signal: expect.any(AbortSignal),
+    });
     expect(
       await screen.findByTestId('ask-docs-state-grounded'),
     ).toBeInTheDocument();

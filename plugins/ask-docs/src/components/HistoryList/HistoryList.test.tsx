@@ -37,6 +37,21 @@ describe('HistoryList', () => {
     expect(onSelect).toHaveBeenCalledWith(b);
     expect(items[1]).not.toHaveAttribute('aria-disabled', 'true');
   });
+
+  it('cancels the listing when it unmounts', async () => {
+    const api = mockAskDocsApi({
+      listAnswers: jest.fn(() => new Promise<AnswerRecord[]>(() => {})),
+    });
+    const { unmount } = await renderInTestApp(
+      <TestApiProvider apis={[[askDocsApiRef, api]]}>
+        <HistoryList />
+      </TestApiProvider>,
+    );
+    const signal = api.listAnswers.mock.calls[0][0]?.signal;
+    expect(signal?.aborted).toBe(false);
+    unmount();
+    expect(signal?.aborted).toBe(true);
+  });
 });
 
 describe('HistoryList: questions a plugin asked for the user', () => {
@@ -109,6 +124,7 @@ describe('HistoryList paging', () => {
     expect(api.listAnswers).toHaveBeenLastCalledWith({
       limit: 2,
       before: 'h-2',
+      signal: expect.any(AbortSignal),
     });
     expect(questions()).toEqual(['Question 1', 'Question 2', 'Question 3']);
 
@@ -117,6 +133,7 @@ describe('HistoryList paging', () => {
     expect(api.listAnswers).toHaveBeenLastCalledWith({
       limit: 2,
       before: 'h-3',
+      signal: expect.any(AbortSignal),
     });
     expect(olderButton()).toBeNull();
   });
@@ -157,7 +174,13 @@ describe('HistoryList paging', () => {
 
     await userEvent.click(screen.getByText('refresh'));
     await screen.findByText('Question 0');
-    expect(api.listAnswers).toHaveBeenLastCalledWith({ limit: 2 });
+    expect(api.listAnswers).toHaveBeenLastCalledWith({
+      limit: 2,
+      signal: expect.any(AbortSignal),
+    });
+    // The reload cancelled the older page (this fake answers it anyway).
+    expect(api.listAnswers.mock.calls[1][0]?.signal?.aborted).toBe(true);
+    expect(api.listAnswers.mock.calls[2][0]?.signal?.aborted).toBe(false);
     await act(async () => sendOlder([record(3)]));
     expect(screen.queryByText('Question 3')).toBeNull();
     expect(questions()).toEqual(['Question 0', 'Question 1']);

@@ -43,34 +43,38 @@ export function HistoryList(props: HistoryListProps) {
   const [loadingOlder, setLoadingOlder] = useState(false);
   // While the top page reloads, the list shown is the old one: no older page is asked for it.
   const [reloading, setReloading] = useState(false);
-  // Bumped by every reload from the top: an older page asked for before it is dropped.
-  const listing = useRef(0);
+  // The current listing from the top. The next reload (or unmount) aborts it, which cancels its
+  // requests and drops their results: its own and any older page asked for before the reload.
+  const listing = useRef<AbortController>();
   const { pending: loadingId, error, setError, run } = usePendingCall<string>();
 
   useEffect(() => {
-    const current = ++listing.current;
+    const controller = new AbortController();
+    listing.current = controller;
+    const { signal } = controller;
     setLoadingOlder(false);
     setReloading(true);
     api
-      .listAnswers({ limit })
+      .listAnswers({ limit, signal })
       .then(list => {
-        if (listing.current !== current) return;
+        if (signal.aborted) return;
         setItems(list);
         setHasOlder(list.length >= limit);
         setError(undefined);
       })
-      .catch(e => listing.current === current && setError(describeError(e)))
-      .finally(() => listing.current === current && setReloading(false));
+      .catch(e => !signal.aborted && setError(describeError(e)))
+      .finally(() => !signal.aborted && setReloading(false));
+    return () => controller.abort();
   }, [api, limit, refreshKey, setError]);
 
   const loadOlder = async () => {
     const oldest = items?.[items.length - 1];
-    if (!oldest) return;
-    const current = listing.current;
+    const signal = listing.current?.signal;
+    if (!oldest || !signal) return;
     setLoadingOlder(true);
     try {
-      const page = await api.listAnswers({ limit, before: oldest.id });
-      if (listing.current !== current) return;
+      const page = await api.listAnswers({ limit, before: oldest.id, signal });
+      if (signal.aborted) return;
       const seen = new Set(items?.map(item => item.id));
       const older = page.filter(item => !seen.has(item.id));
       setItems(listed => [...(listed ?? []), ...older]);
@@ -78,9 +82,9 @@ export function HistoryList(props: HistoryListProps) {
       setHasOlder(page.length >= limit && older.length > 0);
       setError(undefined);
     } catch (e) {
-      if (listing.current === current) setError(describeError(e));
+      if (!signal.aborted) setError(describeError(e));
     } finally {
-      if (listing.current === current) setLoadingOlder(false);
+      if (!signal.aborted) setLoadingOlder(false);
     }
   };
 
