@@ -3,7 +3,8 @@
  * the real openai client against a fake OpenAI-compatible server over HTTP, and per-user
  * conditional permission decisions.
  */
-import { mockCredentials } from '@backstage/backend-test-utils';
+import { mockCredentials, mockServices } from '@backstage/backend-test-utils';
+import { metricsServiceMock } from '@backstage/backend-test-utils/alpha';
 import {
   askDocsAdministrativePermissions,
   NOT_IN_KNOWLEDGE_BASE_ANSWER,
@@ -56,6 +57,9 @@ const permissions = fakePermissions(credentials => {
 });
 
 describe('answers API', () => {
+  // Backstage's auditor and metrics services, as every plugin of the backend gets them.
+  const auditor = mockServices.auditor.mock();
+  const metrics = metricsServiceMock.mock();
   let db: TestDatabase;
   let fake: FakeOpenAI;
   let publishDir: string;
@@ -83,6 +87,7 @@ describe('answers API', () => {
       entities,
       permissions,
       askDocsConfig: { llm: fakeModelSettings(fake.baseUrl, 1500) },
+      features: [auditor.factory, metrics.factory],
     });
     await ingest();
   });
@@ -328,6 +333,75 @@ prompts`, async () => {
       "I'm stuck,",
       'thanks!',
     ]);
+  });
+
+  /**
+   * The events the plugin logged with `eventId` (from the `since`th created on): how each was
+   * created and how it ended.
+   */
+  async function auditEvents(eventId: string, since = 0) {
+    const created = auditor.createEvent.mock.calls
+      .map(([options], i) => ({ options, i }))
+      .filter(({ options, i }) => i >= since && options.eventId === eventId);
+    return Promise.all(
+      created.map(async ({ options, i }) => {
+        const event = await auditor.createEvent.mock.results[i].value;
+        return {
+          options,
+          succeeded: event.success.mock.calls.map((c: any[]) => c[0]),
+          failed: event.fail.mock.calls.map((c: any[]) => c[0]),
+        };
+      }),
+    );
+  }
+  /** The instrument the plugin created under `name`. */
+  const instrument = (
+    kind: 'createCounter' | 'createHistogram',
+    name: string,
+  ) =>
+    (metrics[kind] as jest.Mock).mock.results[
+      (metrics[kind] as jest.Mock).mock.calls.findIndex(([n]) => n === name)
+    ].value;
+
+  it('audits and counts each ask: the request, the answer id, never the question', async () => {
+    const since = auditor.createEvent.mock.calls.length;
+    const answers = instrument('createCounter', 'ask_docs.answers');
+    answers.add.mockClear();
+    const res = await ask('How do I roll back a payments release?');
+    const [event, ...more] = await auditEvents('ask', since);
+    expect(more).toEqual([]);
+    // The request lets the auditor name the asker (and the client's address).
+    expect(event.options.request?.originalUrl).toBe('/api/ask-docs/v1/ask');
+    expect(event.options.request?.headers.authorization).toBe(as(alice));
+    expect(event.succeeded).toEqual([
+      {
+        meta: { answerId: res.body.id, status: 'answered', grounded: true },
+      },
+    ]);
+    expect(JSON.stringify([event.options.meta, event.succeeded])).not.toMatch(
+      /roll back/,
+    );
+    expect(answers.add.mock.calls).toEqual([
+      [1, { status: 'answered', grounded: true }],
+    ]);
+  });
+
+  it('audits and counts the ingestion run an administrator started', async () => {
+    const [run] = await auditEvents('ingestion-run');
+    expect(run.options.severityLevel).toBe('medium');
+    expect(run.succeeded).toEqual([
+      { meta: { runId: expect.any(Number), started: true } },
+    ]);
+    expect(
+      instrument('createCounter', 'ask_docs.ingestion.runs').add,
+    ).toHaveBeenCalledWith(1, { outcome: 'succeeded' });
+    const pages = instrument('createCounter', 'ask_docs.ingestion.pages');
+    expect(pages.add).toHaveBeenCalledWith(expect.any(Number), {
+      result: 'indexed',
+    });
+    expect(
+      pages.add.mock.calls.find((c: any[]) => c[1].result === 'indexed')[0],
+    ).toBeGreaterThan(0);
   });
 
   it('logs every answer with the retrieved set and replays it for the asker only', async () => {

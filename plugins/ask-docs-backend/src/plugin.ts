@@ -2,7 +2,10 @@ import {
   coreServices,
   createBackendPlugin,
 } from '@backstage/backend-plugin-api';
-import { actionsRegistryServiceRef } from '@backstage/backend-plugin-api/alpha';
+import {
+  actionsRegistryServiceRef,
+  metricsServiceRef,
+} from '@backstage/backend-plugin-api/alpha';
 import { catalogServiceRef } from '@backstage/plugin-catalog-node';
 import { askDocsPermissions } from '@askdocs/plugin-ask-docs-common';
 import { registerAskDocsActions } from './actions';
@@ -26,6 +29,7 @@ import {
 } from './ingestion/Ingester';
 import { TechDocsBackendReader } from './ingestion/techDocsBackendReader';
 import { createLanguageAnalyzers } from './language';
+import { AskDocsMetrics } from './metrics';
 import {
   askDocsChunkResourceRef,
   askDocsChunkRules,
@@ -57,8 +61,10 @@ export const askDocsPlugin = createBackendPlugin({
         permissionsRegistry: coreServices.permissionsRegistry,
         scheduler: coreServices.scheduler,
         lifecycle: coreServices.lifecycle,
+        auditor: coreServices.auditor,
         catalog: catalogServiceRef,
         actionsRegistry: actionsRegistryServiceRef,
+        metrics: metricsServiceRef,
       },
       async init(deps) {
         const {
@@ -73,8 +79,11 @@ export const askDocsPlugin = createBackendPlugin({
           permissionsRegistry,
           scheduler,
           lifecycle,
+          auditor,
           catalog,
         } = deps;
+        // OpenTelemetry instruments; exported only where the app sets up the OpenTelemetry SDK.
+        const metrics = AskDocsMetrics.create(deps.metrics);
         // Every askDocs key is read and checked here, before anything starts.
         const settings = readAskDocsConfig(config);
         const knex = await database.getClient();
@@ -166,6 +175,7 @@ export const askDocsPlugin = createBackendPlugin({
           maxPageChars: settings.ingestion.maxPageChars,
           maxChunkChars: settings.ingestion.maxChunkChars,
           concurrency: settings.ingestion.concurrency,
+          metrics,
         });
         await store.failAbandonedRuns(defaultRunLease.staleAfterMs);
 
@@ -260,12 +270,14 @@ export const askDocsPlugin = createBackendPlugin({
           reranker: reranked.reranker,
           answer: settings.answer.options,
           logger,
+          metrics,
         });
         const ingestion = new IngestionController(store, ingester, authorizer);
 
         httpRouter.use(
           await createRouter({
             httpAuth,
+            auditor,
             logger,
             askService,
             ingestion,
@@ -284,6 +296,7 @@ export const askDocsPlugin = createBackendPlugin({
         registerAskDocsActions({
           actionsRegistry: deps.actionsRegistry,
           askService,
+          auditor,
           maxQuestionChars: settings.answer.maxQuestionChars,
           // Retrieval keeps no more: the search action offers no more.
           maxSearchResults: settings.retrieval.topK,

@@ -27,6 +27,7 @@ describe('ask-docs actions', () => {
     registerAskDocsActions({
       actionsRegistry: { register: (a: any) => actions.set(a.name, a) } as any,
       askService,
+      auditor: mockServices.auditor.mock(),
       maxQuestionChars: 200,
       logger,
     });
@@ -102,6 +103,7 @@ describe('ask-docs actions', () => {
           searchedFor: 'How do I hand over the pager?',
         }),
       } as unknown as AskService,
+      auditor: mockServices.auditor.mock(),
       maxQuestionChars: 200,
       logger: mockServices.logger.mock(),
     });
@@ -144,6 +146,7 @@ describe('ask-docs actions', () => {
             searchedFor: 'release',
           }),
         } as unknown as AskService,
+        auditor: mockServices.auditor.mock(),
         maxQuestionChars: 200,
         logger: mockServices.logger.mock(),
         maxSearchResults,

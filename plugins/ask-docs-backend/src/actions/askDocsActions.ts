@@ -1,15 +1,21 @@
-import { LoggerService } from '@backstage/backend-plugin-api';
+import {
+  AuditorService,
+  BackstageCredentials,
+  LoggerService,
+} from '@backstage/backend-plugin-api';
 import {
   ActionsRegistryActionOptions,
   ActionsRegistryService,
 } from '@backstage/backend-plugin-api/alpha';
 import { citedPassage } from '../answer';
 import { AskService } from '../service/AskService';
+import { answerOutcome, audited } from '../service/auditing';
 import {
   clientErrorStatus,
   INTERNAL_ERROR_MESSAGE,
   logInternalError,
 } from '../service/errors';
+import { actorRef, principalRef } from '../service/principals';
 import { parseAskRequest } from '../service/validation';
 import { DEFAULT_TOP_K } from '../settings';
 
@@ -25,6 +31,8 @@ import { DEFAULT_TOP_K } from '../settings';
 export interface AskDocsActionsOptions {
   actionsRegistry: ActionsRegistryService;
   askService: AskService;
+  /** Each call is an audit event, as the same call over REST is (service/auditing.ts). */
+  auditor: AuditorService;
   /** The REST API's question limit (askDocs.answer.maxQuestionChars). */
   maxQuestionChars: number;
   /** Where internal failures go; the caller gets only a request id, as from the REST API. */
@@ -80,7 +88,8 @@ const correctionsSchema = (z: Zod) =>
   z.array(z.object({ from: z.string(), to: z.string() }));
 
 export function registerAskDocsActions(options: AskDocsActionsOptions): void {
-  const { actionsRegistry, askService, maxQuestionChars, logger } = options;
+  const { actionsRegistry, askService, auditor, maxQuestionChars, logger } =
+    options;
   const maxSearchResults = options.maxSearchResults ?? DEFAULT_TOP_K;
   /**
    * Errors written for the caller (input, permission) pass; any other is logged and replaced,
@@ -148,7 +157,15 @@ export function registerAskDocsActions(options: AskDocsActionsOptions): void {
     action: async ({ input, credentials }) => {
       const request = parseAskRequest(input, maxQuestionChars);
       const r = await clientSafe('ask action', () =>
-        askService.ask(request, { credentials }),
+        audited(
+          auditor,
+          {
+            eventId: 'ask',
+            meta: { queryType: 'action', ...caller(credentials) },
+          },
+          () => askService.ask(request, { credentials }),
+          answerOutcome,
+        ),
       );
       return {
         output: {
@@ -209,7 +226,15 @@ export function registerAskDocsActions(options: AskDocsActionsOptions): void {
         maxQuestionChars,
       );
       const result = await clientSafe('search action', () =>
-        askService.search(request, { credentials }),
+        audited(
+          auditor,
+          {
+            eventId: 'search',
+            meta: { queryType: 'action', ...caller(credentials) },
+          },
+          () => askService.search(request, { credentials }),
+          found => ({ results: found.chunks.length }),
+        ),
       );
       const chunks = result.chunks
         .slice(0, input.limit ?? maxSearchResults)
@@ -221,4 +246,14 @@ export function registerAskDocsActions(options: AskDocsActionsOptions): void {
       return { output: { chunks, corrections: result.corrections } };
     },
   });
+}
+
+/**
+ * The caller, for an action's audit event: an action has no HTTP request for the auditor to
+ * read it from (it would name this plugin), so the event names the principal the registry
+ * handed over and the plugin that called on its behalf (an MCP server).
+ */
+function caller(credentials: BackstageCredentials) {
+  const via = actorRef(credentials);
+  return { principal: principalRef(credentials), ...(via ? { via } : {}) };
 }

@@ -13,6 +13,7 @@ import {
   StoredDocumentState,
 } from '../database/AskDocsStore';
 import { Embedder } from '../embedding';
+import type { AskDocsMetrics } from '../metrics';
 import {
   Analyzers,
   analysisSignature,
@@ -55,6 +56,8 @@ export interface IngesterOptions {
   legacyUseCaseSensitiveTripletPaths?: boolean;
   /** How a run holds ingestion across backend instances; `defaultRunLease` unless set. */
   runLease?: RunLease;
+  /** Counts each run of this instance that ends (outcome, duration, pages, chunks, errors). */
+  metrics?: AskDocsMetrics;
 }
 
 /**
@@ -206,6 +209,7 @@ export class Ingester {
     const { runId } = start;
     if (!start.started) throw new IngestionRunningElsewhereError(runId);
     const progress = emptyProgress();
+    const started = performance.now();
     const heartbeat = new RunHeartbeat(
       store,
       runId,
@@ -215,7 +219,13 @@ export class Ingester {
       this.signal,
     );
     try {
-      return await this.ingestAll(runId, listedAt, heartbeat, progress);
+      const result = await this.ingestAll(runId, listedAt, heartbeat, progress);
+      this.o.metrics?.ingestionRun({
+        outcome: result.failure === undefined ? 'succeeded' : 'failed',
+        seconds: (performance.now() - started) / 1000,
+        progress: result,
+      });
+      return result;
     } finally {
       heartbeat.stop();
     }

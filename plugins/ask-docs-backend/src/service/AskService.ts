@@ -34,9 +34,11 @@ import {
 import type { KnowledgeIndex } from '../database/IndexReader';
 import { Embedder } from '../embedding';
 import type { Reranker } from '../embedding/reranker';
+import type { AskDocsMetrics } from '../metrics';
 import { Analyzers } from '../language';
 import { resolveVisibility, Visibility } from '../permissions';
 import { AskDocsAuthorizer } from './authorization';
+import { actorRef, principalRef } from './principals';
 import {
   AnalysedQuestion,
   PipelineAnswer,
@@ -65,6 +67,8 @@ export interface AskServiceOptions {
   maxQueryTerms?: number;
   /** Optional cross-encoder reordering the top retrieved chunks (QuestionPipeline). */
   reranker?: Reranker;
+  /** Counts each answer (status, duration, model failures); the plugin passes its own. */
+  metrics?: AskDocsMetrics;
 }
 
 export interface AskCallOptions extends AnswerCallOptions {
@@ -170,6 +174,8 @@ export class AskService {
     if (!prepared)
       throw new Error('AskService.answer needs a question from prepare()');
     this.prepared.delete(handle);
+    const started = performance.now();
+    const seconds = () => (performance.now() - started) / 1000;
     const { request, credentials } = handle;
     const visibility = await resolveVisibility({
       permissions: this.o.permissions,
@@ -220,6 +226,11 @@ export class AskService {
               `ask-docs: could not record an abandoned ask: ${err}`,
             ),
           );
+        this.o.metrics?.answered({
+          status: ABANDONED_STATUS,
+          grounded: false,
+          seconds: seconds(),
+        });
       }
       throw e;
     }
@@ -244,6 +255,12 @@ export class AskService {
       smallTalk: prepared.smallTalk,
     });
     const { createdAt } = await this.o.store.insertAnswer(record);
+    this.o.metrics?.answered({
+      status: result.status,
+      grounded: result.grounded,
+      seconds: seconds(),
+      modelFailure: result.modelError?.reason,
+    });
 
     return {
       id: record.id,
@@ -603,26 +620,6 @@ export class AskService {
       scope: request.scope,
     });
   }
-}
-
-function principalRef(credentials: BackstageCredentials): string {
-  const p = credentials.principal as {
-    type: string;
-    userEntityRef?: string;
-    subject?: string;
-  };
-  if (p.type === 'user' && p.userEntityRef) return p.userEntityRef;
-  if (p.type === 'service' && p.subject) return `service:${p.subject}`;
-  return p.type;
-}
-
-/** The plugin that made the call on the user's behalf (an on-behalf-of token's actor). */
-function actorRef(credentials: BackstageCredentials): string | undefined {
-  const p = credentials.principal as {
-    type: string;
-    actor?: { subject?: string };
-  };
-  return p.type === 'user' ? p.actor?.subject : undefined;
 }
 
 function withoutCitations(source: AnswerSource): AnswerSource {

@@ -1,7 +1,13 @@
-import { HttpAuthService, LoggerService } from '@backstage/backend-plugin-api';
+import {
+  AuditorService,
+  HttpAuthService,
+  LoggerService,
+} from '@backstage/backend-plugin-api';
+import { isError } from '@backstage/errors';
 import { AskStreamEvent } from '@askdocs/plugin-ask-docs-common';
 import express from 'express';
 import { AskService } from './AskService';
+import { answerOutcome } from './auditing';
 import {
   abortOnClientClose,
   INTERNAL_ERROR_MESSAGE,
@@ -18,12 +24,13 @@ export function bindAskStreamEndpoint(
   api: AskDocsApiRouter,
   options: {
     httpAuth: HttpAuthService;
+    auditor: AuditorService;
     logger: LoggerService;
     askService: AskService;
     maxQuestionChars: number;
   },
 ) {
-  const { httpAuth, logger, askService, maxQuestionChars } = options;
+  const { httpAuth, auditor, logger, askService, maxQuestionChars } = options;
   api.post('/v1/ask/stream', async (req, res) => {
     // Input, authentication and the ask permission fail as JSON 4xx before the stream starts.
     const request = parseAskRequest(req.body, maxQuestionChars);
@@ -32,8 +39,24 @@ export function bindAskStreamEndpoint(
     });
     // Listening before the permission check: a client gone during it is not answered.
     const signal = abortOnClientClose(res);
-    const prepared = await askService.prepare(request, credentials);
-    if (signal.aborted) return; // nobody is left to answer
+    // One audit event from the permission check to the last event (auditing.ts).
+    const audit = await auditor.createEvent({
+      eventId: 'ask',
+      request: req,
+      meta: { queryType: 'stream' },
+    });
+    const failed = (e: unknown) =>
+      audit.fail({ error: isError(e) ? e : new Error(String(e)) });
+    const prepared = await askService
+      .prepare(request, credentials)
+      .catch(async e => {
+        await failed(e);
+        throw e;
+      });
+    if (signal.aborted) {
+      await failed(new Error('the client left before the answer'));
+      return; // nobody is left to answer
+    }
     res.status(200);
     res.setHeader('Content-Type', 'text/event-stream');
     // no-transform: a compressing proxy would buffer the events.
@@ -46,6 +69,7 @@ export function bindAskStreamEndpoint(
       res.write(`data: ${JSON.stringify(event)}\n\n`);
       (res as any).flush?.();
     };
+    let outcome: () => Promise<void>;
     try {
       send({ type: 'status', phase: 'retrieving' });
       const response = await askService.answer(prepared, {
@@ -54,7 +78,9 @@ export function bindAskStreamEndpoint(
         onDelta: text => send({ type: 'delta', text }),
       });
       send({ type: 'done', response });
+      outcome = () => audit.success({ meta: answerOutcome(response) });
     } catch (e) {
+      outcome = () => failed(e);
       if (signal.aborted) {
         logger.info(
           'ask-docs: the client left; the streaming answer was aborted',
@@ -66,6 +92,10 @@ export function bindAskStreamEndpoint(
     }
     stopHeartbeat();
     res.end();
+    // After the response: nothing can be sent any more, so a failure here is only logged.
+    await outcome().catch(e =>
+      logInternalError(logger, e, 'audit event of a streaming answer'),
+    );
   });
 }
 

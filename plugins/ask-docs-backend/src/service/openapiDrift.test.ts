@@ -304,6 +304,7 @@ describe('ask-docs router and OpenAPI spec', () => {
     const logger = mockServices.logger.mock();
     router = await createRouter({
       httpAuth: mockServices.httpAuth(),
+      auditor: mockServices.auditor.mock(),
       logger,
       askService: service as unknown as AskService,
       ingestion: ingestion as unknown as IngestionController,

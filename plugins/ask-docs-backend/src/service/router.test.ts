@@ -1,4 +1,8 @@
-import { LoggerService } from '@backstage/backend-plugin-api';
+import {
+  AuditorService,
+  AuditorServiceCreateEventOptions,
+  LoggerService,
+} from '@backstage/backend-plugin-api';
 import { mockCredentials, mockServices } from '@backstage/backend-test-utils';
 import { NotAllowedError } from '@backstage/errors';
 import OpenAI from 'openai';
@@ -48,8 +52,44 @@ function captureLogger(
   };
 }
 
+/** An audit event as logged: created (initiated), then succeeded or failed. */
+interface AuditLine {
+  eventId: string;
+  status: 'initiated' | 'succeeded' | 'failed';
+  severityLevel?: string;
+  meta?: unknown;
+  path?: string;
+  error?: string;
+}
+
+function captureAuditor(lines: AuditLine[]): AuditorService {
+  return {
+    async createEvent(o: AuditorServiceCreateEventOptions) {
+      const line = (status: AuditLine['status'], more: object = {}) =>
+        lines.push({
+          eventId: o.eventId,
+          status,
+          ...(o.severityLevel ? { severityLevel: o.severityLevel } : {}),
+          meta: o.meta,
+          path: o.request?.originalUrl,
+          ...more,
+        });
+      line('initiated');
+      return {
+        success: async p => {
+          line('succeeded', { meta: { ...o.meta, ...p?.meta } });
+        },
+        fail: async p => {
+          line('failed', { error: `${p.error.name}: ${p.error.message}` });
+        },
+      };
+    },
+  };
+}
+
 describe('ask-docs router', () => {
   const logs: LogLine[] = [];
+  const audit: AuditLine[] = [];
   let app: express.Express;
   let answer: (call: AnswerCallOptions) => Promise<any>;
   let denyAsk = false;
@@ -94,6 +134,7 @@ describe('ask-docs router', () => {
     const logger = captureLogger(logs);
     const router = await createRouter({
       httpAuth: mockServices.httpAuth(),
+      auditor: captureAuditor(audit),
       logger,
       askService: service as unknown as AskService,
       ingestion: {} as IngestionController,
@@ -105,6 +146,7 @@ describe('ask-docs router', () => {
 
   beforeEach(() => {
     logs.length = 0;
+    audit.length = 0;
     answered.length = 0;
     denyAsk = false;
     listFailure = undefined;
@@ -279,6 +321,7 @@ describe('ask-docs router', () => {
       await new Promise(r => setTimeout(r, 100));
       expect(answered).toEqual([]);
       expect(logs.filter(l => l.level === 'error')).toEqual([]);
+      expect(audit.map(a => a.status)).toEqual(['initiated', 'failed']);
     } finally {
       await new Promise(r => server.close(r));
     }
@@ -329,5 +372,111 @@ describe('ask-docs router', () => {
     } finally {
       await new Promise(r => server.close(r));
     }
+  });
+
+  describe('audit events', () => {
+    const question = 'How do I roll back the zebrafoo release?';
+
+    it('records an ask with its answer id and status, and never the question', async () => {
+      answer = async () => ({ id: 'a1', status: 'answered', grounded: true });
+      expect(
+        (
+          await request(app)
+            .post('/v1/ask')
+            .set('Authorization', alice)
+            .send({ question })
+        ).status,
+      ).toBe(200);
+      await stream({ question });
+      const outcome = { answerId: 'a1', status: 'answered', grounded: true };
+      expect(audit).toEqual([
+        {
+          eventId: 'ask',
+          status: 'initiated',
+          meta: { queryType: 'json' },
+          path: '/v1/ask',
+        },
+        {
+          eventId: 'ask',
+          status: 'succeeded',
+          meta: { queryType: 'json', ...outcome },
+          path: '/v1/ask',
+        },
+        {
+          eventId: 'ask',
+          status: 'initiated',
+          meta: { queryType: 'stream' },
+          path: '/v1/ask/stream',
+        },
+        {
+          eventId: 'ask',
+          status: 'succeeded',
+          meta: { queryType: 'stream', ...outcome },
+          path: '/v1/ask/stream',
+        },
+      ]);
+      expect(JSON.stringify(audit)).not.toMatch(/zebrafoo/);
+    });
+
+    it('records a refused ask and a failed answer as failed, on both endpoints', async () => {
+      denyAsk = true;
+      await stream({ question });
+      await request(app)
+        .post('/v1/ask')
+        .set('Authorization', alice)
+        .send({ question });
+      denyAsk = false;
+      answer = async () => {
+        throw new Error(SQL_MESSAGE);
+      };
+      await stream({ question });
+      expect(
+        audit.filter(a => a.status !== 'initiated').map(a => a.error),
+      ).toEqual([
+        'NotAllowedError: You may not ask the docs',
+        'NotAllowedError: You may not ask the docs',
+        `Error: ${SQL_MESSAGE}`,
+      ]);
+      // The client is told none of it (the stream's error event carries a request id only).
+      expect(JSON.stringify(audit)).not.toMatch(/zebrafoo/);
+    });
+
+    it('records reading an answer by id, with the failure when it cannot be read', async () => {
+      await request(app).get('/v1/answers/a1').set('Authorization', alice);
+      await request(app).get('/v1/answers').set('Authorization', alice);
+      expect(audit).toEqual([
+        expect.objectContaining({
+          eventId: 'answer-fetch',
+          status: 'initiated',
+          meta: { queryType: 'by-id', answerId: 'a1' },
+        }),
+        expect.objectContaining({
+          eventId: 'answer-fetch',
+          status: 'failed',
+          error: `Error: ${SQL_MESSAGE}`,
+        }),
+        expect.objectContaining({
+          eventId: 'answer-fetch',
+          status: 'initiated',
+          meta: { queryType: 'history' },
+        }),
+        expect.objectContaining({
+          eventId: 'answer-fetch',
+          status: 'succeeded',
+          meta: { queryType: 'history', count: 0 },
+        }),
+      ]);
+    });
+
+    it('records nothing for a request that did not authenticate', async () => {
+      for (const path of ['/v1/ask', '/v1/ask/stream']) {
+        const res = await request(app)
+          .post(path)
+          .set('Authorization', mockCredentials.user.invalidHeader())
+          .send({ question });
+        expect(res.status).toBe(401);
+      }
+      expect(audit).toEqual([]);
+    });
   });
 });

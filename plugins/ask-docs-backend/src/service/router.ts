@@ -1,4 +1,8 @@
-import { HttpAuthService, LoggerService } from '@backstage/backend-plugin-api';
+import {
+  AuditorService,
+  HttpAuthService,
+  LoggerService,
+} from '@backstage/backend-plugin-api';
 import { InputError, NotFoundError } from '@backstage/errors';
 import express from 'express';
 import Router from 'express-promise-router';
@@ -7,6 +11,7 @@ import {
   noAnswerMessage,
 } from '@askdocs/plugin-ask-docs-common';
 import { AskService } from './AskService';
+import { answerOutcome, audited } from './auditing';
 import { bindAskStreamEndpoint } from './askStream';
 import { spec } from '../schema/openapi';
 import {
@@ -25,6 +30,8 @@ import {
 
 export interface RouterOptions {
   httpAuth: HttpAuthService;
+  /** Asks, answer reads, feedback and started runs become audit events (auditing.ts). */
+  auditor: AuditorService;
   logger: LoggerService;
   askService: AskService;
   ingestion: IngestionController;
@@ -119,7 +126,7 @@ const refuseUndeclaredHeadQuery: express.RequestHandler = (req, _res, next) => {
 };
 
 function bindAskEndpoints(api: AskDocsApiRouter, options: RouterOptions) {
-  const { httpAuth, askService, maxQuestionChars } = options;
+  const { httpAuth, auditor, askService, maxQuestionChars } = options;
   api.get('/health', async (req, res) => {
     // Public (load balancers probe it); the model's last failure only for a signed-in caller.
     const signedIn = await httpAuth
@@ -138,7 +145,13 @@ function bindAskEndpoints(api: AskDocsApiRouter, options: RouterOptions) {
     });
     const signal = abortOnClientClose(res);
     try {
-      res.json(await askService.ask(request, { credentials, signal }));
+      const response = await audited(
+        auditor,
+        { eventId: 'ask', request: req, meta: { queryType: 'json' } },
+        () => askService.ask(request, { credentials, signal }),
+        answerOutcome,
+      );
+      res.json(response);
     } catch (e) {
       if (!signal.aborted) throw e; // nobody is left to answer
     }
@@ -146,35 +159,62 @@ function bindAskEndpoints(api: AskDocsApiRouter, options: RouterOptions) {
 }
 
 function bindAnswerEndpoints(api: AskDocsApiRouter, options: RouterOptions) {
-  const { httpAuth, askService } = options;
+  const { httpAuth, auditor, askService } = options;
   api.get('/v1/answers', async (req, res) => {
     const credentials = await httpAuth.credentials(req, { allow: ['user'] });
     const limit = parseLimit(req.query.limit);
     const before = parseBefore(req.query.before);
-    res.json({
-      items: await askService.listAnswers({ credentials, limit, before }),
-    });
+    const items = await audited(
+      auditor,
+      { eventId: 'answer-fetch', request: req, meta: { queryType: 'history' } },
+      () => askService.listAnswers({ credentials, limit, before }),
+      found => ({ count: found.length }),
+    );
+    res.json({ items });
   });
 
   api.get('/v1/answers/:id', async (req, res) => {
     const credentials = await httpAuth.credentials(req, {
       allow: ['user', 'service'],
     });
-    const record = await askService.getAnswer(req.params.id, { credentials });
-    if (!record) throw new NotFoundError(noAnswerMessage(req.params.id));
+    const answerId = req.params.id;
+    const record = await audited(
+      auditor,
+      {
+        eventId: 'answer-fetch',
+        request: req,
+        meta: { queryType: 'by-id', answerId },
+      },
+      async () => {
+        const found = await askService.getAnswer(answerId, { credentials });
+        if (!found) throw new NotFoundError(noAnswerMessage(answerId));
+        return found;
+      },
+      // An audit reader reading someone's answer is what an audit of the auditors looks for.
+      found => ({ askedBy: found.userRef, redacted: Boolean(found.redacted) }),
+    );
     res.json(record);
   });
 
   api.post('/v1/answers/:id/feedback', async (req, res) => {
     const credentials = await httpAuth.credentials(req, { allow: ['user'] });
     const feedback = parseFeedback(req.body);
-    await askService.setFeedback(req.params.id, feedback, { credentials });
+    await audited(
+      auditor,
+      {
+        eventId: 'answer-feedback',
+        severityLevel: 'medium',
+        request: req,
+        meta: { answerId: req.params.id, rating: feedback.rating },
+      },
+      () => askService.setFeedback(req.params.id, feedback, { credentials }),
+    );
     res.status(204).end();
   });
 }
 
 function bindIngestionEndpoints(api: AskDocsApiRouter, options: RouterOptions) {
-  const { httpAuth, ingestion } = options;
+  const { httpAuth, auditor, ingestion } = options;
   const authorize = async (req: express.Request) => {
     const credentials = await httpAuth.credentials(req, {
       allow: ['user', 'service'],
@@ -186,8 +226,18 @@ function bindIngestionEndpoints(api: AskDocsApiRouter, options: RouterOptions) {
     res.json(await ingestion.progress());
   });
 
+  // Reading progress is polled every few seconds and reveals little: not an audit event.
   api.post('/v1/ingestion/runs', async (req, res) => {
-    await authorize(req);
-    res.status(202).json(await ingestion.start());
+    await httpAuth.credentials(req, { allow: ['user', 'service'] });
+    const started = await audited(
+      auditor,
+      { eventId: 'ingestion-run', severityLevel: 'medium', request: req },
+      async () => {
+        await authorize(req);
+        return ingestion.start();
+      },
+      run => ({ runId: run.runId, started: run.started }),
+    );
+    res.status(202).json(started);
   });
 }
