@@ -9,6 +9,11 @@ import {
 } from '@askdocs/plugin-ask-docs-common';
 import { AskDocsCallOptions, AskDocsService } from './AskDocsService';
 
+/** Why `ask` refuses a service's credentials (the test fake says the same). */
+export const USER_CREDENTIALS_REQUIRED =
+  'ask-docs answers only on behalf of a user: pass the credentials of the user who ' +
+  "asked (httpAuth.credentials(req, { allow: ['user'] })), not a service's";
+
 /**
  * Calls the ask-docs backend over HTTP with an on-behalf-of token, so the permission decision is
  * made for the original user, never for the calling plugin's service principal.
@@ -28,10 +33,7 @@ export class DefaultAskDocsService implements AskDocsService {
     // base", indistinguishable from a real miss. Say so instead, before any request.
     const principal = options.credentials.principal as { type?: string };
     if (principal?.type !== 'user') {
-      throw new NotAllowedError(
-        'ask-docs answers only on behalf of a user: pass the credentials of the user who ' +
-          "asked (httpAuth.credentials(req, { allow: ['user'] })), not a service's",
-      );
+      throw new NotAllowedError(USER_CREDENTIALS_REQUIRED);
     }
     const res = await this.request('/v1/ask', options, {
       method: 'POST',
