@@ -7,6 +7,7 @@ import path from 'path';
 import { corporaDir } from '../../plugins/ask-docs-backend/src/ingestion/parsing/testUtils';
 import { chatVariants } from './questionContext';
 import { formVariants } from './questionForm';
+import { typingVariants } from './questionTyping';
 
 export interface EvalItem {
   id: string;
@@ -50,6 +51,16 @@ export const EVAL_SETS = [
   'chat-train',
   'chat-dev',
   'chat-test',
+  // The same questions with one typing slip, and Czech ones without diacritics
+  // (questionTyping.ts); run when named.
+  'typo-shared-dev',
+  'typo-train',
+  'typo-dev',
+  'typo-test',
+  'plain-shared-dev',
+  'plain-train',
+  'plain-dev',
+  'plain-test',
 ] as const;
 
 /**
@@ -58,7 +69,7 @@ export const EVAL_SETS = [
  * comparable with earlier runs).
  */
 export const DEFAULT_EVAL_SETS: readonly string[] = EVAL_SETS.filter(
-  s => !/^(form|cross|chat)-/.test(s),
+  s => !/^(form|cross|chat|typo|plain)-/.test(s),
 );
 
 /**
@@ -71,6 +82,7 @@ export function loadAllEvalItems(): EvalItem[] {
     ...written,
     ...formVariants(written),
     ...chatVariants(written),
+    ...typingVariants(written),
   ];
   const ids = new Set<string>();
   for (const i of items) {

@@ -177,8 +177,10 @@ function parseArgs(argv: string[]) {
         'usage: run.ts [--corpora a,b] ' +
           '[--sets shared-dev,items-train,items-dev,items-test] [--quick]\n' +
           '  (also form-train, form-dev, form-shared-dev, form-test: the same questions\n' +
-          '  in their other form, and cross-train, cross-dev, cross-test: questions in\n' +
-          '  the other language than the documents; both only when named)\n' +
+          '  in their other form, cross-train, cross-dev, cross-test: questions in\n' +
+          '  the other language than the documents, chat-*: inside a chat message,\n' +
+          '  typo-*: with one typing slip, plain-*: Czech without diacritics;\n' +
+          '  all only when named)\n' +
           '  [--evidence thresholds|fitted] [--fusion rrf|scores] [--title-weight w]\n' +
           '  [--phrase-weight w] [--release-notes-penalty w]\n' +
           '  [--bilingual-dictionary path]\n' +
