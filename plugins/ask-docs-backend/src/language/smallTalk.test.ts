@@ -43,17 +43,38 @@ describe('withoutSmallTalk', () => {
       expect(focus(asked)).toEqual({ text: asked, dropped: [] });
   });
 
-  it('ends a clause at a line break, as chat messages put greetings on their own line', () => {
-    expect(focus('Hi all\nhow do I merge layers\nthanks in advance')).toEqual({
+  it('reads a first or last line of small talk as a clause of its own', () => {
+    expect(
+      focus('Hi all\nquick question\nhow do I merge layers\nthanks in advance'),
+    ).toEqual({
       text: 'how do I merge layers',
-      dropped: ['Hi all', 'thanks in advance'],
+      dropped: ['Hi all', 'quick question', 'thanks in advance'],
     });
-    expect(focus('Dobrý den\n\njak otočit vrstvu').text).toBe(
+    expect(focus('Dobrý den\r\njak otočit vrstvu').text).toBe(
       'jak otočit vrstvu',
     );
-    // A sentence wrapped over two lines keeps both: neither line is small talk alone.
-    const wrapped = 'How do I configure\nthe pool size?';
-    expect(focus(wrapped)).toEqual({ text: wrapped, dropped: [] });
+  });
+
+  it.each([
+    // A sentence wrapped over lines: a line in the middle is no clause of its own.
+    'Is there a way for\nsomeone who is new here\nto get access to the staging cluster?',
+    'Who should\nsomeone ask about\nthe billing service?',
+    'How do I configure\nthe pool size?',
+  ])('keeps a wrapped sentence whole: %j', asked => {
+    expect(focus(asked)).toEqual({ text: asked, dropped: [] });
+  });
+
+  it('finds a tail after words with invisible characters or hyphens as tokenize reads them', () => {
+    // The soft hyphen is dropped inside "De\u00adkuji", so the tail is one word of thanks.
+    expect(focus('jak nastavit replikaci D\u011b\u00adkuji moc').text).toBe(
+      'jak nastavit replikaci',
+    );
+    expect(
+      focus('how do I rotate a layer Thanks every\u00adone').dropped,
+    ).toEqual(['Thanks every\u00adone']);
+    expect(
+      focus('where is the x\u2011ray mode Thanks everyone').dropped,
+    ).toEqual(['Thanks everyone']);
   });
 
   it('finds the small-talk tail after the last asked word, however long the question', () => {

@@ -85,7 +85,11 @@ function splitUnpunctuated(
   // A tail is small talk only after the clause's last other word, and the longest such tail
   // is the one to try: one check, not one per capital (a 2,000-character question took 50 ms).
   let asked = 0;
-  for (const m of clause.matchAll(/[\p{L}\p{M}\p{N}'’ʼ-]+/gu)) {
+  // The runs tokenize() reads as words: it drops invisible characters inside them (a soft
+  // hyphen) and joins them across hyphens.
+  for (const m of clause.matchAll(
+    /(?:(?!\s)[\p{L}\p{M}\p{N}\p{Default_Ignorable_Code_Point}'’ʼ\-‐‑])+/gu,
+  )) {
     if (tokenize(m[0]).some(w => !smallTalkWord(foldDiacritics(w))))
       asked = m.index! + m[0].length;
   }
@@ -101,9 +105,9 @@ function splitUnpunctuated(
 }
 
 /**
- * The question without its small talk: the clauses (split after . ! ? ; : , and …, and at line
- * breaks) with a marker word and otherwise only companion and function words of a configured
- * language are left out.
+ * The question without its small talk: the clauses (split after . ! ? ; : , and …, and first
+ * and last lines of small talk) with a marker word and otherwise only companion and function
+ * words of a configured language are left out.
  * A question whose other clauses ask nothing stays as asked.
  */
 export function withoutSmallTalk(
@@ -125,11 +129,23 @@ export function withoutSmallTalk(
     );
     return marked && ws.every(smallTalkWord);
   };
-  // A line break ends a clause too: chat messages put the greeting on a line of its own.
-  const clauses = text
-    .split(/(?<=[.!?;:,…])\s+|\s*\n\s*/u)
-    .filter(clause => clause.trim())
-    .flatMap(clause => splitUnpunctuated(clause, chat, smallTalkWord));
+  // Chat messages put a greeting or a sign-off on a line of its own ("Hi all", "thanks in
+  // advance"): such first and last lines are clauses. Other line breaks are no boundary: a
+  // wrapped sentence goes on on the next line ("… a way for\nsomeone new to get access?").
+  const lines = text.split(/\r?\n/);
+  const head: string[] = [];
+  const tail: string[] = [];
+  while (lines.length > 1 && chat(lines[0])) head.push(lines.shift()!);
+  while (lines.length > 1 && chat(lines[lines.length - 1]))
+    tail.unshift(lines.pop()!);
+  const clauses = [
+    ...head,
+    ...lines
+      .join('\n')
+      .split(/(?<=[.!?;:,…])\s+/u)
+      .flatMap(clause => splitUnpunctuated(clause, chat, smallTalkWord)),
+    ...tail,
+  ].filter(clause => clause.trim());
   const kept = clauses.filter(c => !chat(c));
   // Nothing asked without it ("Hi, anyone?"): the small talk was the question.
   const asks = (clause: string) => !words(clause).every(smallTalkWord);

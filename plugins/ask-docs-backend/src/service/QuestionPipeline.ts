@@ -80,8 +80,10 @@ export interface QuestionPipelineOptions {
 export interface PipelineRetrieval extends RetrievalResult {
   reranker?: RerankRecord;
   /**
-   * What the vector side searched for: the question without its small talk, diacritics
-   * restored, typos corrected (a follow-up's: with the thread). Snippets centre on it.
+   * The question's own words as searched for: without its small talk, diacritics restored,
+   * typos corrected. Snippets centre on it; an elliptic follow-up's vector side also searched
+   * with the earlier questions, but its snippets centre on its own words, as its keyword side
+   * and evidence do.
    */
   searchedFor: string;
 }
@@ -255,9 +257,18 @@ export class QuestionPipeline {
     signal?.throwIfAborted();
     const embedded = await this.embed(call.searchAs ?? question);
     signal?.throwIfAborted();
-    const retrieval = await this.retrieve(embedded, visibility, {
+    const searched = await this.retrieve(embedded, visibility, {
       scope: call.scope,
     });
+    const retrieval: PipelineRetrieval = call.searchAs
+      ? {
+          ...searched,
+          searchedFor: rewriteWords(
+            question.vectorText,
+            new Map(searched.corrections.map(c => [c.from, c.to])),
+          ),
+        }
+      : searched;
     signal?.throwIfAborted();
     call.onRetrieved?.(retrieval);
     call.onPhase?.('generating');
