@@ -32,8 +32,9 @@ export class AskDocsMetrics {
     return new AskDocsMetrics(
       metrics.createCounter('ask_docs.answers', {
         description:
-          'Questions answered, by status (answered, evidence_only, not_in_knowledge_base, ' +
-          'abandoned) and whether the answer is grounded',
+          'Questions asked, by how they ended (answered, evidence_only, ' +
+          'not_in_knowledge_base; abandoned: the client left; failed: an error) and whether ' +
+          'the answer is grounded',
       }),
       metrics.createHistogram('ask_docs.answer.duration', {
         description:
@@ -63,7 +64,8 @@ export class AskDocsMetrics {
       }),
       metrics.createCounter('ask_docs.ingestion.errors', {
         description:
-          'Errors recorded on ingestion runs (an entity or a page; the run record has them)',
+          "Errors recorded on ingestion runs: an entity's, a page's, or the run's own " +
+          '(the run record has them)',
       }),
     );
   }

@@ -120,6 +120,65 @@ describe('ask-docs actions', () => {
     );
   });
 
+  it('makes each call an audit event naming the principal and the plugin between', async () => {
+    const auditor = mockServices.auditor.mock();
+    const actionsRegistry = actionsRegistryServiceMock();
+    registerAskDocsActions({
+      actionsRegistry,
+      askService: {
+        ask: async () => ({
+          id: 'a1',
+          status: 'answered',
+          grounded: true,
+          answer: 'Roll back [Releasing].',
+          sources: [],
+          evidence: [],
+        }),
+        search: async () => ({ chunks: [], corrections: [], searchedFor: '' }),
+      } as unknown as AskService,
+      auditor,
+      maxQuestionChars: 200,
+      logger: mockServices.logger.mock(),
+    });
+    // An MCP server calling for alice: an on-behalf-of token's credentials.
+    const credentials = {
+      $$type: '@backstage/BackstageCredentials',
+      principal: {
+        type: 'user',
+        userEntityRef: 'user:default/alice',
+        actor: { type: 'service', subject: 'plugin:mcp-actions' },
+      },
+    } as any;
+    await actionsRegistry.invoke({
+      id: 'test:ask',
+      input: { question: 'How do I roll back the zebrafoo release?' },
+      credentials,
+    });
+    await actionsRegistry.invoke({
+      id: 'test:search',
+      input: { query: 'zebrafoo' },
+      credentials,
+    });
+    const caller = {
+      principal: 'user:default/alice',
+      via: 'plugin:mcp-actions',
+    };
+    expect(auditor.createEvent.mock.calls.map(([o]) => o)).toEqual([
+      { eventId: 'ask', meta: { queryType: 'action', ...caller } },
+      { eventId: 'search', meta: { queryType: 'action', ...caller } },
+    ]);
+    const [ask, search] = await Promise.all(
+      auditor.createEvent.mock.results.map(r => r.value),
+    );
+    expect(ask.success).toHaveBeenCalledWith({
+      meta: { answerId: 'a1', status: 'answered', grounded: true },
+    });
+    expect(search.success).toHaveBeenCalledWith({ meta: { results: 0 } });
+    expect(JSON.stringify(auditor.createEvent.mock.calls)).not.toMatch(
+      /zebrafoo/,
+    );
+  });
+
   describe('as the registry lists and validates them', () => {
     const chunk = (i: number) => ({
       chunkId: `c${i}`,

@@ -159,6 +159,7 @@ export function registerAskDocsActions(options: AskDocsActionsOptions): void {
       const r = await clientSafe('ask action', () =>
         audited(
           auditor,
+          logger,
           {
             eventId: 'ask',
             meta: { queryType: 'action', ...caller(credentials) },
@@ -228,6 +229,7 @@ export function registerAskDocsActions(options: AskDocsActionsOptions): void {
       const result = await clientSafe('search action', () =>
         audited(
           auditor,
+          logger,
           {
             eventId: 'search',
             meta: { queryType: 'action', ...caller(credentials) },

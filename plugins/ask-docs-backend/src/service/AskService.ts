@@ -176,6 +176,36 @@ export class AskService {
     this.prepared.delete(handle);
     const started = performance.now();
     const seconds = () => (performance.now() - started) / 1000;
+    try {
+      const { response, modelFailure } = await this.answerPrepared(
+        handle,
+        prepared,
+        call,
+      );
+      this.o.metrics?.answered({
+        status: response.status,
+        grounded: response.grounded,
+        seconds: seconds(),
+        modelFailure,
+      });
+      return response;
+    } catch (e) {
+      // Every ask counts: one the client left, and one that failed (a database, the embedder).
+      this.o.metrics?.answered({
+        status: call.signal?.aborted ? ABANDONED_STATUS : 'failed',
+        grounded: false,
+        seconds: seconds(),
+      });
+      throw e;
+    }
+  }
+
+  /** answer()'s work: retrieval, the model and the record; the model's failure, if any. */
+  private async answerPrepared(
+    handle: PreparedAsk,
+    prepared: AnalysedQuestion,
+    call: AnswerCallOptions,
+  ): Promise<{ response: AskResponse; modelFailure?: string }> {
     const { request, credentials } = handle;
     const visibility = await resolveVisibility({
       permissions: this.o.permissions,
@@ -226,11 +256,6 @@ export class AskService {
               `ask-docs: could not record an abandoned ask: ${err}`,
             ),
           );
-        this.o.metrics?.answered({
-          status: ABANDONED_STATUS,
-          grounded: false,
-          seconds: seconds(),
-        });
       }
       throw e;
     }
@@ -255,25 +280,22 @@ export class AskService {
       smallTalk: prepared.smallTalk,
     });
     const { createdAt } = await this.o.store.insertAnswer(record);
-    this.o.metrics?.answered({
-      status: result.status,
-      grounded: result.grounded,
-      seconds: seconds(),
-      modelFailure: result.modelError?.reason,
-    });
 
     return {
-      id: record.id,
-      status: result.status,
-      grounded: result.grounded,
-      answer: result.answer,
-      sources: result.sources,
-      evidence: result.evidence,
-      notice: result.notice,
-      corrections: retrieval.corrections,
-      llmModel: result.llmModel,
-      embeddingModel: this.o.embedder.modelId,
-      createdAt,
+      response: {
+        id: record.id,
+        status: result.status,
+        grounded: result.grounded,
+        answer: result.answer,
+        sources: result.sources,
+        evidence: result.evidence,
+        notice: result.notice,
+        corrections: retrieval.corrections,
+        llmModel: result.llmModel,
+        embeddingModel: this.o.embedder.modelId,
+        createdAt,
+      },
+      modelFailure: result.modelError?.reason,
     };
   }
 

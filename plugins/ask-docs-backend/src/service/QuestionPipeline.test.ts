@@ -1,4 +1,5 @@
 import { mockCredentials, mockServices } from '@backstage/backend-test-utils';
+import { metricsServiceMock } from '@backstage/backend-test-utils/alpha';
 import { InputError } from '@backstage/errors';
 import { ChatMessage, ChatModel } from '../answer';
 import { analyzeText, Analyzers, createLanguageAnalyzers } from '../language';
@@ -28,6 +29,7 @@ import { KnowledgeIndex } from '../database/IndexReader';
 import type { Reranker } from '../embedding/reranker';
 import { DatabaseAskDocsStore } from '../database/DatabaseAskDocsStore';
 import { AskService } from './AskService';
+import { AskDocsMetrics } from '../metrics';
 
 const MODEL = 'pipeline-test/v1';
 const PAY = 'component:default/payments';
@@ -294,6 +296,20 @@ describe('QuestionPipeline', () => {
     expect(embedded).toEqual(['zanzibr']);
   });
 
+  it('centres snippets on the question as searched: no greeting, typos fixed', async () => {
+    const p = pipeline();
+    const greeted = await p.run(
+      p.analyse('Hi team, quick question: ledgr bookkeeping? Thanks!'),
+      payOnly,
+    );
+    expect(greeted.retrieval.searchedFor).toBe('ledger bookkeeping?');
+    // An elliptic follow-up searches with the thread, but its snippets centre on its words.
+    const followUp = await p.run(p.analyse('and the refunds?'), payOnly, {
+      searchAs: p.analyse('ledger bookkeeping\nand the refunds?'),
+    });
+    expect(followUp.retrieval.searchedFor).toBe('and the refunds?');
+  });
+
   it('stops between steps when the signal aborts', async () => {
     const p = pipeline();
     const controller = new AbortController();
@@ -545,5 +561,63 @@ describe('AskService with a reranker', () => {
     const refusedPolicy = (await store.getAnswer(refused.id))!.policy as any;
     expect(refusedPolicy.reranker).toBeUndefined();
     expect(calls).toHaveLength(1);
+  });
+});
+
+describe('AskService metrics', () => {
+  /** The answers counter of a fresh metrics service, and a service reporting to it. */
+  function counted(store = new DatabaseAskDocsStore(db.knex)) {
+    const mock = metricsServiceMock.mock();
+    const metrics = AskDocsMetrics.create(mock);
+    const answers = (mock.createCounter as jest.Mock).mock.results[
+      (mock.createCounter as jest.Mock).mock.calls.findIndex(
+        ([name]) => name === 'ask_docs.answers',
+      )
+    ].value;
+    const service = new AskService({
+      index: new KnowledgeIndex(db.knex),
+      store,
+      permissions: fakePermissions({ chunk: 'ALLOW' }),
+      embedder: { ...embedder, kind: 'transformers', dimension: 4 } as any,
+      analyzers,
+      model: undefined,
+      retrieval: PRODUCT,
+      answer: {},
+      logger: mockServices.logger.mock(),
+      metrics,
+    });
+    return { service, calls: () => answers.add.mock.calls };
+  }
+  const credentials = mockCredentials.user('user:default/someone');
+
+  it('counts each ask once, by how it ended, a client that left too', async () => {
+    const { service, calls } = counted();
+    await service.ask({ question: 'ledger refunds' }, { credentials });
+    await service.ask({ question: 'weather sunny today' }, { credentials });
+    const left = new AbortController();
+    left.abort();
+    await expect(
+      service.ask(
+        { question: 'ledger refunds' },
+        { credentials, signal: left.signal },
+      ),
+    ).rejects.toThrow();
+    expect(calls()).toEqual([
+      [1, { status: 'evidence_only', grounded: false }],
+      [1, { status: 'not_in_knowledge_base', grounded: false }],
+      [1, { status: 'abandoned', grounded: false }],
+    ]);
+  });
+
+  it('counts an ask whose record could not be written as failed', async () => {
+    const store = new DatabaseAskDocsStore(db.knex);
+    store.insertAnswer = async () => {
+      throw new Error('the database is gone');
+    };
+    const { service, calls } = counted(store);
+    await expect(
+      service.ask({ question: 'ledger refunds' }, { credentials }),
+    ).rejects.toThrow('the database is gone');
+    expect(calls()).toEqual([[1, { status: 'failed', grounded: false }]]);
   });
 });

@@ -3,11 +3,10 @@ import {
   HttpAuthService,
   LoggerService,
 } from '@backstage/backend-plugin-api';
-import { isError } from '@backstage/errors';
 import { AskStreamEvent } from '@askdocs/plugin-ask-docs-common';
 import express from 'express';
 import { AskService } from './AskService';
-import { answerOutcome } from './auditing';
+import { answerOutcome, AuditedCall, viaMeta } from './auditing';
 import {
   abortOnClientClose,
   INTERNAL_ERROR_MESSAGE,
@@ -40,21 +39,19 @@ export function bindAskStreamEndpoint(
     // Listening before the permission check: a client gone during it is not answered.
     const signal = abortOnClientClose(res);
     // One audit event from the permission check to the last event (auditing.ts).
-    const audit = await auditor.createEvent({
+    const audit = await AuditedCall.start(auditor, logger, {
       eventId: 'ask',
       request: req,
-      meta: { queryType: 'stream' },
+      meta: { queryType: 'stream', ...viaMeta(credentials) },
     });
-    const failed = (e: unknown) =>
-      audit.fail({ error: isError(e) ? e : new Error(String(e)) });
     const prepared = await askService
       .prepare(request, credentials)
       .catch(async e => {
-        await failed(e);
+        await audit.failed(e);
         throw e;
       });
     if (signal.aborted) {
-      await failed(new Error('the client left before the answer'));
+      await audit.failed(new Error('the client left before the answer'));
       return; // nobody is left to answer
     }
     res.status(200);
@@ -78,9 +75,9 @@ export function bindAskStreamEndpoint(
         onDelta: text => send({ type: 'delta', text }),
       });
       send({ type: 'done', response });
-      outcome = () => audit.success({ meta: answerOutcome(response) });
+      outcome = () => audit.succeeded(answerOutcome(response));
     } catch (e) {
-      outcome = () => failed(e);
+      outcome = () => audit.failed(e);
       if (signal.aborted) {
         logger.info(
           'ask-docs: the client left; the streaming answer was aborted',
@@ -92,10 +89,7 @@ export function bindAskStreamEndpoint(
     }
     stopHeartbeat();
     res.end();
-    // After the response: nothing can be sent any more, so a failure here is only logged.
-    await outcome().catch(e =>
-      logInternalError(logger, e, 'audit event of a streaming answer'),
-    );
+    await outcome();
   });
 }
 

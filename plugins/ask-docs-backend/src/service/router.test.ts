@@ -60,6 +60,7 @@ interface AuditLine {
   meta?: unknown;
   path?: string;
   error?: string;
+  logged?: string;
 }
 
 function captureAuditor(lines: AuditLine[]): AuditorService {
@@ -80,12 +81,26 @@ function captureAuditor(lines: AuditLine[]): AuditorService {
           line('succeeded', { meta: { ...o.meta, ...p?.meta } });
         },
         fail: async p => {
-          line('failed', { error: `${p.error.name}: ${p.error.message}` });
+          line('failed', {
+            error: `${p.error.name}: ${p.error.message}`,
+            // Everything the auditor's logger would write of the error (its own fields too).
+            logged: JSON.stringify(
+              p.error,
+              Object.getOwnPropertyNames(p.error),
+            ),
+          });
         },
       };
     },
   };
 }
+
+const STORED = {
+  id: '0b7c2a52-1f5d-4c3e-9a43-7f1e2d3c4b5a',
+  userRef: 'user:default/alice',
+  status: 'answered',
+};
+const MISSING_ID = '6f1d0c1e-2b3a-4c5d-8e9f-0a1b2c3d4e5f';
 
 describe('ask-docs router', () => {
   const logs: LogLine[] = [];
@@ -93,6 +108,7 @@ describe('ask-docs router', () => {
   let app: express.Express;
   let answer: (call: AnswerCallOptions) => Promise<any>;
   let denyAsk = false;
+  let denyIngestion = false;
   let listFailure: Error | undefined;
   /** When set, prepare() waits for it (a slow permission check), after calling `entered`. */
   let slowPrepare: { entered: () => void; done: Promise<void> } | undefined;
@@ -113,9 +129,12 @@ describe('ask-docs router', () => {
     async ask(req: any, call: any) {
       return service.answer(await service.prepare(req, call.credentials), call);
     },
-    async getAnswer() {
+    async getAnswer(id: string) {
+      if (id === STORED.id) return STORED;
+      if (id === MISSING_ID) return undefined;
       throw new Error(SQL_MESSAGE);
     },
+    async setFeedback() {},
     async listAnswers() {
       if (listFailure) throw listFailure;
       return [];
@@ -137,7 +156,15 @@ describe('ask-docs router', () => {
       auditor: captureAuditor(audit),
       logger,
       askService: service as unknown as AskService,
-      ingestion: {} as IngestionController,
+      ingestion: {
+        async authorize() {
+          if (denyIngestion)
+            throw new NotAllowedError('You may not start ingestion');
+        },
+        async start() {
+          return { started: true, running: true, runId: 7 };
+        },
+      } as unknown as IngestionController,
       health: () => ({ status: 'ok' } as any),
       maxQuestionChars: 200,
     });
@@ -149,6 +176,7 @@ describe('ask-docs router', () => {
     audit.length = 0;
     answered.length = 0;
     denyAsk = false;
+    denyIngestion = false;
     listFailure = undefined;
     slowPrepare = undefined;
     answer = async () => ({ id: 'a1', status: 'answered' });
@@ -441,31 +469,156 @@ describe('ask-docs router', () => {
       expect(JSON.stringify(audit)).not.toMatch(/zebrafoo/);
     });
 
-    it('records reading an answer by id, with the failure when it cannot be read', async () => {
+    it('records reading an answer by id, with whose it is, and a read that failed', async () => {
+      await request(app)
+        .get(`/v1/answers/${STORED.id}`)
+        .set('Authorization', alice);
+      await request(app)
+        .get(`/v1/answers/${MISSING_ID}`)
+        .set('Authorization', alice);
       await request(app).get('/v1/answers/a1').set('Authorization', alice);
       await request(app).get('/v1/answers').set('Authorization', alice);
-      expect(audit).toEqual([
-        expect.objectContaining({
+      expect(
+        audit
+          .filter(a => a.status !== 'initiated')
+          .map(({ eventId, status, meta, error }) => ({
+            eventId,
+            status,
+            meta,
+            ...(error ? { error } : {}),
+          })),
+      ).toEqual([
+        {
           eventId: 'answer-fetch',
-          status: 'initiated',
-          meta: { queryType: 'by-id', answerId: 'a1' },
-        }),
-        expect.objectContaining({
+          status: 'succeeded',
+          meta: {
+            queryType: 'by-id',
+            answerId: STORED.id,
+            askedBy: 'user:default/alice',
+            redacted: false,
+          },
+        },
+        {
           eventId: 'answer-fetch',
           status: 'failed',
-          error: `Error: ${SQL_MESSAGE}`,
-        }),
-        expect.objectContaining({
+          meta: { queryType: 'by-id', answerId: MISSING_ID },
+          error: expect.stringMatching(/^NotFoundError: /),
+        },
+        {
+          // Not an answer id: the path's text is not written into the audit log.
           eventId: 'answer-fetch',
-          status: 'initiated',
-          meta: { queryType: 'history' },
-        }),
-        expect.objectContaining({
+          status: 'failed',
+          meta: { queryType: 'by-id' },
+          error: `Error: ${SQL_MESSAGE}`,
+        },
+        {
           eventId: 'answer-fetch',
           status: 'succeeded',
           meta: { queryType: 'history', count: 0 },
+        },
+      ]);
+      // A user's own reads are normal use; an audit reader's (a service) are not.
+      expect(audit[0].severityLevel).toBe('low');
+      await request(app)
+        .get(`/v1/answers/${STORED.id}`)
+        .set('Authorization', mockCredentials.service.header());
+      expect(audit.at(-1)).toMatchObject({
+        eventId: 'answer-fetch',
+        severityLevel: 'medium',
+      });
+    });
+
+    it('records feedback and runs at medium severity, a refused run as failed', async () => {
+      await request(app)
+        .post(`/v1/answers/${STORED.id}/feedback`)
+        .set('Authorization', alice)
+        .send({ rating: 'down', comment: 'the zebrafoo steps are wrong' });
+      await request(app).post('/v1/ingestion/runs').set('Authorization', alice);
+      denyIngestion = true;
+      await request(app).post('/v1/ingestion/runs').set('Authorization', alice);
+      expect(audit.filter(a => a.status !== 'initiated')).toEqual([
+        expect.objectContaining({
+          eventId: 'answer-feedback',
+          severityLevel: 'medium',
+          status: 'succeeded',
+          meta: { answerId: STORED.id, rating: 'down' },
+        }),
+        expect.objectContaining({
+          eventId: 'ingestion-run',
+          severityLevel: 'medium',
+          status: 'succeeded',
+          meta: { runId: 7, started: true },
+        }),
+        expect.objectContaining({
+          eventId: 'ingestion-run',
+          status: 'failed',
+          error: 'NotAllowedError: You may not start ingestion',
         }),
       ]);
+      // The comment is the user's text: it stays in the answer record.
+      expect(JSON.stringify(audit)).not.toMatch(/zebrafoo/);
+    });
+
+    it('writes only the name and message of an error, not what it carries', async () => {
+      // An abandoned answer's error carries the text the model streamed so far.
+      answer = async () => {
+        throw Object.assign(new Error('The answer was abandoned'), {
+          name: 'AnswerAbortedError',
+          partial: { rawOutput: 'Roll back with the zebrafoo key' },
+        });
+      };
+      await stream({ question });
+      const [failed] = audit.filter(a => a.status === 'failed');
+      expect(failed.error).toBe('AnswerAbortedError: The answer was abandoned');
+      expect(JSON.parse(failed.logged!)).toEqual({
+        name: 'AnswerAbortedError',
+        message: 'The answer was abandoned',
+      });
+    });
+
+    it('answers the request when logging its outcome fails, and logs that', async () => {
+      const failing: AuditorService = {
+        async createEvent() {
+          return {
+            success: async () => {
+              throw new Error('audit sink down');
+            },
+            fail: async () => {
+              throw new Error('audit sink down');
+            },
+          };
+        },
+      };
+      const logger = captureLogger(logs);
+      const router = await createRouter({
+        httpAuth: mockServices.httpAuth(),
+        auditor: failing,
+        logger,
+        askService: service as unknown as AskService,
+        ingestion: {} as IngestionController,
+        health: () => ({ status: 'ok' } as any),
+        maxQuestionChars: 200,
+      });
+      const withFailingAudit = withErrorMiddleware(router, logger);
+      answer = async () => ({ id: 'a1', status: 'answered', grounded: true });
+      const ok = await request(withFailingAudit)
+        .post('/v1/ask')
+        .set('Authorization', alice)
+        .send({ question });
+      expect(ok.status).toBe(200);
+      expect(ok.body.id).toBe('a1');
+      // A refusal stays a refusal (not a 500 from the audit).
+      denyAsk = true;
+      const refused = await request(withFailingAudit)
+        .post('/v1/ask')
+        .set('Authorization', alice)
+        .send({ question });
+      expect(refused.status).toBe(403);
+      expect(
+        logs.filter(
+          l => l.level === 'error' && /audit event failed/.test(l.message),
+        ),
+      ).toHaveLength(2);
     });
 
     it('records nothing for a request that did not authenticate', async () => {

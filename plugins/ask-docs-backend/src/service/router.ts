@@ -11,7 +11,7 @@ import {
   noAnswerMessage,
 } from '@askdocs/plugin-ask-docs-common';
 import { AskService } from './AskService';
-import { answerOutcome, audited } from './auditing';
+import { answerIdMeta, answerOutcome, audited, viaMeta } from './auditing';
 import { bindAskStreamEndpoint } from './askStream';
 import { spec } from '../schema/openapi';
 import {
@@ -126,7 +126,7 @@ const refuseUndeclaredHeadQuery: express.RequestHandler = (req, _res, next) => {
 };
 
 function bindAskEndpoints(api: AskDocsApiRouter, options: RouterOptions) {
-  const { httpAuth, auditor, askService, maxQuestionChars } = options;
+  const { httpAuth, auditor, logger, askService, maxQuestionChars } = options;
   api.get('/health', async (req, res) => {
     // Public (load balancers probe it); the model's last failure only for a signed-in caller.
     const signedIn = await httpAuth
@@ -147,7 +147,12 @@ function bindAskEndpoints(api: AskDocsApiRouter, options: RouterOptions) {
     try {
       const response = await audited(
         auditor,
-        { eventId: 'ask', request: req, meta: { queryType: 'json' } },
+        logger,
+        {
+          eventId: 'ask',
+          request: req,
+          meta: { queryType: 'json', ...viaMeta(credentials) },
+        },
         () => askService.ask(request, { credentials, signal }),
         answerOutcome,
       );
@@ -159,14 +164,19 @@ function bindAskEndpoints(api: AskDocsApiRouter, options: RouterOptions) {
 }
 
 function bindAnswerEndpoints(api: AskDocsApiRouter, options: RouterOptions) {
-  const { httpAuth, auditor, askService } = options;
+  const { httpAuth, auditor, logger, askService } = options;
   api.get('/v1/answers', async (req, res) => {
     const credentials = await httpAuth.credentials(req, { allow: ['user'] });
     const limit = parseLimit(req.query.limit);
     const before = parseBefore(req.query.before);
     const items = await audited(
       auditor,
-      { eventId: 'answer-fetch', request: req, meta: { queryType: 'history' } },
+      logger,
+      {
+        eventId: 'answer-fetch',
+        request: req,
+        meta: { queryType: 'history', ...viaMeta(credentials) },
+      },
       () => askService.listAnswers({ credentials, limit, before }),
       found => ({ count: found.length }),
     );
@@ -180,10 +190,19 @@ function bindAnswerEndpoints(api: AskDocsApiRouter, options: RouterOptions) {
     const answerId = req.params.id;
     const record = await audited(
       auditor,
+      logger,
       {
         eventId: 'answer-fetch',
+        // A service reads other users' answers (an audit reader): logged at the level of
+        // Backstage's default configuration, where a user's own reads are not.
+        severityLevel:
+          credentials.principal.type === 'service' ? 'medium' : 'low',
         request: req,
-        meta: { queryType: 'by-id', answerId },
+        meta: {
+          queryType: 'by-id',
+          ...answerIdMeta(answerId),
+          ...viaMeta(credentials),
+        },
       },
       async () => {
         const found = await askService.getAnswer(answerId, { credentials });
@@ -201,11 +220,16 @@ function bindAnswerEndpoints(api: AskDocsApiRouter, options: RouterOptions) {
     const feedback = parseFeedback(req.body);
     await audited(
       auditor,
+      logger,
       {
         eventId: 'answer-feedback',
         severityLevel: 'medium',
         request: req,
-        meta: { answerId: req.params.id, rating: feedback.rating },
+        meta: {
+          ...answerIdMeta(req.params.id),
+          rating: feedback.rating,
+          ...viaMeta(credentials),
+        },
       },
       () => askService.setFeedback(req.params.id, feedback, { credentials }),
     );
@@ -214,7 +238,7 @@ function bindAnswerEndpoints(api: AskDocsApiRouter, options: RouterOptions) {
 }
 
 function bindIngestionEndpoints(api: AskDocsApiRouter, options: RouterOptions) {
-  const { httpAuth, auditor, ingestion } = options;
+  const { httpAuth, auditor, logger, ingestion } = options;
   const authorize = async (req: express.Request) => {
     const credentials = await httpAuth.credentials(req, {
       allow: ['user', 'service'],
@@ -228,15 +252,27 @@ function bindIngestionEndpoints(api: AskDocsApiRouter, options: RouterOptions) {
 
   // Reading progress is polled every few seconds and reveals little: not an audit event.
   api.post('/v1/ingestion/runs', async (req, res) => {
-    await httpAuth.credentials(req, { allow: ['user', 'service'] });
+    // Authenticated before the event (the auditor names the caller from the request).
+    const credentials = await httpAuth.credentials(req, {
+      allow: ['user', 'service'],
+    });
     const started = await audited(
       auditor,
-      { eventId: 'ingestion-run', severityLevel: 'medium', request: req },
+      logger,
+      {
+        eventId: 'ingestion-run',
+        severityLevel: 'medium',
+        request: req,
+        meta: viaMeta(credentials),
+      },
       async () => {
         await authorize(req);
         return ingestion.start();
       },
-      run => ({ runId: run.runId, started: run.started }),
+      run => ({
+        ...(run.runId !== undefined ? { runId: run.runId } : {}),
+        started: run.started,
+      }),
     );
     res.status(202).json(started);
   });
