@@ -3,6 +3,7 @@ import { ResponseError } from '@backstage/errors';
 import { AskDocsClient } from './AskDocsClient';
 import { describeError, isAbort, isForbidden } from './errors';
 import { groundedResponse } from '../testUtils/fixtures';
+import { untilAborted } from '../testUtils/mockApi';
 
 const BASE = 'http://backend/api/ask-docs';
 
@@ -56,17 +57,12 @@ function setup(
 }
 
 /** A backend that never answers: like fetch, the request rejects only once it is aborted. */
-function untilAborted(_url: string, init?: RequestInit): Promise<Response> {
-  const signal = init?.signal;
-  // Without a signal the request could never be cancelled; fail fast instead of hanging.
-  if (!signal) return Promise.reject(new Error('fetch got no signal'));
-  return new Promise((_resolve, reject) => {
-    // Named as fetch names it (a DOMException here would come from another realm than Error).
-    const abort = () =>
-      reject(Object.assign(new Error('aborted'), { name: 'AbortError' }));
-    if (signal.aborted) abort();
-    else signal.addEventListener('abort', abort);
-  });
+/** A fetch that answers only by rejecting, as fetch does, once its request is aborted. */
+function fetchUntilAborted(
+  _url: string,
+  init?: RequestInit,
+): Promise<Response> {
+  return untilAborted(init?.signal ?? undefined);
 }
 
 async function collect(iterable: AsyncIterable<AskStreamEvent>) {
@@ -315,7 +311,7 @@ describe('AskDocsClient', () => {
     it.each(calls)(
       '%s rejects with an AbortError when aborted',
       async (_name, call) => {
-        const { client, fetch } = setup(untilAborted);
+        const { client, fetch } = setup(fetchUntilAborted);
         const controller = new AbortController();
         const pending = call(client, controller.signal);
         // Abort while the request is in flight, not before it is made.

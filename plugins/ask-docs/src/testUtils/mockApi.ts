@@ -50,6 +50,31 @@ export function mockHistoryLoadedByHand(
   return { api, load: (id: string) => loads.get(id)!() };
 }
 
+/**
+ * An API call that never answers: like AskDocsClient (fetch), it rejects with an AbortError
+ * only once its signal aborts. A fake that answers anyway cannot show a cancelled call's error.
+ */
+export function untilAborted<T>(signal: AbortSignal | undefined): Promise<T> {
+  // Without a signal the call could never be cancelled; fail fast instead of hanging.
+  if (!signal) return Promise.reject(new Error('the call got no signal'));
+  return new Promise<T>((_resolve, reject) => {
+    // Named as fetch names it (as in AskDocsClient.test.ts).
+    const abort = () =>
+      reject(Object.assign(new Error('aborted'), { name: 'AbortError' }));
+    if (signal.aborted) abort();
+    else signal.addEventListener('abort', abort, { once: true });
+  });
+}
+
+/** A promise and the function that resolves it: a response the test sends when it chooses. */
+export function byHand<T>() {
+  let send: (value: T) => void = () => {};
+  const promise = new Promise<T>(resolve => {
+    send = resolve;
+  });
+  return { promise, send };
+}
+
 /** A stream the test feeds event by event, to observe rendering in between. */
 export function controllableStream() {
   const queue: AskStreamEvent[] = [];

@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { renderInTestApp, TestApiProvider } from '@backstage/test-utils';
 import { ResponseError } from '@backstage/errors';
 import { askDocsApiRef } from '../../api/AskDocsApi';
-import type { AskDocsApi } from '../../api/AskDocsApi';
+import type { AskDocsApi, AskDocsRequestOptions } from '../../api/AskDocsApi';
 import {
   evidenceOnlyResponse,
   groundedResponse,
@@ -15,6 +15,7 @@ import {
   mockAskDocsApi,
   mockHistoryLoadedByHand,
   streamOf,
+  untilAborted,
 } from '../../testUtils/mockApi';
 import { AskDocsPanel } from './AskDocsPanel';
 import type { AskDocsPanelProps } from './AskDocsPanel';
@@ -26,6 +27,12 @@ async function renderPanel(api: AskDocsApi, props: AskDocsPanelProps = {}) {
     </TestApiProvider>,
   );
 }
+
+/** Lets every promise settled so far run its handlers (a cancelled call's rejection too). */
+const settle = () =>
+  act(async () => {
+    await new Promise(resolve => setTimeout(resolve, 0));
+  });
 
 async function askQuestion(text: string) {
   await userEvent.type(screen.getByTestId('ask-docs-question'), text);
@@ -361,6 +368,65 @@ describe('AskDocsPanel', () => {
     await act(async () => load('h-a'));
     await new Promise(r => setTimeout(r, 20));
     expect(screen.queryByTestId('ask-docs-state-not-in-kb')).toBeNull();
+    expect(screen.getByTestId('ask-docs-question')).toHaveValue('Question B');
+  });
+
+  it('shows no error for a stored answer whose load a new question cancelled', async () => {
+    const old = recordOf(groundedResponse, { question: 'An old question' });
+    const stream = controllableStream();
+    const api = mockAskDocsApi({
+      listAnswers: jest.fn(async () => [old]),
+      // Like fetch: rejects with an AbortError once the load is aborted.
+      getAnswer: jest.fn((_id: string, options?: AskDocsRequestOptions) =>
+        untilAborted(options?.signal),
+      ),
+      askStream: jest.fn(() => stream.iterable),
+    });
+    await renderPanel(api, { showHistory: true });
+    await userEvent.click(await screen.findByText('An old question'));
+    await askQuestion('A new question');
+    await screen.findByTestId('ask-docs-streaming');
+    expect(api.getAnswer.mock.calls[0][1]?.signal?.aborted).toBe(true);
+
+    // While the new answer streams (its end reloads the history, which clears any error).
+    await settle();
+    const history = screen.getByTestId('ask-docs-history');
+    expect(within(history).queryByRole('alert')).toBeNull();
+    expect(screen.queryByText('aborted')).toBeNull();
+    expect(screen.getByTestId('ask-docs-streaming')).toBeInTheDocument();
+
+    act(() => stream.push({ type: 'done', response: notInKbResponse }));
+    await screen.findByTestId('ask-docs-state-not-in-kb');
+    expect(screen.queryByText('aborted')).toBeNull();
+    expect(screen.queryByTestId('ask-docs-state-error')).toBeNull();
+    expect(screen.getByTestId('ask-docs-question')).toHaveValue(
+      'A new question',
+    );
+  });
+
+  it('shows no error for a stored answer whose load a click on another cancelled', async () => {
+    const a = recordOf(notInKbResponse, { id: 'h-a', question: 'Question A' });
+    const b = recordOf(groundedResponse, { id: 'h-b', question: 'Question B' });
+    const api = mockAskDocsApi({
+      listAnswers: jest.fn(async () => [a, b]),
+      // A's load rejects with an AbortError once aborted, as fetch does; B's answers.
+      getAnswer: jest.fn((id: string, options?: AskDocsRequestOptions) =>
+        id === a.id ? untilAborted(options?.signal) : Promise.resolve(b),
+      ),
+    });
+    await renderPanel(api, { showHistory: true });
+    await userEvent.click(await screen.findByText('Question A'));
+    await userEvent.click(screen.getByText('Question B'));
+    expect(
+      await screen.findByTestId('ask-docs-state-grounded'),
+    ).toBeInTheDocument();
+    expect(api.getAnswer.mock.calls[0][1]?.signal?.aborted).toBe(true);
+
+    await settle();
+    const history = screen.getByTestId('ask-docs-history');
+    expect(within(history).queryByRole('alert')).toBeNull();
+    expect(screen.queryByText('aborted')).toBeNull();
+    expect(screen.getByTestId('ask-docs-state-grounded')).toBeInTheDocument();
     expect(screen.getByTestId('ask-docs-question')).toHaveValue('Question B');
   });
 

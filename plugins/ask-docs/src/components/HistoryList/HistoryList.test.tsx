@@ -7,10 +7,18 @@ import { askDocsApiRef } from '../../api/AskDocsApi';
 import type { AskDocsApi } from '../../api/AskDocsApi';
 import { groundedResponse, recordOf } from '../../testUtils/fixtures';
 import {
+  byHand,
   mockAskDocsApi,
   mockHistoryLoadedByHand,
+  untilAborted,
 } from '../../testUtils/mockApi';
 import { HistoryList } from './HistoryList';
+
+/** Lets every promise settled so far run its handlers (a cancelled call's rejection too). */
+const settle = () =>
+  act(async () => {
+    await new Promise(resolve => setTimeout(resolve, 0));
+  });
 
 describe('HistoryList', () => {
   it('selects only the item clicked last and keeps it loading until it loads', async () => {
@@ -183,6 +191,58 @@ describe('HistoryList paging', () => {
     expect(api.listAnswers.mock.calls[2][0]?.signal?.aborted).toBe(false);
     await act(async () => sendOlder([record(3)]));
     expect(screen.queryByText('Question 3')).toBeNull();
+    expect(questions()).toEqual(['Question 0', 'Question 1']);
+    expect(olderButton()).toBeEnabled();
+  });
+
+  it('shows no error for a listing that a refresh cancelled', async () => {
+    const top = byHand<AnswerRecord[]>();
+    const api = mockAskDocsApi({
+      listAnswers: jest
+        .fn()
+        // Like fetch: rejects with an AbortError once the refresh aborts it.
+        .mockImplementationOnce(({ signal }: { signal?: AbortSignal }) =>
+          untilAborted(signal),
+        )
+        .mockImplementationOnce(() => top.promise),
+    });
+    await renderList(api);
+    await userEvent.click(screen.getByText('refresh'));
+    expect(api.listAnswers.mock.calls[0][0]?.signal?.aborted).toBe(true);
+
+    // The cancelled listing has failed; the new one is still pending.
+    await settle();
+    expect(screen.queryByRole('alert')).toBeNull();
+    await act(async () => top.send([record(0), record(1)]));
+    expect(await screen.findByText('Question 0')).toBeInTheDocument();
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(questions()).toEqual(['Question 0', 'Question 1']);
+  });
+
+  it('shows no error for an older page that a refresh cancelled', async () => {
+    const top = byHand<AnswerRecord[]>();
+    const api = mockAskDocsApi({
+      listAnswers: jest
+        .fn()
+        .mockResolvedValueOnce([record(1), record(2)])
+        // Like fetch: rejects with an AbortError once the refresh aborts it.
+        .mockImplementationOnce(({ signal }: { signal?: AbortSignal }) =>
+          untilAborted(signal),
+        )
+        .mockImplementationOnce(() => top.promise),
+    });
+    await renderList(api);
+    await screen.findByText('Question 2');
+    await userEvent.click(olderButton()!);
+    await userEvent.click(screen.getByText('refresh'));
+    expect(api.listAnswers.mock.calls[1][0]?.signal?.aborted).toBe(true);
+
+    // The cancelled page has failed; the new listing is still pending.
+    await settle();
+    expect(screen.queryByRole('alert')).toBeNull();
+    await act(async () => top.send([record(0), record(1)]));
+    expect(await screen.findByText('Question 0')).toBeInTheDocument();
+    expect(screen.queryByRole('alert')).toBeNull();
     expect(questions()).toEqual(['Question 0', 'Question 1']);
     expect(olderButton()).toBeEnabled();
   });
