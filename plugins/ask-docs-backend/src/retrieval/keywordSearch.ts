@@ -288,7 +288,8 @@ export async function keywordStatistics(
 
 /**
  * The statistics after spelling corrections, without reading them again: a corrected token's one
- * key is the suggested word, whose visible df the correction step has just read (`df`), and
+ * key is the suggested word (undefined when it has dictionary keys too), whose visible df the
+ * correction step has just read (`df`), and
  * every other token keeps its keys and so its statistics as typed; N and the average length do
  * not change. Undefined when a correction merged with another token of the question (its keys
  * changed): read them then. Only for corrections read over the same chunks as the statistics
@@ -306,6 +307,8 @@ export function correctedStatistics(
   for (const [i, t] of tokens.entries()) {
     const before = asTyped.tokens[i];
     const c = byTo.get(t.token);
+    // A corrected word searched with its dictionary keys has their df, not the word's.
+    if (c && (t.lemmas.length > 0 || t.stems.length > 0)) return undefined;
     if (c && before.token === c.from && c.df > 0) {
       out.push({
         token: t.token,

@@ -2,6 +2,7 @@ import { Analyzers, createLanguageAnalyzers } from '../language';
 import { tokenize } from '../language/tokenize';
 import { prepareQuestion } from '../service/prepareQuestion';
 import {
+  analyzerCorrectedWordKeys,
   analyzerWordKeys,
   phraseShare,
   queryWordMatcher,
@@ -185,5 +186,18 @@ describe('sentenceShare', () => {
     expect(sentenceShare([], one, 'how do I do it')).toBe(0);
     expect(sentenceShare(q, one, '')).toBe(0);
     expect(sentenceShare([key], one, 'Press the keyboard shortcut.')).toBe(0);
+  });
+});
+
+describe('analyzerCorrectedWordKeys', () => {
+  it('gives a corrected word the keys of each dictionary that knows it, a name none', async () => {
+    const keysOf = analyzerCorrectedWordKeys(
+      await createLanguageAnalyzers({ languages: ['en', 'cs'] }),
+    );
+    // "klávesou" is a form of "klávesa": its other forms are found too.
+    expect(keysOf('klávesou').lemmas).toContain('klavesa');
+    expect(keysOf('sessions').lemmas).toContain('session');
+    // A word no dictionary knows is matched as that word only.
+    expect(keysOf('pgbouncer')).toEqual({ lemmas: [], stems: [] });
   });
 });

@@ -44,6 +44,33 @@ export function analyzerWordKeys(analyzers: Analyzers): PassageWordKeys {
   };
 }
 
+/** The keys a corrected word is searched with (retriever.ts correctedTokens). */
+export type CorrectedWordKeys = (word: string) => {
+  lemmas: string[];
+  stems: string[];
+};
+
+/**
+ * A docs word's keys in each language whose dictionary knows it: a confident correction is
+ * searched as if typed ("klávesou" also finds "klávesa", "klávesy"). A word no dictionary knows
+ * gets none, and is matched as that word.
+ */
+export function analyzerCorrectedWordKeys(
+  analyzers: Analyzers,
+): CorrectedWordKeys {
+  return word => {
+    const lemmas = new Set<string>();
+    const stems = new Set<string>();
+    for (const lang of analyzers.languages) {
+      const keys = analyzers.get(lang).keysForWord(word);
+      if (!keys.known) continue;
+      keys.lemmas.forEach(l => lemmas.add(l));
+      stems.add(keys.stem);
+    }
+    return { lemmas: [...lemmas], stems: [...stems] };
+  };
+}
+
 export type WordMatcher = (word: string) => readonly number[];
 
 export interface WordMatcherOptions {

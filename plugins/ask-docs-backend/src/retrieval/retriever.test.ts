@@ -505,16 +505,28 @@ describe('suggestCorrections', () => {
 
   it("corrects from the asker's visible vocabulary", async () => {
     expect(await suggest(alice, 'ledgr', 'bookeeping')).toEqual([
-      { from: 'ledgr', to: 'ledger', distance: 1, df: 2 },
-      { from: 'bookeeping', to: 'bookkeeping', distance: 1, df: 1 },
+      { from: 'ledgr', to: 'ledger', distance: 1, df: 2, confident: false },
+      {
+        from: 'bookeeping',
+        to: 'bookkeeping',
+        distance: 1,
+        df: 1,
+        confident: true,
+      },
     ]);
   });
 
   it('never suggests a word that exists only in hidden documents', async () => {
     expect(await suggest(alice, 'zanzibr', 'quarantime')).toEqual([]);
     expect(await suggest(bob, 'zanzibr', 'quarantime')).toEqual([
-      { from: 'zanzibr', to: 'zanzibar', distance: 1, df: 2 },
-      { from: 'quarantime', to: 'quarantine', distance: 1, df: 1 },
+      { from: 'zanzibr', to: 'zanzibar', distance: 1, df: 2, confident: true },
+      {
+        from: 'quarantime',
+        to: 'quarantine',
+        distance: 1,
+        df: 1,
+        confident: true,
+      },
     ]);
     expect(await suggest(nobody, 'ledgr')).toEqual([]);
   });
@@ -527,10 +539,10 @@ describe('suggestCorrections', () => {
   it('prefers a farther visible word over a closer hidden one', async () => {
     // "ledgers" (1 edit away) is only in a hidden runbook; "ledger" (2 edits) is alice's.
     expect(await suggest(alice, 'ledgerss')).toEqual([
-      { from: 'ledgerss', to: 'ledger', distance: 2, df: 2 },
+      { from: 'ledgerss', to: 'ledger', distance: 2, df: 2, confident: false },
     ]);
     expect(await suggest(bob, 'ledgerss')).toEqual([
-      { from: 'ledgerss', to: 'ledgers', distance: 1, df: 1 },
+      { from: 'ledgerss', to: 'ledgers', distance: 1, df: 1, confident: true },
     ]);
     // A word visible to nobody but hidden docs is simply unknown: "zanzibar" has no visible
     // neighbour.
@@ -546,20 +558,32 @@ describe('suggestCorrections', () => {
       });
     // "hard" and "cart" are words absent from the docs, not a misspelt "card".
     expect(await suggest(alice, 'hard', 'cart')).toEqual([
-      { from: 'hard', to: 'card', distance: 1, df: 1 },
-      { from: 'cart', to: 'card', distance: 1, df: 1 },
+      { from: 'hard', to: 'card', distance: 1, df: 1, confident: false },
+      { from: 'cart', to: 'card', distance: 1, df: 1, confident: false },
     ]);
     expect(await asWords('hard', 'cart')).toEqual([]);
     // The docs write "authorisation": an American asker's word is the same word.
     expect(await asWords('authorization')).toEqual([
-      { from: 'authorization', to: 'authorisation', distance: 1, df: 1 },
+      {
+        from: 'authorization',
+        to: 'authorisation',
+        distance: 1,
+        df: 1,
+        confident: true,
+      },
     ]);
   });
 
   it('allows one edit for short words and two for long ones, preferring fewer edits', async () => {
     expect(await suggest(alice, 'lidgr')).toEqual([]); // 2 edits on a 5-letter word
     expect(await suggest(alice, 'bookeepng')).toEqual([
-      { from: 'bookeepng', to: 'bookkeeping', distance: 2, df: 1 },
+      {
+        from: 'bookeepng',
+        to: 'bookkeeping',
+        distance: 2,
+        df: 1,
+        confident: false,
+      },
     ]);
     expect(await suggest(alice, 'bokeepng')).toEqual([]); // 3 edits
   });
@@ -743,6 +767,36 @@ describe('retrieve', () => {
       mode: 'keyword',
     });
     expect(bobs).toMatchObject({ chunks: [], corrections: [] });
+  });
+
+  it('counts a confident correction (one slip, first letter kept) as the word itself', async () => {
+    const typed = await retrieveAs(alice, {
+      queryTokens: q('ledger', 'payments'),
+      mode: 'keyword',
+    });
+    const slipped = await retrieveAs(alice, {
+      queryTokens: q('ledger', 'paymenst'),
+      mode: 'keyword',
+    });
+    expect(slipped.corrections).toEqual([{ from: 'paymenst', to: 'payments' }]);
+    for (const c of slipped.chunks) {
+      const same = typed.chunks.find(t => t.chunkId === c.chunkId)!;
+      expect(c.coverage).toBeCloseTo(same.coverage!, 9);
+    }
+    // Nor is the typed word missing from the docs as far as the evidence goes.
+    expect(slipped.evidence?.features.missingShare).toBeCloseTo(
+      typed.evidence!.features.missingShare,
+      9,
+    );
+    // Two slips in a long word are still a guess: half weight.
+    const guessed = await retrieveAs(alice, {
+      queryTokens: q('ledger', 'paymnest'),
+      mode: 'keyword',
+    });
+    expect(guessed.corrections).toEqual([{ from: 'paymnest', to: 'payments' }]);
+    expect(guessed.evidence!.features.missingShare).toBeGreaterThan(
+      typed.evidence!.features.missingShare,
+    );
   });
 
   it(`re-embeds the corrected question for the vector side, and only when something was \

@@ -14,6 +14,7 @@ import {
   titleCoverage,
 } from './fusion';
 import {
+  CorrectedWordKeys,
   PassageWordKeys,
   passageMatchers,
   phraseShare,
@@ -54,7 +55,9 @@ export type RetrievalMode = 'hybrid' | 'vector' | 'keyword';
 /**
  * A corrected word counts half, like a prefix match: enough to rank what the asker probably
  * meant, not enough for a question whose word is simply absent ("Procreate" → "recreate") to
- * pass the coverage bar on the strength of the correction.
+ * pass the coverage bar on the strength of the correction. A confident correction (one slip
+ * that keeps the first letter, typo.ts isConfidentCorrection) counts whole: the asker typed
+ * that word.
  */
 export const CORRECTION_WEIGHT = 0.5;
 
@@ -82,21 +85,24 @@ export const DEFAULT_PHRASE_WEIGHT = 0.1;
  */
 export function correctedTokens(
   tokens: QueryToken[],
-  corrections: ReadonlyArray<{ from: string; to: string }>,
+  corrections: ReadonlyArray<{ from: string; to: string; confident?: boolean }>,
+  keysOf?: CorrectedWordKeys,
 ): QueryToken[] {
-  const to = new Map(corrections.map(c => [c.from, c.to]));
+  const byFrom = new Map(corrections.map(c => [c.from, c]));
   return normaliseTokens(
     tokens.map(t => {
-      const word = to.get(t.token);
-      return word === undefined
-        ? t
-        : {
-            token: word,
-            lemmas: [],
-            stems: [],
-            words: [word],
-            weight: CORRECTION_WEIGHT,
-          };
+      const c = byFrom.get(t.token);
+      if (c === undefined) return t;
+      // A slip is searched as the word the asker meant, in all its forms; a guess only as the
+      // word it guessed.
+      const keys = c.confident && keysOf ? keysOf(c.to) : undefined;
+      return {
+        token: c.to,
+        lemmas: keys?.lemmas ?? [],
+        stems: keys?.stems ?? [],
+        words: [c.to],
+        weight: c.confident ? 1 : CORRECTION_WEIGHT,
+      };
     }),
   );
 }
@@ -194,6 +200,11 @@ export interface RetrieveOptions {
    * Without it only the words themselves are compared.
    */
   passageWordKeys?: PassageWordKeys;
+  /**
+   * The keys of a confidently corrected word (proximity.ts analyzerCorrectedWordKeys); without
+   * it a corrected word is matched as that word only.
+   */
+  correctedWordKeys?: CorrectedWordKeys;
   mode: RetrievalMode;
   /** Chunks to return at most. */
   k: number;
@@ -292,32 +303,42 @@ export async function retrieve(
       const unmatched = statistics.tokens
         .filter(s => s.match === 'none')
         .map(s => s.token);
-      if (unmatched.length > 0) {
-        corrections = await suggestCorrections({
-          reader,
-          selection: {
-            ...scope,
-            fewVisible: statistics.visibleChunks <= FEW_VISIBLE_CHUNKS,
-          },
-          queryTokens: tokens.filter(t => unmatched.includes(t.token)),
-          // Statistics are over everything visible; a scoped question's check reads its scope.
-          unmatched: !scope.entityRefs?.length,
-        });
-        if (corrections.length > 0) {
-          tokens = correctedTokens(tokens, corrections);
-          // The corrected statistics (derived from the corrections' df when their reads were
-          // over the same chunks) and the corrected question's vector, at once.
-          const reembed = options.reembed;
-          const derived = scope.entityRefs?.length
-            ? undefined
-            : correctedStatistics(statistics, tokens, corrections);
-          [statistics, queryVector] = await Promise.all([
-            derived ?? keywordStatistics({ reader, queryTokens: tokens }),
-            useVector && reembed
-              ? reembed(corrections.map(({ from, to }) => ({ from, to })))
-              : Promise.resolve(queryVector),
-          ]);
-        }
+      const selection = {
+        ...scope,
+        fewVisible: statistics.visibleChunks <= FEW_VISIBLE_CHUNKS,
+      };
+      const [forUnmatched, forRare] = await Promise.all([
+        unmatched.length > 0
+          ? suggestCorrections({
+              reader,
+              selection,
+              queryTokens: tokens.filter(t => unmatched.includes(t.token)),
+              // Statistics are over everything visible; a scoped question's check reads its
+              // scope.
+              unmatched: !scope.entityRefs?.length,
+            })
+          : [],
+        rareKeyCorrections(reader, selection, tokens, statistics),
+      ]);
+      corrections = [...forUnmatched, ...forRare];
+      if (corrections.length > 0) {
+        tokens = correctedTokens(
+          tokens,
+          corrections,
+          options.correctedWordKeys,
+        );
+        // The corrected statistics (derived from the corrections' df when their reads were
+        // over the same chunks) and the corrected question's vector, at once.
+        const reembed = options.reembed;
+        const derived = scope.entityRefs?.length
+          ? undefined
+          : correctedStatistics(statistics, tokens, corrections);
+        [statistics, queryVector] = await Promise.all([
+          derived ?? keywordStatistics({ reader, queryTokens: tokens }),
+          useVector && reembed
+            ? reembed(corrections.map(({ from, to }) => ({ from, to })))
+            : Promise.resolve(queryVector),
+        ]);
       }
     }
   }
@@ -466,7 +487,8 @@ export async function retrieve(
     fused: scored,
     vectorIds: vectorHits.map(h => h.chunkId),
     keywordHits,
-    statistics: asTyped,
+    // As typed: a word the docs lack is missing, unless its correction was a sure slip.
+    statistics: confidentlyCorrected(asTyped, statistics, corrections),
     searched: statistics,
     matchedTokens: new Map(
       [...keyword.values()].map(h => [h.chunkId, h.matchedTokens]),
@@ -559,4 +581,73 @@ function candidateEvidence(
     phrase.set(p.chunkId, phraseShare(tokens, idfOf, p.text ?? '', match));
   }
   return { section, phrase };
+}
+
+/**
+ * The statistics as typed, with each confidently corrected word's replaced by its correction's:
+ * what the evidence counts as missing (missingShare).
+ */
+function confidentlyCorrected(
+  asTyped: KeywordStatistics | undefined,
+  searched: KeywordStatistics | undefined,
+  corrections: readonly Correction[],
+): KeywordStatistics | undefined {
+  const sure = new Map(
+    corrections.filter(c => c.confident).map(c => [c.from, c.to]),
+  );
+  if (!asTyped || !searched || sure.size === 0) return asTyped;
+  const bySearched = new Map(searched.tokens.map(t => [t.token, t]));
+  return {
+    ...asTyped,
+    tokens: asTyped.tokens.map(t => {
+      const to = sure.get(t.token);
+      return (to !== undefined && bySearched.get(to)) || t;
+    }),
+  };
+}
+
+/** A word the docs have only through another word's key in at most this many chunks is rare. */
+const RARE_KEY_MAX_DF = 5;
+/** ...and is taken for a slip of a docs word at least this many times as frequent. */
+const RARE_KEY_SLIP_RATIO = 10;
+
+/**
+ * Corrections of words no dictionary knows and the docs lack, which keyword search still found
+ * through a rare key of another word ("longre": the stem "longr" of one chunk's word; "sessino":
+ * "sess"). Such a word is as likely a slip as a word the docs lack entirely, but matched, it was
+ * never corrected, and the one chunk it names decided the question. A confident correction (one
+ * slip, first letter kept) to a word at least RARE_KEY_SLIP_RATIO times as frequent replaces it.
+ */
+async function rareKeyCorrections(
+  reader: IndexReader,
+  selection: RetrievalScope & { fewVisible: boolean },
+  tokens: QueryToken[],
+  statistics: KeywordStatistics,
+): Promise<Correction[]> {
+  const dfOf = new Map(statistics.tokens.map(s => [s.token, s]));
+  const rare = tokens.filter(t => {
+    const s = dfOf.get(t.token);
+    return (
+      !t.dictionaryWord &&
+      s?.match === 'exact' &&
+      s.df <= RARE_KEY_MAX_DF
+    );
+  });
+  if (rare.length === 0) return [];
+  // As typed only: a word the docs have (its surface form visible) is no slip.
+  const found = await suggestCorrections({
+    reader,
+    selection,
+    queryTokens: rare.map(t => ({
+      token: t.token,
+      lemmas: [],
+      stems: [],
+      words: [t.token],
+    })),
+  });
+  return found.filter(
+    c =>
+      c.confident &&
+      c.df >= RARE_KEY_SLIP_RATIO * (dfOf.get(c.from)?.df ?? Infinity),
+  );
 }

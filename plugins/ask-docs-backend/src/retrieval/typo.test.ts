@@ -1,4 +1,4 @@
-import { boundedDamerauLevenshtein } from './typo';
+import { boundedDamerauLevenshtein, isConfidentCorrection } from './typo';
 
 describe('boundedDamerauLevenshtein', () => {
   it.each([
@@ -21,5 +21,30 @@ describe('boundedDamerauLevenshtein', () => {
     expect(boundedDamerauLevenshtein('payments', 'pipeline', 1)).toBe(2);
     expect(boundedDamerauLevenshtein('a', 'abcdef', 2)).toBe(3);
     expect(boundedDamerauLevenshtein('abc', 'xyz', 2)).toBe(3);
+  });
+});
+
+describe('isConfidentCorrection', () => {
+  it.each([
+    ['replicate', 'repllicate', 1],
+    ['constraint', 'costraint', 1],
+    ['optimizer', 'optimzier', 1],
+    ['minimize', 'minimise', 1],
+    ['colour', 'color', 1],
+  ])('%s typed as %s is a slip', (to, from, distance) => {
+    expect(isConfidentCorrection(from, to, distance)).toBe(true);
+  });
+
+  it.each([
+    // The first letter differs: an unknown name near a docs word, not a slip.
+    ['Procreate', 'recreate', 1],
+    ['kedger', 'ledger', 1],
+    // Short words have many neighbours one slip away.
+    ['ledgr', 'ledger', 1],
+    ['fomr', 'form', 1],
+    // Two slips are a guess.
+    ['paymnest', 'payments', 2],
+  ])('%s → %s is a guess', (from, to, distance) => {
+    expect(isConfidentCorrection(from, to, distance)).toBe(false);
   });
 });

@@ -12,6 +12,33 @@ export interface Correction {
   distance: number;
   /** Visible chunks containing the suggested word. */
   df: number;
+  /** A slip rather than a guess (isConfidentCorrection): it counts as the word itself. */
+  confident: boolean;
+}
+
+/** Words at least this long have few neighbours one slip away. */
+export const CONFIDENT_MIN_LENGTH = 6;
+
+/**
+ * Whether a correction is as sure as a typing slip gets: the same word in its other spelling
+ * ("minimise" → "minimize"), or one slip (a letter swapped, left out, doubled or mistyped) in a
+ * word of six or more letters that keeps its first letter. Most misspellings are one such slip
+ * and the first letter is rarely the one missed, while an unknown name that happens to be near a
+ * docs word usually is not ("Procreate" → "recreate" loses its first letter).
+ */
+export function isConfidentCorrection(
+  from: string,
+  to: string,
+  distance: number,
+): boolean {
+  const typed = Array.from(from.toLowerCase());
+  const meant = Array.from(to.toLowerCase());
+  return (
+    isSpellingVariant(from.toLowerCase(), to.toLowerCase()) ||
+    (distance === 1 &&
+      typed.length >= CONFIDENT_MIN_LENGTH &&
+      typed[0] === meant[0])
+  );
 }
 
 export interface TypoOptions {
@@ -169,7 +196,13 @@ export async function suggestCorrections(
         (distance === best.distance &&
           (df > best.df || (df === best.df && term < best.to)))
       ) {
-        best = { from: t.token, to: term, distance, df };
+        best = {
+          from: t.token,
+          to: term,
+          distance,
+          df,
+          confident: isConfidentCorrection(t.token, term, distance),
+        };
       }
     }
     if (best) corrections.push(best);

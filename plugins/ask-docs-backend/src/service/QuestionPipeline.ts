@@ -23,7 +23,10 @@ import {
   RetrievalScope,
   retrieve,
 } from '../retrieval';
-import { analyzerWordKeys } from '../retrieval/proximity';
+import {
+  analyzerCorrectedWordKeys,
+  analyzerWordKeys,
+} from '../retrieval/proximity';
 import { RerankRecord, rerankChunks } from '../retrieval/rerank';
 import {
   candidatePool,
@@ -197,6 +200,7 @@ export class QuestionPipeline {
       modelId: embedder.modelId,
       queryTokens: question.queryTokens,
       passageWordKeys: analyzerWordKeys(this.o.analyzers),
+      correctedWordKeys: analyzerCorrectedWordKeys(this.o.analyzers),
       // With restored diacritics: the question's language is one of the evidence features.
       question: vectorText,
       mode: options.mode ?? 'hybrid',
