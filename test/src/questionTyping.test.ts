@@ -1,4 +1,5 @@
 import type { EvalItem } from '../eval/evalItems';
+import { osaDistance } from './leakFuzz/corpus';
 import {
   slip,
   typingSet,
@@ -6,26 +7,6 @@ import {
   withoutDiacritics,
   withTypo,
 } from '../eval/questionTyping';
-
-/** Optimal string alignment distance: one slip is one edit (a swap counts once). */
-function edits(a: string, b: string): number {
-  const d = Array.from({ length: a.length + 1 }, (_, i) =>
-    Array.from({ length: b.length + 1 }, (__, j) =>
-      i === 0 ? j : j === 0 ? i : 0,
-    ),
-  );
-  for (let i = 1; i <= a.length; i++)
-    for (let j = 1; j <= b.length; j++) {
-      d[i][j] = Math.min(
-        d[i - 1][j] + 1,
-        d[i][j - 1] + 1,
-        d[i - 1][j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1),
-      );
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
-        d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
-    }
-  return d[a.length][b.length];
-}
 
 const item = (over: Partial<EvalItem>): EvalItem => ({
   id: 'pg-001',
@@ -53,7 +34,8 @@ describe('typing variants', () => {
       const i = before.indexOf(changed[0]);
       expect(changed[0].length).toBeGreaterThanOrEqual(6);
       expect(after[i][0]).toBe(changed[0][0]);
-      expect(edits(changed[0], after[i])).toBe(1);
+      // One slip is one edit (a swap counts once).
+      expect(osaDistance(changed[0], after[i])).toBe(1);
     }
   });
 

@@ -508,20 +508,30 @@ evidence decision are untouched`, async () => {
   });
 });
 
+/** An AskService over the seeded index, everything visible, as the plugin builds it. */
+function askService(
+  options: Partial<ConstructorParameters<typeof AskService>[0]> = {},
+) {
+  return new AskService({
+    index: new KnowledgeIndex(db.knex),
+    store: new DatabaseAskDocsStore(db.knex),
+    permissions: fakePermissions({ chunk: 'ALLOW' }),
+    embedder: { ...embedder, kind: 'transformers', dimension: 4 } as any,
+    analyzers,
+    model: undefined,
+    retrieval: PRODUCT,
+    answer: {},
+    logger: mockServices.logger.mock(),
+    ...options,
+  });
+}
+
 describe('AskService with a reranker', () => {
   it('records in the audit log whether the reranker ran, with its model and scores', async () => {
     const store = new DatabaseAskDocsStore(db.knex);
     const calls: string[][] = [];
-    const service = new AskService({
-      index: new KnowledgeIndex(db.knex),
+    const service = askService({
       store,
-      permissions: fakePermissions({ chunk: 'ALLOW' }),
-      embedder: { ...embedder, kind: 'transformers', dimension: 4 } as any,
-      analyzers,
-      model: undefined,
-      retrieval: PRODUCT,
-      answer: {},
-      logger: mockServices.logger.mock(),
       reranker: {
         modelId: 'test/audit-reranker',
         candidates: 20,
@@ -574,18 +584,7 @@ describe('AskService metrics', () => {
         ([name]) => name === 'ask_docs.answers',
       )
     ].value;
-    const service = new AskService({
-      index: new KnowledgeIndex(db.knex),
-      store,
-      permissions: fakePermissions({ chunk: 'ALLOW' }),
-      embedder: { ...embedder, kind: 'transformers', dimension: 4 } as any,
-      analyzers,
-      model: undefined,
-      retrieval: PRODUCT,
-      answer: {},
-      logger: mockServices.logger.mock(),
-      metrics,
-    });
+    const service = askService({ store, metrics });
     return { service, calls: () => answers.add.mock.calls };
   }
   const credentials = mockCredentials.user('user:default/someone');

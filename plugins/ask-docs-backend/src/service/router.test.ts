@@ -417,31 +417,18 @@ describe('ask-docs router', () => {
       ).toBe(200);
       await stream({ question });
       const outcome = { answerId: 'a1', status: 'answered', grounded: true };
+      const event = (queryType: string, path: string) => [
+        { eventId: 'ask', status: 'initiated', meta: { queryType }, path },
+        {
+          eventId: 'ask',
+          status: 'succeeded',
+          meta: { queryType, ...outcome },
+          path,
+        },
+      ];
       expect(audit).toEqual([
-        {
-          eventId: 'ask',
-          status: 'initiated',
-          meta: { queryType: 'json' },
-          path: '/v1/ask',
-        },
-        {
-          eventId: 'ask',
-          status: 'succeeded',
-          meta: { queryType: 'json', ...outcome },
-          path: '/v1/ask',
-        },
-        {
-          eventId: 'ask',
-          status: 'initiated',
-          meta: { queryType: 'stream' },
-          path: '/v1/ask/stream',
-        },
-        {
-          eventId: 'ask',
-          status: 'succeeded',
-          meta: { queryType: 'stream', ...outcome },
-          path: '/v1/ask/stream',
-        },
+        ...event('json', '/v1/ask'),
+        ...event('stream', '/v1/ask/stream'),
       ]);
       expect(JSON.stringify(audit)).not.toMatch(/zebrafoo/);
     });

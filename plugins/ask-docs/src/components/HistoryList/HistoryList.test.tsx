@@ -195,6 +195,18 @@ describe('HistoryList paging', () => {
     expect(olderButton()).toBeEnabled();
   });
 
+  /** No error for the cancelled call, then the new listing once `top` answers. */
+  async function expectNoErrorThenListing(top: {
+    send: (items: AnswerRecord[]) => void;
+  }) {
+    await settle();
+    expect(screen.queryByRole('alert')).toBeNull();
+    await act(async () => top.send([record(0), record(1)]));
+    expect(await screen.findByText('Question 0')).toBeInTheDocument();
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(questions()).toEqual(['Question 0', 'Question 1']);
+  }
+
   it('shows no error for a listing that a refresh cancelled', async () => {
     const top = byHand<AnswerRecord[]>();
     const api = mockAskDocsApi({
@@ -211,12 +223,7 @@ describe('HistoryList paging', () => {
     expect(api.listAnswers.mock.calls[0][0]?.signal?.aborted).toBe(true);
 
     // The cancelled listing has failed; the new one is still pending.
-    await settle();
-    expect(screen.queryByRole('alert')).toBeNull();
-    await act(async () => top.send([record(0), record(1)]));
-    expect(await screen.findByText('Question 0')).toBeInTheDocument();
-    expect(screen.queryByRole('alert')).toBeNull();
-    expect(questions()).toEqual(['Question 0', 'Question 1']);
+    await expectNoErrorThenListing(top);
   });
 
   it('shows no error for an older page that a refresh cancelled', async () => {
@@ -238,12 +245,7 @@ describe('HistoryList paging', () => {
     expect(api.listAnswers.mock.calls[1][0]?.signal?.aborted).toBe(true);
 
     // The cancelled page has failed; the new listing is still pending.
-    await settle();
-    expect(screen.queryByRole('alert')).toBeNull();
-    await act(async () => top.send([record(0), record(1)]));
-    expect(await screen.findByText('Question 0')).toBeInTheDocument();
-    expect(screen.queryByRole('alert')).toBeNull();
-    expect(questions()).toEqual(['Question 0', 'Question 1']);
+    await expectNoErrorThenListing(top);
     expect(olderButton()).toBeEnabled();
   });
 
