@@ -37,6 +37,11 @@ export interface QueryToken {
    */
   dictionaryWord?: boolean;
   /**
+   * Typed with a capital letter ("Gradle", "PostgREST"): a name, so a correction of it is a
+   * guess, never a sure slip (typo.ts isConfidentCorrection).
+   */
+  capitalised?: boolean;
+  /**
    * How much a match of this token counts, in score and coverage (default 1). A spelling
    * correction is a guess at what was meant, so it counts less than a word as typed.
    */
@@ -108,12 +113,23 @@ export function normaliseTokens(tokens: QueryToken[]): QueryToken[] {
       stems: merge(prev?.stems, t.stems),
       words: merge(prev?.words, t.words),
       weight: prev ? Math.max(tokenWeight(prev), tokenWeight(t)) : t.weight,
-      ...((prev?.dictionaryWord || t.dictionaryWord) && {
-        dictionaryWord: true,
-      }),
+      // Known when either says so; false only when both are known not to be (unknown stays
+      // unknown, and what reads it fails closed).
+      ...flag('dictionaryWord', prev?.dictionaryWord, t.dictionaryWord),
+      ...flag('capitalised', prev?.capitalised, t.capitalised),
     });
   }
   return Array.from(byToken.values());
+}
+
+/** A merged boolean field: true if either is, false if both are (or one and the other unknown). */
+function flag<K extends 'dictionaryWord' | 'capitalised'>(
+  key: K,
+  a: boolean | undefined,
+  b: boolean | undefined,
+): Partial<Record<K, boolean>> {
+  if (a === undefined && b === undefined) return {};
+  return { [key]: Boolean(a || b) } as Partial<Record<K, boolean>>;
 }
 
 export function exactKeys(tokens: QueryToken[]): Key[] {

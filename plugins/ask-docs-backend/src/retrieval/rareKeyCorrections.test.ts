@@ -25,6 +25,20 @@ beforeAll(async () => {
             chunkId: `s${i}`,
             text: `the session state number ${i}`,
           })),
+          // A word the typo would also be one slip from, but only three times as frequent.
+          ...Array.from({ length: 3 }, (_, i) => ({
+            chunkId: `c${i}`,
+            text: `the cluster state ${i}`,
+          })),
+          {
+            chunkId: 'clusterlike',
+            text: 'a clustering state',
+            terms: {
+              l: ['a', 'clustering', 'state'],
+              s: ['a', 'clust', 'state'],
+              w: ['a', 'clustering', 'state'],
+            },
+          },
           {
             chunkId: 'rare',
             text: 'a sessile organism',
@@ -45,20 +59,26 @@ afterAll(async () => {
   await db?.stop();
 });
 
-const ask = async (token: string, dictionaryWord = false) =>
+const ask = async (
+  token: string,
+  dictionaryWord = false,
+  more: { stem?: string; capitalised?: boolean; scoped?: boolean } = {},
+) =>
   retrieve({
     reader: new IndexReader(db.knex, await fakeVisibility({ chunk: 'ALLOW' })),
     modelId: 'none',
     k: 5,
     thresholds: { minSimilarity: -1, minCoverage: 0 },
     mode: 'keyword',
+    ...(more.scoped ? { scope: { entityRefs: [DOCS] } } : {}),
     queryTokens: [
       {
         token,
         lemmas: [token],
-        stems: ['sess'],
+        stems: [more.stem ?? 'sess'],
         words: [token],
         dictionaryWord,
+        capitalised: more.capitalised,
       },
       { token: 'state', lemmas: ['state'], stems: ['state'] },
     ],
@@ -78,5 +98,20 @@ describe('corrections of words found only through a rare key', () => {
     expect((await ask('sessile')).corrections).toEqual([]);
     // The first letter missed: an unknown name near a docs word, not a slip.
     expect((await ask('zession')).corrections).toEqual([]);
+    // Typed capitalised: a name.
+    expect(
+      (await ask('sessino', false, { capitalised: true })).corrections,
+    ).toEqual([]);
+  });
+
+  it('needs a word ten times as frequent, and a question over everything visible', async () => {
+    // "clustre" is one slip from "cluster", which is in three chunks only.
+    expect(
+      (await ask('clustre', false, { stem: 'clust' })).corrections,
+    ).toEqual([]);
+    // Rareness is read over everything visible: a scoped question is left alone.
+    expect((await ask('sessino', false, { scoped: true })).corrections).toEqual(
+      [],
+    );
   });
 });

@@ -779,6 +779,7 @@ describe('retrieve', () => {
       mode: 'keyword',
     });
     expect(slipped.corrections).toEqual([{ from: 'paymenst', to: 'payments' }]);
+    expect(slipped.chunks.length).toBeGreaterThan(0);
     for (const c of slipped.chunks) {
       const same = typed.chunks.find(t => t.chunkId === c.chunkId)!;
       expect(c.coverage).toBeCloseTo(same.coverage!, 9);
@@ -797,6 +798,45 @@ describe('retrieve', () => {
     expect(guessed.evidence!.features.missingShare).toBeGreaterThan(
       typed.evidence!.features.missingShare,
     );
+    // A capitalised word is a name: its correction stays a guess.
+    const named = await retrieveAs(alice, {
+      queryTokens: [...q('ledger'), { ...q('paymenst')[0], capitalised: true }],
+      mode: 'keyword',
+    });
+    expect(named.corrections).toEqual([{ from: 'paymenst', to: 'payments' }]);
+    expect(named.evidence!.features.missingShare).toBeGreaterThan(
+      typed.evidence!.features.missingShare,
+    );
+  });
+
+  it('searches a confident correction with the corrected word’s dictionary keys', async () => {
+    // Keys of "payments" as an analyzer would give them; here they also name "bookkeeping".
+    const correctedWordKeys = jest.fn((word: string) => ({
+      lemmas: [word, 'bookkeeping'],
+      stems: [],
+    }));
+    const withKeys = await retrieveAs(alice, {
+      ...unfiltered,
+      queryTokens: q('paymenst'),
+      mode: 'keyword',
+      correctedWordKeys,
+    });
+    expect(correctedWordKeys).toHaveBeenCalledWith('payments');
+    const without = await retrieveAs(alice, {
+      ...unfiltered,
+      queryTokens: q('paymenst'),
+      mode: 'keyword',
+    });
+    // The keys reach chunks the word alone does not (their statistics read again).
+    expect(withKeys.chunks.length).toBeGreaterThan(without.chunks.length);
+    // A guess gets no keys.
+    correctedWordKeys.mockClear();
+    await retrieveAs(alice, {
+      queryTokens: q('paymnest'),
+      mode: 'keyword',
+      correctedWordKeys,
+    });
+    expect(correctedWordKeys).not.toHaveBeenCalled();
   });
 
   it(`re-embeds the corrected question for the vector side, and only when something was \

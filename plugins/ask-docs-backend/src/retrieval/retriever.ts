@@ -39,7 +39,7 @@ import {
   isRelevant,
   RelevanceThresholds,
 } from './relevance';
-import { Correction, suggestCorrections } from './typo';
+import { Correction, CONFIDENT_MIN_LENGTH, suggestCorrections } from './typo';
 import {
   CHUNK_COVERAGE_SHARE,
   EvidenceFeatures,
@@ -55,9 +55,9 @@ export type RetrievalMode = 'hybrid' | 'vector' | 'keyword';
 /**
  * A corrected word counts half, like a prefix match: enough to rank what the asker probably
  * meant, not enough for a question whose word is simply absent ("Procreate" → "recreate") to
- * pass the coverage bar on the strength of the correction. A confident correction (one slip
- * that keeps the first letter, typo.ts isConfidentCorrection) counts whole: the asker typed
- * that word.
+ * pass the coverage bar on the strength of the correction. A confident correction (the other
+ * spelling, or one slip in a lowercase word of six or more letters that keeps its first letter:
+ * typo.ts isConfidentCorrection) counts whole: the asker typed that word.
  */
 export const CORRECTION_WEIGHT = 0.5;
 
@@ -80,8 +80,9 @@ export const DEFAULT_TITLE_WEIGHT = 0.05;
 export const DEFAULT_PHRASE_WEIGHT = 0.1;
 
 /**
- * The question's tokens with each corrected word replaced by the suggestion: matched as that
- * word only (no lemma or stem of its own), at CORRECTION_WEIGHT.
+ * The question's tokens with each corrected word replaced by the suggestion. A confident
+ * correction is matched with the word's dictionary keys (`keysOf`) at full weight; a guess as
+ * that word only (no lemma or stem of its own), at CORRECTION_WEIGHT.
  */
 export function correctedTokens(
   tokens: QueryToken[],
@@ -318,7 +319,10 @@ export async function retrieve(
               unmatched: !scope.entityRefs?.length,
             })
           : [],
-        rareKeyCorrections(reader, selection, tokens, statistics),
+        // Rareness is over everything visible: a scoped question's rare words are left alone.
+        scope.entityRefs?.length
+          ? []
+          : rareKeyCorrections(reader, selection, tokens, statistics),
       ]);
       corrections = [...forUnmatched, ...forRare];
       if (corrections.length > 0) {
@@ -610,6 +614,8 @@ function confidentlyCorrected(
 const RARE_KEY_MAX_DF = 5;
 /** ...and is taken for a slip of a docs word at least this many times as frequent. */
 const RARE_KEY_SLIP_RATIO = 10;
+/** Words of a question tried this way (each costs a vocabulary lookup). */
+const RARE_KEY_MAX_WORDS = 3;
 
 /**
  * Corrections of words no dictionary knows and the docs lack, which keyword search still found
@@ -628,22 +634,22 @@ async function rareKeyCorrections(
   const rare = tokens.filter(t => {
     const s = dfOf.get(t.token);
     return (
-      !t.dictionaryWord &&
+      t.dictionaryWord === false &&
       s?.match === 'exact' &&
       s.df <= RARE_KEY_MAX_DF
     );
   });
   if (rare.length === 0) return [];
-  // As typed only: a word the docs have (its surface form visible) is no slip.
+  // Without its stems: a word the docs have (as typed, or its own lemma such as "munchen" for
+  // "München") is known there and no slip; only another word's stem made it a match.
   const found = await suggestCorrections({
     reader,
     selection,
-    queryTokens: rare.map(t => ({
-      token: t.token,
-      lemmas: [],
-      stems: [],
-      words: [t.token],
-    })),
+    queryTokens: rare.map(t => ({ ...t, stems: [] })),
+    // Only a confident correction is taken: one slip in a word of six or more letters.
+    minWordLength: CONFIDENT_MIN_LENGTH,
+    shortWordMaxLength: Infinity,
+    maxWords: RARE_KEY_MAX_WORDS,
   });
   return found.filter(
     c =>

@@ -31,6 +31,8 @@ describe('isConfidentCorrection', () => {
     ['optimizer', 'optimzier', 1],
     ['minimize', 'minimise', 1],
     ['colour', 'color', 1],
+    // Six letters is enough.
+    ['session', 'sesion', 1],
   ])('%s typed as %s is a slip', (to, from, distance) => {
     expect(isConfidentCorrection(from, to, distance)).toBe(true);
   });
@@ -44,7 +46,19 @@ describe('isConfidentCorrection', () => {
     ['fomr', 'form', 1],
     // Two slips are a guess.
     ['paymnest', 'payments', 2],
+    // A British form is sure only of its American spelling.
+    ['parallelise', 'parallelism', 1],
   ])('%s → %s is a guess', (from, to, distance) => {
     expect(isConfidentCorrection(from, to, distance)).toBe(false);
+  });
+
+  it('takes a word typed capitalised for a name: Gradle is no slip of grade', () => {
+    expect(isConfidentCorrection('gradle', 'grade', 1)).toBe(true);
+    expect(
+      isConfidentCorrection('gradle', 'grade', 1, { capitalised: true }),
+    ).toBe(false);
+    expect(
+      isConfidentCorrection('postgrest', 'postgres', 1, { capitalised: true }),
+    ).toBe(false);
   });
 });

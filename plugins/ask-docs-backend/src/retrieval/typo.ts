@@ -3,7 +3,10 @@ import type {
   ChunkSelection,
   RetrievalScope,
 } from '../database/visibilityPredicate';
-import { isSpellingVariant } from '../language/spellingVariants';
+import {
+  americanSpelling,
+  isSpellingVariant,
+} from '../language/spellingVariants';
 import { exactKeys, normaliseTokens, QueryToken } from './keywordSearch';
 
 export interface Correction {
@@ -22,22 +25,27 @@ export const CONFIDENT_MIN_LENGTH = 6;
 /**
  * Whether a correction is as sure as a typing slip gets: the same word in its other spelling
  * ("minimise" → "minimize"), or one slip (a letter swapped, left out, doubled or mistyped) in a
- * word of six or more letters that keeps its first letter. Most misspellings are one such slip
- * and the first letter is rarely the one missed, while an unknown name that happens to be near a
- * docs word usually is not ("Procreate" → "recreate" loses its first letter).
+ * lowercase word of six or more letters that keeps its first letter. Most misspellings are one
+ * such slip and the first letter is rarely the one missed, while an unknown name that happens to
+ * be near a docs word usually differs in it ("Procreate" → "recreate") or is typed capitalised
+ * ("Gradle" → "grade", "PostgREST" → "postgres"). A British or American form is sure only of
+ * its own other spelling ("parallelise" is "parallelize", not "parallelism").
  */
 export function isConfidentCorrection(
   from: string,
   to: string,
   distance: number,
+  options: { capitalised?: boolean } = {},
 ): boolean {
-  const typed = Array.from(from.toLowerCase());
-  const meant = Array.from(to.toLowerCase());
+  const typed = from.toLowerCase();
+  const meant = to.toLowerCase();
+  if (isSpellingVariant(typed, meant)) return true;
+  if (options.capitalised || americanSpelling(typed) !== typed) return false;
+  const letters = Array.from(typed);
   return (
-    isSpellingVariant(from.toLowerCase(), to.toLowerCase()) ||
-    (distance === 1 &&
-      typed.length >= CONFIDENT_MIN_LENGTH &&
-      typed[0] === meant[0])
+    distance === 1 &&
+    letters.length >= CONFIDENT_MIN_LENGTH &&
+    letters[0] === Array.from(meant)[0]
   );
 }
 
@@ -190,18 +198,31 @@ export async function suggestCorrections(
     for (const { term, distance } of near[i]) {
       const df = dfOf.get(term);
       if (!df) continue; // gone (or hidden) since the candidates were read
+      // At the same distance the word's other spelling wins ("parallelise" → "parallelize",
+      // not the more frequent "parallelism"), then the more frequent word.
+      const variant = isSpellingVariant(
+        t.token.toLowerCase(),
+        term.toLowerCase(),
+      );
+      const bestVariant =
+        best !== undefined &&
+        isSpellingVariant(t.token.toLowerCase(), best.to.toLowerCase());
       if (
         !best ||
         distance < best.distance ||
         (distance === best.distance &&
-          (df > best.df || (df === best.df && term < best.to)))
+          (variant !== bestVariant
+            ? variant
+            : df > best.df || (df === best.df && term < best.to)))
       ) {
         best = {
           from: t.token,
           to: term,
           distance,
           df,
-          confident: isConfidentCorrection(t.token, term, distance),
+          confident: isConfidentCorrection(t.token, term, distance, {
+            capitalised: t.capitalised,
+          }),
         };
       }
     }

@@ -54,6 +54,13 @@ export function prepareQuestion(
     if (spelling) restored.set(t.token, spelling);
   }
   const vectorText = rewriteWords(text, restored);
+  // Words typed with a capital letter anywhere ("Gradle", "PostgREST"): names, as far as the
+  // typo step is concerned.
+  const capitalised = new Set(
+    (text.normalize('NFC').match(/[\p{L}\p{M}\p{N}]+/gu) ?? [])
+      .filter(w => /^\p{Lu}/u.test(w))
+      .map(w => w.toLowerCase()),
+  );
   // Read with restored diacritics: "smaze prikaz" says Czech only as "smaže příkaz".
   const lang = analyzers.dictionary
     ? clearLanguage(vectorText, analyzers.languages, analyzers.profiles)
@@ -72,6 +79,7 @@ export function prepareQuestion(
         stems: t.stems,
         words: [t.token],
         dictionaryWord: t.dictionaryWord,
+        capitalised: capitalised.has(t.token),
       })),
     vectorText,
     smallTalk: dropped,
