@@ -42,6 +42,11 @@ export interface QueryToken {
    */
   capitalised?: boolean;
   /**
+   * The British spelling of an English word ("parallelise"): only its American spelling is a
+   * sure correction of it (typo.ts isConfidentCorrection).
+   */
+  britishSpelling?: boolean;
+  /**
    * How much a match of this token counts, in score and coverage (default 1). A spelling
    * correction is a guess at what was meant, so it counts less than a word as typed.
    */
@@ -113,17 +118,18 @@ export function normaliseTokens(tokens: QueryToken[]): QueryToken[] {
       stems: merge(prev?.stems, t.stems),
       words: merge(prev?.words, t.words),
       weight: prev ? Math.max(tokenWeight(prev), tokenWeight(t)) : t.weight,
-      // Known when either says so; false only when both are known not to be (unknown stays
-      // unknown, and what reads it fails closed).
+      // True when either says so; unknown only when neither knows (what reads it fails
+      // closed).
       ...flag('dictionaryWord', prev?.dictionaryWord, t.dictionaryWord),
       ...flag('capitalised', prev?.capitalised, t.capitalised),
+      ...flag('britishSpelling', prev?.britishSpelling, t.britishSpelling),
     });
   }
   return Array.from(byToken.values());
 }
 
 /** A merged boolean field: true if either is, false if both are (or one and the other unknown). */
-function flag<K extends 'dictionaryWord' | 'capitalised'>(
+function flag<K extends 'dictionaryWord' | 'capitalised' | 'britishSpelling'>(
   key: K,
   a: boolean | undefined,
   b: boolean | undefined,

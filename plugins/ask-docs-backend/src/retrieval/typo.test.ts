@@ -33,6 +33,10 @@ describe('isConfidentCorrection', () => {
     ['colour', 'color', 1],
     // Six letters is enough.
     ['session', 'sesion', 1],
+    // Slips that only look British ("vers…", "-lled", "-ised") are slips.
+    ['version', 'versoin', 1],
+    ['installed', 'isntalled', 1],
+    ['surprised', 'surpised', 1],
   ])('%s typed as %s is a slip', (to, from, distance) => {
     expect(isConfidentCorrection(from, to, distance)).toBe(true);
   });
@@ -46,8 +50,6 @@ describe('isConfidentCorrection', () => {
     ['fomr', 'form', 1],
     // Two slips are a guess.
     ['paymnest', 'payments', 2],
-    // A British form is sure only of its American spelling.
-    ['parallelise', 'parallelism', 1],
   ])('%s → %s is a guess', (from, to, distance) => {
     expect(isConfidentCorrection(from, to, distance)).toBe(false);
   });
@@ -60,5 +62,15 @@ describe('isConfidentCorrection', () => {
     expect(
       isConfidentCorrection('postgrest', 'postgres', 1, { capitalised: true }),
     ).toBe(false);
+  });
+
+  it('takes a British spelling as sure only of its American one', () => {
+    const british = { britishSpelling: true };
+    expect(
+      isConfidentCorrection('parallelise', 'parallelism', 1, british),
+    ).toBe(false);
+    expect(
+      isConfidentCorrection('parallelise', 'parallelize', 1, british),
+    ).toBe(true);
   });
 });

@@ -3,10 +3,7 @@ import type {
   ChunkSelection,
   RetrievalScope,
 } from '../database/visibilityPredicate';
-import {
-  americanSpelling,
-  isSpellingVariant,
-} from '../language/spellingVariants';
+import { isSpellingVariant } from '../language/spellingVariants';
 import { exactKeys, normaliseTokens, QueryToken } from './keywordSearch';
 
 export interface Correction {
@@ -28,19 +25,19 @@ export const CONFIDENT_MIN_LENGTH = 6;
  * lowercase word of six or more letters that keeps its first letter. Most misspellings are one
  * such slip and the first letter is rarely the one missed, while an unknown name that happens to
  * be near a docs word usually differs in it ("Procreate" → "recreate") or is typed capitalised
- * ("Gradle" → "grade", "PostgREST" → "postgres"). A British or American form is sure only of
- * its own other spelling ("parallelise" is "parallelize", not "parallelism").
+ * ("Gradle" → "grade", "PostgREST" → "postgres"). The British spelling of an English word is
+ * sure only of its American spelling ("parallelise" is "parallelize", not "parallelism").
  */
 export function isConfidentCorrection(
   from: string,
   to: string,
   distance: number,
-  options: { capitalised?: boolean } = {},
+  options: { capitalised?: boolean; britishSpelling?: boolean } = {},
 ): boolean {
   const typed = from.toLowerCase();
   const meant = to.toLowerCase();
   if (isSpellingVariant(typed, meant)) return true;
-  if (options.capitalised || americanSpelling(typed) !== typed) return false;
+  if (options.capitalised || options.britishSpelling) return false;
   const letters = Array.from(typed);
   return (
     distance === 1 &&
@@ -222,6 +219,7 @@ export async function suggestCorrections(
           df,
           confident: isConfidentCorrection(t.token, term, distance, {
             capitalised: t.capitalised,
+            britishSpelling: t.britishSpelling,
           }),
         };
       }

@@ -1,7 +1,7 @@
 import fs from 'fs';
 import os from 'os';
 import path from 'path';
-import { createLanguageAnalyzers } from '../language';
+import { Analyzers, createLanguageAnalyzers } from '../language';
 import { writeDictd } from '../testUtils/dictd';
 import { prepareQuestion, rewriteWords } from './prepareQuestion';
 
@@ -269,5 +269,40 @@ describe('rewriteWords', () => {
       'ledger: where is the ledger? ledgrs stay.',
     );
     expect(rewriteWords('nothing to do', new Map())).toBe('nothing to do');
+  });
+});
+
+describe('prepareQuestion: what the typo step reads of the typed words', () => {
+  let analyzers: Analyzers;
+  beforeAll(async () => {
+    analyzers = await createLanguageAnalyzers({ languages: ['en', 'cs'] });
+  });
+  const flags = (question: string) =>
+    Object.fromEntries(
+      prepareQuestion(question, analyzers).queryTokens.map(t => [
+        t.token,
+        [t.capitalised, t.britishSpelling],
+      ]),
+    );
+
+  it('marks words typed capitalised, read as tokenize reads them', () => {
+    expect(flags("Does Gradle send E-Mail to O'Reilly via pgBouncer?")).toEqual(
+      {
+        gradle: [true, false],
+        send: [false, false],
+        email: [true, false],
+        "o'reilly": [true, false],
+        pgbouncer: [false, false],
+      },
+    );
+  });
+
+  it('marks the British spelling of an English word, not a slip that looks British', () => {
+    expect(flags('parallelise versoin isntalled surpised')).toEqual({
+      parallelise: [false, true],
+      versoin: [false, false],
+      isntalled: [false, false],
+      surpised: [false, false],
+    });
   });
 });

@@ -6,6 +6,8 @@ import {
   translationKeys,
   withoutSmallTalk,
 } from '../language';
+import { americanSpelling } from '../language/spellingVariants';
+import { tokenize } from '../language/tokenize';
 import { QueryToken } from '../retrieval';
 
 /** A question as both retrievers see it. */
@@ -54,13 +56,25 @@ export function prepareQuestion(
     if (spelling) restored.set(t.token, spelling);
   }
   const vectorText = rewriteWords(text, restored);
-  // Words typed with a capital letter anywhere ("Gradle", "PostgREST"): names, as far as the
-  // typo step is concerned.
+  // Words typed with a capital letter anywhere ("Gradle", "PostgREST", "E-Mail"): names, as far
+  // as the typo step is concerned. Read as tokenize() reads them.
   const capitalised = new Set(
-    (text.normalize('NFC').match(/[\p{L}\p{M}\p{N}]+/gu) ?? [])
-      .filter(w => /^\p{Lu}/u.test(w))
-      .map(w => w.toLowerCase()),
+    text
+      .split(/\s+/)
+      .filter(w => /^[^\p{L}\p{N}]*\p{Lu}/u.test(w))
+      .flatMap(w => tokenize(w)),
   );
+  // The British spelling of an English word ("parallelise"): only its American spelling is a
+  // sure correction (typo.ts). A slip that merely looks British ("versoin") is not one.
+  const english = analyzers.languages.includes('en')
+    ? analyzers.get('en')
+    : undefined;
+  const british = (word: string) => {
+    const american = americanSpelling(word);
+    return (
+      !!english && american !== word && english.keysForWord(american).known
+    );
+  };
   // Read with restored diacritics: "smaze prikaz" says Czech only as "smaže příkaz".
   const lang = analyzers.dictionary
     ? clearLanguage(vectorText, analyzers.languages, analyzers.profiles)
@@ -80,6 +94,7 @@ export function prepareQuestion(
         words: [t.token],
         dictionaryWord: t.dictionaryWord,
         capitalised: capitalised.has(t.token),
+        britishSpelling: british(t.token),
       })),
     vectorText,
     smallTalk: dropped,
