@@ -12,6 +12,20 @@ import { seedIndex } from './testUtils/seed';
 let db: TestDatabase;
 const DOCS = 'component:default/docs';
 
+/** A chunk whose second word has the stem `stem` (its other keys are the words themselves). */
+function stemmed(chunkId: string, text: string, stem: string) {
+  const words = text.split(' ');
+  return {
+    chunkId,
+    text,
+    terms: {
+      l: words,
+      s: words.map((w, i) => (i === 1 ? stem : w)),
+      w: words,
+    },
+  };
+}
+
 beforeAll(async () => {
   db = await startTestDatabase();
   await seedIndex(db.knex, {
@@ -30,25 +44,9 @@ beforeAll(async () => {
             chunkId: `c${i}`,
             text: `the cluster state ${i}`,
           })),
-          {
-            chunkId: 'clusterlike',
-            text: 'a clustering state',
-            terms: {
-              l: ['a', 'clustering', 'state'],
-              s: ['a', 'clust', 'state'],
-              w: ['a', 'clustering', 'state'],
-            },
-          },
-          {
-            chunkId: 'rare',
-            text: 'a sessile organism',
-            // Its word's stem is the typo's stem: keyword search finds the typo here.
-            terms: {
-              l: ['a', 'sessile', 'organism'],
-              s: ['a', 'sess', 'organism'],
-              w: ['a', 'sessile', 'organism'],
-            },
-          },
+          stemmed('clusterlike', 'a clustering state', 'clust'),
+          // Its word's stem is the typo's stem: keyword search finds the typo here.
+          stemmed('rare', 'a sessile organism', 'sess'),
         ],
       },
     ],
