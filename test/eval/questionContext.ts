@@ -6,6 +6,7 @@
  * gets one, chosen by its id (so a run is repeatable), in its question's language.
  */
 import { createHash } from 'crypto';
+import { foldDiacritics } from '../../plugins/ask-docs-backend/src/language/tokenize';
 import type { EvalItem } from './evalItems';
 
 /**
@@ -76,7 +77,7 @@ export function framed(item: EvalItem): string {
   // Typed without diacritics, the frame is too ("jak prichytit vrstvu" in "Ahoj, rychly dotaz").
   // eslint-disable-next-line no-control-regex
   const plain = /^[\x00-\x7f]*$/.test(q);
-  const words = plain ? frame.normalize('NFD').replace(/\p{M}/gu, '') : frame;
+  const words = plain ? foldDiacritics(frame) : frame;
   return words.replace('{q}', asTyped);
 }
 

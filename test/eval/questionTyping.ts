@@ -11,6 +11,7 @@
  * such questions (kinds `typo`, `nodiacritics`); these put every item through the same rewrite.
  */
 import { createHash } from 'crypto';
+import { foldDiacritics } from '../../plugins/ask-docs-backend/src/language/tokenize';
 import type { EvalItem } from './evalItems';
 
 /** Neighbouring keys on a QWERTY (and QWERTZ: y/z) keyboard, for a substitution slip. */
@@ -95,10 +96,8 @@ export function withTypo(question: string, id: string): string | undefined {
 
 /** A Czech question without its diacritics, or undefined when it has none. */
 export function withoutDiacritics(question: string): string | undefined {
-  const plain = question
-    .normalize('NFD')
-    .replace(/\p{M}/gu, '')
-    .normalize('NFC');
+  // Folded as the analyzers fold words typed without diacritics.
+  const plain = foldDiacritics(question);
   return plain === question.normalize('NFC') ? undefined : plain;
 }
 
