@@ -200,6 +200,15 @@ export interface Config {
        * answer cut off at it is not shown: evidence only, `incomplete` on /health.
        */
       maxTokens?: number;
+      /**
+       * At most `calls` model calls per user (or service) within `per`, counted from the stored
+       * answers across every instance. Past it, questions get the evidence without a model
+       * answer until older calls leave the window. Unset: no limit.
+       */
+      quotaPerUser?: {
+        calls: number;
+        per: HumanDuration | string;
+      };
     };
     answer?: {
       /** Characters of document text sent to the model (default 12000). */

@@ -13,7 +13,8 @@
  *    started on the template's SQLite and must refuse with the plugin's one-sentence error.
  * 4. README steps: the embedded database (the way the README tells an adopter to try the plugins)
  *    and its app-config.local.yaml; `yarn start`; a TechDocs site is ingested; one answerable and
- *    one unanswerable question; the Ask page in headless Chromium.
+ *    one unanswerable question; the Ask page in headless Chromium, in Czech (README step
+ *    frontend-languages).
  * The only departures from what an adopter types, all about this sandbox and not the plugins:
  * package names resolve to the tarballs (root `resolutions`) because they are not published here;
  * native modules of the stock app (better-sqlite3) build against the Node package's headers
@@ -380,7 +381,12 @@ async function main() {
   await check(
     'README: backend and frontend packages, backend.add',
     async () => {
-      for (const name of ['backend-add', 'backend-register', 'frontend-add'])
+      for (const name of [
+        'backend-add',
+        'backend-register',
+        'frontend-add',
+        'frontend-languages',
+      ])
         await runStep(step(name));
       const addedMb =
         (duKb(path.join(appDir, 'node_modules')) - stockKb) / 1024;
@@ -546,7 +552,7 @@ async function main() {
   );
 
   await check(
-    'the Ask page and the stock search page answer in headless Chromium',
+    'the Ask page (in Czech) and the stock search page answer in headless Chromium',
     async () => {
       const { chromium } = await import('playwright-core');
       const browser = await chromium.launch({
@@ -578,6 +584,14 @@ async function main() {
           await guest.click();
           await input.waitFor({ timeout: 120_000 });
         }
+        // README "Languages": the app offers Czech and starts in it, so the plugin speaks Czech
+        // (its translation is loaded from the installed package, as an adopter's app loads it).
+        // The text as written, not as CSS shows it (Material UI buttons are upper case).
+        const submitText = (
+          (await page.getByTestId('ask-docs-submit').textContent()) ?? ''
+        ).trim();
+        if (submitText !== 'Zeptat se')
+          throw new Error(`the Ask button reads "${submitText}", not Czech`);
         const question = 'How is a payments-service release rolled back?';
         await input.fill(question);
         await page.getByTestId('ask-docs-submit').click();
@@ -618,7 +632,10 @@ async function main() {
           path: path.join(shots, 'stock-search.png'),
           fullPage: true,
         });
-        return `${cited} cited links on /ask-docs; the stock /search answers with ${hrefs.length}`;
+        return (
+          `"${submitText}": ${cited} cited links on /ask-docs; the stock /search answers ` +
+          `with ${hrefs.length}`
+        );
       } finally {
         await browser.close();
       }

@@ -7,5 +7,5 @@ export const ADOPTER_STEPS: Record<string, string[]> = {
     'embedded-db-start',
     'embedded-db-config',
   ],
-  'plugins/ask-docs/README.md': ['frontend-add'],
+  'plugins/ask-docs/README.md': ['frontend-add', 'frontend-languages'],
 };

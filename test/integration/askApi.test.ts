@@ -137,6 +137,7 @@ visible`, async () => {
       status: 'not_in_knowledge_base',
       grounded: false,
       answer: NOT_IN_KNOWLEDGE_BASE_ANSWER,
+      reason: 'no_evidence',
       sources: [],
     });
     expect(fake.calls).toBe(0);
@@ -157,6 +158,7 @@ visible`, async () => {
       expect(res.body.grounded).toBe(false);
       expect(res.body.sources).toEqual([]);
       expect(res.body.notice).toMatch(/not an answer/i);
+      expect(res.body.reason).toBe('model_failed');
       expect(res.body.evidence.map((e: any) => e.title)).toContain(
         'Release process',
       );
@@ -311,6 +313,7 @@ prompts`, async () => {
     const done = events.find(e => e.type === 'done');
     expect(events[0]).toEqual({ type: 'status', phase: 'retrieving' });
     expect(done.response.status).toBe('answered');
+    expect(done.response).not.toHaveProperty('reason');
     expect(deltas).toBe(done.response.answer);
   });
 

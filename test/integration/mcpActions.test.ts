@@ -309,6 +309,8 @@ describe('ask-docs actions as MCP tools', () => {
     });
     expect(ask.structuredContent).toMatchObject({
       status: 'not_in_knowledge_base',
+      // Through the action's output schema: an agent reads why, not only the English notice.
+      reason: 'no_evidence',
       sources: [],
       evidence: [],
     });

@@ -42,6 +42,23 @@ describe('AskDocsMetrics', () => {
     );
   });
 
+  it('counts a question the model quota held, and no other', () => {
+    const mock = metricsServiceMock.mock();
+    const metrics = AskDocsMetrics.create(mock);
+    const m = instruments(mock);
+    metrics.answered({ status: 'answered', grounded: true, seconds: 1 });
+    metrics.answered({
+      status: 'evidence_only',
+      grounded: false,
+      seconds: 0.2,
+      quotaExceeded: true,
+    });
+    expect(m.get('ask_docs.model.quota_exceeded').add.mock.calls).toEqual([
+      [1],
+    ]);
+    expect(m.get('ask_docs.model.failures').add).not.toHaveBeenCalled();
+  });
+
   it('counts what a run did, a failed run too', () => {
     const mock = metricsServiceMock.mock();
     const metrics = AskDocsMetrics.create(mock);

@@ -21,6 +21,7 @@ export class AskDocsMetrics {
     private readonly answers: MetricsServiceCounter,
     private readonly answerDuration: MetricsServiceHistogram,
     private readonly modelFailures: MetricsServiceCounter,
+    private readonly quotaHolds: MetricsServiceCounter,
     private readonly runs: MetricsServiceCounter,
     private readonly runDuration: MetricsServiceHistogram,
     private readonly pages: MetricsServiceCounter,
@@ -45,6 +46,11 @@ export class AskDocsMetrics {
       metrics.createCounter('ask_docs.model.failures', {
         description:
           'Answers the language model failed to give, by reason (evidence was shown instead)',
+      }),
+      metrics.createCounter('ask_docs.model.quota_exceeded', {
+        description:
+          'Questions the model was not asked because the asker had used their quota ' +
+          '(askDocs.llm.quotaPerUser; evidence was shown instead)',
       }),
       metrics.createCounter('ask_docs.ingestion.runs', {
         description: 'Ingestion runs of this instance, by outcome',
@@ -76,10 +82,12 @@ export class AskDocsMetrics {
     grounded: boolean;
     seconds: number;
     modelFailure?: string;
+    quotaExceeded?: boolean;
   }): void {
     this.answers.add(1, { status: o.status, grounded: o.grounded });
     this.answerDuration.record(o.seconds, { status: o.status });
     if (o.modelFailure) this.modelFailures.add(1, { reason: o.modelFailure });
+    if (o.quotaExceeded) this.quotaHolds.add(1);
   }
 
   /** A run of this instance that ended; a run that failed still counts what it did. */

@@ -38,6 +38,7 @@ import {
 import { AskService } from './service/AskService';
 import { AskDocsAuthorizer } from './service/authorization';
 import { IngestionController } from './service/IngestionController';
+import { scheduleMaintenance } from './service/maintenance';
 import { createRouter } from './service/router';
 import { readAskDocsConfig, resolveRetrievalSettings } from './settings';
 
@@ -129,21 +130,13 @@ export const askDocsPlugin = createBackendPlugin({
           });
         };
         await registerModel();
-        // Every instance, hourly: its model is in use, so its vectors are kept.
-        await scheduler.scheduleTask({
-          id: 'ask-docs-model-in-use',
-          scope: 'local',
-          frequency: { hours: 1 },
-          timeout: { minutes: 30 },
-          initialDelay: { minutes: 1 },
-          // The scheduler keeps a local task's error to itself: say it here.
-          fn: () =>
-            registerModel().catch(e => {
-              logger.warn(
-                `ask-docs: could not record embedding model ${embedder.modelId} as in use: ${e}`,
-              );
-              throw e;
-            }),
+        await scheduleMaintenance({
+          scheduler,
+          store,
+          logger,
+          settings,
+          modelId: embedder.modelId,
+          recordModelInUse: registerModel,
         });
         const model =
           settings.llm && createChatModelFromOptions(settings.llm, { logger });
@@ -200,50 +193,6 @@ export const askDocsPlugin = createBackendPlugin({
             );
           });
         }
-        await scheduler.scheduleTask({
-          id: 'ask-docs-answer-retention',
-          frequency: { hours: 24 },
-          timeout: { minutes: 10 },
-          initialDelay: { minutes: 1 },
-          fn: async () => {
-            const cutoff = new Date(
-              Date.now() - settings.answer.retentionDays * 86_400_000,
-            );
-            const n = await store.deleteAnswersBefore(cutoff);
-            if (n)
-              logger.info(
-                `ask-docs: deleted ${n} answer records older than ` +
-                  `${settings.answer.retentionDays} days`,
-              );
-            // After the answers: versions only the deleted answers cited go too.
-            const versionDays = settings.retention.chunkVersionsDays;
-            const versions = await store.deleteChunkVersions({
-              supersededBefore: new Date(Date.now() - versionDays * 86_400_000),
-              keepAnswersSince: cutoff,
-            });
-            if (versions)
-              logger.info(
-                `ask-docs: deleted ${versions} superseded chunk versions`,
-              );
-            const unusedDays = settings.retention.unusedModelDays;
-            const retired = await store.retireUnusedModels({
-              unusedDays,
-              // Also the configured model when this instance runs on the fallback: its files
-              // may be back tomorrow, and re-embedding everything takes hours.
-              keep: [
-                embedder.modelId,
-                ...(settings.embeddings.provider === 'hashing'
-                  ? []
-                  : [settings.embeddings.model]),
-              ],
-            });
-            for (const { modelId, vectors } of retired)
-              logger.info(
-                `ask-docs: deleted ${vectors} vectors of embedding model ${modelId}, ` +
-                  `which no instance has run for ${unusedDays} days`,
-              );
-          },
-        });
         await startEntityAttributeSync({
           store,
           entities: new CatalogEntitySource(catalog, auth, VISIBILITY_FIELDS),
@@ -271,6 +220,7 @@ export const askDocsPlugin = createBackendPlugin({
           answer: settings.answer.options,
           logger,
           metrics,
+          modelQuota: settings.modelQuota,
         });
         const ingestion = new IngestionController(store, ingester, authorizer);
 

@@ -109,6 +109,7 @@ describe('readAskDocsConfig', () => {
       },
       retention: { chunkVersionsDays: 90, unusedModelDays: 7 },
       llm: undefined,
+      modelQuota: undefined,
       answer: {
         options: {},
         retentionDays: 365,
@@ -209,6 +210,29 @@ describe('readAskDocsConfig', () => {
     ],
     [{ llm: { timeoutMs: 'soon' } }, /askDocs\.llm\.timeoutMs/],
     [
+      { llm: { quotaPerUser: { calls: 0, per: { hours: 1 } } } },
+      /askDocs\.llm\.quotaPerUser\.calls: expected a positive integer number, got 0/,
+    ],
+    [
+      { llm: { quotaPerUser: { per: { hours: 1 } } } },
+      /askDocs\.llm\.quotaPerUser\.calls: expected a positive integer/,
+    ],
+    [
+      { llm: { quotaPerUser: { calls: 5 } } },
+      /askDocs\.llm\.quotaPerUser\.per/,
+    ],
+    [
+      { llm: { quotaPerUser: { calls: 5, per: { milliseconds: 10 } } } },
+      /askDocs\.llm\.quotaPerUser\.per: expected at least one second/,
+    ],
+    [
+      {
+        llm: { quotaPerUser: { calls: 5, per: { days: 8 } } },
+        answer: { retention: { days: 7 } },
+      },
+      /quotaPerUser\.per: expected at most askDocs\.answer\.retention\.days \(7 days\)/,
+    ],
+    [
       { retrieval: { titleWeight: -0.05 } },
       /askDocs\.retrieval\.titleWeight: expected a number from 0 to 1, got -0\.05/,
     ],
@@ -251,6 +275,19 @@ describe('readAskDocsConfig', () => {
       expect(() => read(askDocs)).toThrow(error);
     },
   );
+
+  it('reads the model quota per user with its window in seconds, in either duration form', () => {
+    const quota = (per: unknown) =>
+      readAskDocsConfig(
+        new ConfigReader({
+          askDocs: { llm: { quotaPerUser: { calls: 3, per } } },
+        } as any),
+      ).modelQuota;
+    expect(quota({ hours: 24 })).toEqual({ calls: 3, windowSeconds: 86_400 });
+    expect(quota('30 minutes')).toEqual({ calls: 3, windowSeconds: 1_800 });
+    // Kept when no model is configured: it applies as soon as one is.
+    expect(quota('PT1H')).toEqual({ calls: 3, windowSeconds: 3_600 });
+  });
 
   it('reads no reranker unless one is configured', () => {
     expect(read({}).retrieval.reranker).toBeUndefined();
@@ -613,6 +650,7 @@ const EVERY_KEY: JsonObject = {
     maxRetries: 0,
     temperature: 0,
     maxTokens: 9,
+    quotaPerUser: { calls: 40, per: { hours: 24 } },
   },
   answer: {
     maxContextChars: 1,

@@ -14,6 +14,7 @@ import {
 import { z } from 'zod';
 import type { AnswerOptions } from './answer/answerQuestion';
 import type { ChatModelOptions } from './answer/llm';
+import type { ModelQuota } from './service/modelQuota';
 import type { EmbedderKind } from './embedding/types';
 import { DEFAULT_HASHING_DIMENSION } from './embedding/HashingEmbedder';
 import { DEFAULT_EMBEDDING_MODEL } from './embedding/TransformersEmbedder';
@@ -180,6 +181,8 @@ export interface AskDocsConfig {
   };
   /** Undefined when no model is configured (section, model or apiKey missing). */
   llm: ChatModelOptions | undefined;
+  /** `askDocs.llm.quotaPerUser`; undefined: no limit. */
+  modelQuota: ModelQuota | undefined;
   answer: AnswerSettings;
   permissions: { services: ServiceGrants };
 }
@@ -570,6 +573,30 @@ function readLlm(config: Config): ChatModelOptions | undefined {
   };
 }
 
+function readModelQuota(
+  config: Config,
+  answer: AnswerSettings,
+): ModelQuota | undefined {
+  if (!config.has(key('llm.quotaPerUser'))) return undefined;
+  const calls = number(config, 'llm.quotaPerUser.calls', 'positive integer');
+  if (calls === undefined)
+    throw invalid('llm.quotaPerUser.calls', 'a positive integer', undefined);
+  const per = readDurationFromConfig(config, {
+    key: key('llm.quotaPerUser.per'),
+  });
+  const windowSeconds = durationToMilliseconds(per) / 1000;
+  if (!(windowSeconds >= 1))
+    throw invalid('llm.quotaPerUser.per', 'at least one second', per);
+  // The calls are counted from the answer records: a longer window would count deleted ones.
+  if (windowSeconds > answer.retentionDays * 86_400)
+    throw invalid(
+      'llm.quotaPerUser.per',
+      `at most askDocs.answer.retention.days (${answer.retentionDays} days)`,
+      per,
+    );
+  return { calls, windowSeconds };
+}
+
 function readAnswer(config: Config): AnswerSettings {
   const options = defined({
     maxContextChars: number(
@@ -626,6 +653,7 @@ function readServiceGrants(config: Config): ServiceGrants {
 export function readAskDocsConfig(config: Config): AskDocsConfig {
   const embeddings = readEmbeddings(config);
   const languages = readLanguages(config);
+  const answer = readAnswer(config);
   return {
     languages,
     hunspell: readHunspell(config),
@@ -645,7 +673,8 @@ export function readAskDocsConfig(config: Config): AskDocsConfig {
         inRange(config, 'retention.unusedModelDays', 1, 3650) ?? 7,
     },
     llm: readLlm(config),
-    answer: readAnswer(config),
+    modelQuota: readModelQuota(config, answer),
+    answer,
     permissions: { services: readServiceGrants(config) },
   };
 }

@@ -9,6 +9,46 @@ export type AnswerStatus =
   /** The model was unavailable or gave no usable citation; the evidence is shown instead. */
   | 'evidence_only';
 
+/**
+ * Why a response holds no grounded model answer, for a client that words it itself (a
+ * translated UI, an agent); `notice` says it in English.
+ */
+export type NoticeReason =
+  /** not_in_knowledge_base: no passage the asker may read answers it; the model was not asked. */
+  | 'no_evidence'
+  /** not_in_knowledge_base: the model read the passages and found no answer in them. */
+  | 'model_found_no_answer'
+  /** evidence_only: no language model is configured. */
+  | 'no_model'
+  /** evidence_only: the model call failed (timeout, error, refused request). */
+  | 'model_failed'
+  /** evidence_only: not even the best passage fits what may be sent to the model. */
+  | 'context_too_large'
+  /** evidence_only: the model's text cited no passage it was sent, so it is not shown. */
+  | 'uncited_answer'
+  /** evidence_only: the passages the model cited do not support its text. */
+  | 'unsupported_answer'
+  /** evidence_only: the asker used their model quota (askDocs.llm.quotaPerUser). */
+  | 'quota_exceeded';
+
+/** A per-user model quota (askDocs.llm.quotaPerUser): calls within a sliding window. */
+export interface ModelQuota {
+  calls: number;
+  windowSeconds: number;
+}
+
+/** Every NoticeReason, once each (the record's type makes a missing or extra one an error). */
+export const NOTICE_REASONS = Object.keys({
+  no_evidence: true,
+  model_found_no_answer: true,
+  no_model: true,
+  model_failed: true,
+  context_too_large: true,
+  uncited_answer: true,
+  unsupported_answer: true,
+  quota_exceeded: true,
+} satisfies Record<NoticeReason, true>) as [NoticeReason, ...NoticeReason[]];
+
 export interface AskScope {
   /** Restrict retrieval to documents of these entities (e.g. "component:default/payments"). */
   entityRefs?: string[];
@@ -113,6 +153,10 @@ export interface AskResponse {
   evidence: EvidenceChunk[];
   /** Human-readable explanation for non-answers (e.g. "The model is unavailable..."). */
   notice?: string;
+  /** Set whenever status is not 'answered' (absent on records stored before it existed). */
+  reason?: NoticeReason;
+  /** With reason 'quota_exceeded': the limit the asker reached, for a client to word it. */
+  quota?: ModelQuota;
   /** Spelling corrections applied to the question, from the asker's own visible vocabulary. */
   corrections?: Array<{ from: string; to: string }>;
   llmModel?: string;
@@ -232,6 +276,22 @@ export interface HealthResponse {
     note?: string;
   };
 }
+
+/** Shown (as answer and notice) when the model answered without citing any sent document. */
+export const UNCITED_ANSWER_NOTICE =
+  "Not an answer: the model's answer cited no retrieved document, so it is not shown. " +
+  'These are the most relevant passages from the documentation.';
+/** Shown when claim verification rejected every cited document. */
+export const UNSUPPORTED_ANSWER_NOTICE =
+  'Not an answer: the passages the model cited do not support its answer, so it is not shown. ' +
+  'These are the most relevant passages from the documentation.';
+/** Shown when not even the best passage fits the context budget. */
+export const CONTEXT_TOO_LARGE_NOTICE =
+  'Not an answer: the relevant passages are too long to send to the language model. These are ' +
+  'the most relevant passages from the documentation.';
+/** Notice when the model itself reported that the passages do not contain the answer. */
+export const MODEL_FOUND_NO_ANSWER_NOTICE =
+  'The passages retrieved for this question do not contain the answer.';
 
 /** The fixed reply when the knowledge base has no evidence. */
 export const NOT_IN_KNOWLEDGE_BASE_ANSWER =

@@ -26,6 +26,9 @@ import { askDocsApiRef } from './api/AskDocsApi';
 import { AskDocsClient } from './api/AskDocsClient';
 import { rootRouteRef, techdocsReaderRouteRef } from './routes';
 import { ASK_DOCS_SEARCH_RESULT_TYPE } from './searchResultType';
+import { askDocsTranslationRef } from './translation';
+
+export { askDocsTranslationRef };
 
 const askDocsRouteRef = convertLegacyRouteRef(rootRouteRef);
 
@@ -44,7 +47,7 @@ export const askDocsApi = ApiBlueprint.make({
 export const askDocsPage = PageBlueprint.make({
   params: {
     path: '/ask-docs',
-    title: 'Ask the docs',
+    title: askDocsTranslationRef('page.title'),
     icon: <QuestionAnswerIcon fontSize="inherit" />,
     routeRef: askDocsRouteRef,
     loader: () =>

@@ -7,6 +7,7 @@ import {
   ActionsRegistryActionOptions,
   ActionsRegistryService,
 } from '@backstage/backend-plugin-api/alpha';
+import { NOTICE_REASONS } from '@askdocs/plugin-ask-docs-common';
 import { citedPassage } from '../answer';
 import { AskService } from '../service/AskService';
 import { answerOutcome, audited } from '../service/auditing';
@@ -137,6 +138,17 @@ export function registerAskDocsActions(options: AskDocsActionsOptions): void {
             .string()
             .describe('Answer text with [Title] citation markers, or a label'),
           notice: z.string().optional(),
+          reason: z
+            .enum(NOTICE_REASONS)
+            .optional()
+            .describe(
+              'Why there is no model answer; "quota_exceeded": the caller used its model ' +
+                'quota, the evidence is all it gets for now',
+            ),
+          quota: z
+            .object({ calls: z.number(), windowSeconds: z.number() })
+            .optional()
+            .describe('With "quota_exceeded": the limit the caller reached'),
           sources: z.array(
             z.object({
               ...citationShape(z),
@@ -175,6 +187,8 @@ export function registerAskDocsActions(options: AskDocsActionsOptions): void {
           grounded: r.grounded,
           answer: r.answer,
           notice: r.notice,
+          reason: r.reason,
+          quota: r.quota,
           sources: r.sources,
           evidence: r.evidence,
           corrections: r.corrections ?? [],

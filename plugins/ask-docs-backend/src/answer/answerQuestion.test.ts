@@ -1,18 +1,17 @@
 import {
+  CONTEXT_TOO_LARGE_NOTICE,
   EVIDENCE_ONLY_NOTICE,
   NOT_IN_KNOWLEDGE_BASE_ANSWER,
+  NoticeReason,
+  UNCITED_ANSWER_NOTICE,
+  UNSUPPORTED_ANSWER_NOTICE,
 } from '@askdocs/plugin-ask-docs-common';
 import {
   FakeChatRequest,
   FakeOpenAI,
   startFakeOpenAI,
 } from '../../../../test/fake-openai';
-import {
-  answerQuestion,
-  AnswerResult,
-  UNCITED_ANSWER_NOTICE,
-  UNSUPPORTED_ANSWER_NOTICE,
-} from './answerQuestion';
+import { answerQuestion, AnswerResult } from './answerQuestion';
 import { createChatModelFromOptions } from './llm';
 import { NOT_IN_DOCUMENTS_REPLY } from './prompt';
 import { chunk, sameTitleChunks } from './testChunks';
@@ -113,6 +112,7 @@ describe('answerQuestion with a real client and fake server', () => {
     );
     expect(result.evidence).toEqual([]);
     expect(result.notice).toBeUndefined();
+    expect(result.reason).toBeUndefined();
     expect(result.llmModel).toBe('fake-model');
     expect(result.rawOutput).toBe(result.answer);
     expect(result.sent).toEqual([
@@ -134,6 +134,7 @@ retrieved`, async () => {
       status: 'not_in_knowledge_base',
       grounded: false,
       answer: NOT_IN_KNOWLEDGE_BASE_ANSWER,
+      reason: 'no_evidence',
       sources: [],
       evidence: [],
       sent: [],
@@ -148,8 +149,44 @@ retrieved`, async () => {
       chunks: [rollback, canary, faq],
       model: undefined,
     });
-    expectEvidenceOnly(result, EVIDENCE_ONLY_NOTICE);
+    expectEvidenceOnly(result, EVIDENCE_ONLY_NOTICE, 'no_model');
     expect(result.llmModel).toBeUndefined();
+    expect(fake.calls).toBe(0);
+  });
+
+  it("does not call a held model, and gives the evidence with the hold's reason", async () => {
+    const held = { reason: 'quota_exceeded' as const, notice: 'Quota used.' };
+    const holdModel = jest.fn(async () => held);
+    const result = await answerQuestion({
+      question: 'q',
+      chunks: [rollback, canary, faq],
+      model: makeModel(),
+      holdModel,
+    });
+    expectEvidenceOnly(result, 'Quota used.', 'quota_exceeded');
+    expect(result.llmModel).toBeUndefined();
+    expect(fake.calls).toBe(0);
+
+    // Asked only when the model would be called: not without evidence or without a model.
+    holdModel.mockClear();
+    await answerQuestion({
+      question: 'q',
+      chunks: [],
+      model: makeModel(),
+      holdModel,
+    });
+    await answerQuestion({
+      question: 'q',
+      chunks: [rollback],
+      model: undefined,
+      holdModel,
+    });
+    expect(holdModel).not.toHaveBeenCalled();
+  });
+
+  it('gives evidence only, and calls no model, when no passage fits the budget', async () => {
+    const result = await ask(undefined, { maxContextChars: 10 });
+    expectEvidenceOnly(result, CONTEXT_TOO_LARGE_NOTICE, 'context_too_large');
     expect(fake.calls).toBe(0);
   });
 
@@ -201,7 +238,7 @@ retrieved`, async () => {
     ])('%s', async (_name, behaviour, reason) => {
       fake.setBehaviour(behaviour);
       const result = await ask();
-      expectEvidenceOnly(result, EVIDENCE_ONLY_NOTICE);
+      expectEvidenceOnly(result, EVIDENCE_ONLY_NOTICE, 'model_failed');
       expect(result.modelError?.reason).toBe(reason);
       expect(result.llmModel).toBe('fake-model');
       expect(result.sent).toHaveLength(3);
@@ -210,14 +247,14 @@ retrieved`, async () => {
     it('timeout', async () => {
       fake.setBehaviour(() => ({ hang: true }));
       const result = await ask(undefined, {}, makeModel(150, 0));
-      expectEvidenceOnly(result, EVIDENCE_ONLY_NOTICE);
+      expectEvidenceOnly(result, EVIDENCE_ONLY_NOTICE, 'model_failed');
       expect(result.modelError?.reason).toBe('timeout');
     });
 
     it('server stopped', async () => {
       await fake.stop();
       const result = await ask();
-      expectEvidenceOnly(result, EVIDENCE_ONLY_NOTICE);
+      expectEvidenceOnly(result, EVIDENCE_ONLY_NOTICE, 'model_failed');
       expect(result.modelError?.reason).toBe('connection');
     });
 
@@ -233,7 +270,7 @@ retrieved`, async () => {
         onDelta: (d: string) => deltas.push(d),
       });
       expect(deltas.length).toBeGreaterThan(0);
-      expectEvidenceOnly(result, EVIDENCE_ONLY_NOTICE);
+      expectEvidenceOnly(result, EVIDENCE_ONLY_NOTICE, 'model_failed');
     });
   });
 
@@ -243,7 +280,7 @@ retrieved`, async () => {
         'You should run the rollback script, as explained in the Release process page.',
     );
     const result = await ask();
-    expectEvidenceOnly(result, UNCITED_ANSWER_NOTICE);
+    expectEvidenceOnly(result, UNCITED_ANSWER_NOTICE, 'uncited_answer');
     expect(result.rawOutput).toBe(
       'You should run the rollback script, as explained in the Release process page.',
     );
@@ -258,6 +295,7 @@ it`, async () => {
       status: 'not_in_knowledge_base',
       grounded: false,
       answer: NOT_IN_KNOWLEDGE_BASE_ANSWER,
+      reason: 'model_found_no_answer',
       sources: [],
       rawOutput: NOT_IN_DOCUMENTS_REPLY,
     });
@@ -284,7 +322,7 @@ it`, async () => {
   it('an answer citing only hallucinated titles is evidence only', async () => {
     fake.setBehaviour(() => 'Rollbacks need approval [Change board handbook].');
     const result = await ask();
-    expectEvidenceOnly(result, UNCITED_ANSWER_NOTICE);
+    expectEvidenceOnly(result, UNCITED_ANSWER_NOTICE, 'uncited_answer');
     expect(unmatchedLabels(result)).toEqual(['Change board handbook']);
   });
 
@@ -435,7 +473,11 @@ it`, async () => {
           'Kubernetes clusters autoscale nodes using spot instances overnight [FAQ].',
       );
       const result = await ask(undefined, { verifyClaims: true });
-      expectEvidenceOnly(result, UNSUPPORTED_ANSWER_NOTICE);
+      expectEvidenceOnly(
+        result,
+        UNSUPPORTED_ANSWER_NOTICE,
+        'unsupported_answer',
+      );
       expect(result.droppedSources).toEqual(['FAQ']);
     });
   });
@@ -459,8 +501,13 @@ it`, async () => {
   });
 });
 
-function expectEvidenceOnly(result: AnswerResult, notice: string) {
+function expectEvidenceOnly(
+  result: AnswerResult,
+  notice: string,
+  reason: NoticeReason,
+) {
   expect(result.status).toBe('evidence_only');
+  expect(result.reason).toBe(reason);
   expect(result.grounded).toBe(false);
   expect(result.notice).toBe(notice);
   expect(result.answer).toBe(notice);

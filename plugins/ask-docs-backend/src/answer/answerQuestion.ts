@@ -1,8 +1,14 @@
 import {
   AskResponse,
+  CONTEXT_TOO_LARGE_NOTICE,
   EVIDENCE_ONLY_NOTICE,
+  MODEL_FOUND_NO_ANSWER_NOTICE,
+  UNCITED_ANSWER_NOTICE,
+  UNSUPPORTED_ANSWER_NOTICE,
   EvidenceChunk,
+  ModelQuota,
   NOT_IN_KNOWLEDGE_BASE_ANSWER,
+  NoticeReason,
 } from '@askdocs/plugin-ask-docs-common';
 import { CitationMatch, matchCitations, UnmatchedCitation } from './citations';
 import { classifyModelError, ModelFailureReason } from './llm';
@@ -15,22 +21,6 @@ import {
 } from './prompt';
 import { citedPassage, contentTerms, overlap } from './snippet';
 import type { ChatModel, ConversationTurn, RetrievedChunk } from './types';
-
-/** Shown (as answer and notice) when the model answered without citing any sent document. */
-export const UNCITED_ANSWER_NOTICE =
-  "Not an answer: the model's answer cited no retrieved document, so it is not shown. " +
-  'These are the most relevant passages from the documentation.';
-/** Shown when claim verification rejected every cited document. */
-export const UNSUPPORTED_ANSWER_NOTICE =
-  'Not an answer: the passages the model cited do not support its answer, so it is not shown. ' +
-  'These are the most relevant passages from the documentation.';
-/** Shown when not even the best passage fits the context budget. */
-export const CONTEXT_TOO_LARGE_NOTICE =
-  'Not an answer: the relevant passages are too long to send to the language model. These are ' +
-  'the most relevant passages from the documentation.';
-/** Notice when the model itself reported that the passages do not contain the answer. */
-export const MODEL_FOUND_NO_ANSWER_NOTICE =
-  'The passages retrieved for this question do not contain the answer.';
 
 export const DEFAULT_MAX_EVIDENCE = 5;
 /**
@@ -97,6 +87,19 @@ export interface AnswerInput {
   options?: AnswerOptions;
   /** Earlier turns of the asker's thread (context for the model, never citable). */
   conversation?: ConversationTurn[];
+  /**
+   * Asked only when the model would otherwise be called (evidence that fits the budget, a model
+   * configured): a notice means evidence only, the model not called (the asker's quota is spent).
+   */
+  holdModel?: () => Promise<NoAnswerNotice | undefined>;
+}
+
+/** Why a response holds no model answer, and the notice saying so. */
+export interface NoAnswerNotice {
+  reason: NoticeReason;
+  notice: string;
+  /** With 'quota_exceeded': the limit reached. */
+  quota?: ModelQuota;
 }
 
 /** The answer part of the response (`llmModel`: the model that was asked, when one was). */
@@ -109,6 +112,8 @@ export interface AnswerResult
     | 'sources'
     | 'evidence'
     | 'notice'
+    | 'reason'
+    | 'quota'
     | 'llmModel'
   > {
   /** The model's text as received, for the audit record (also when it is not shown). */
@@ -126,7 +131,8 @@ export interface AnswerResult
  * Turns retrieved chunks into an answer. Never throws because of the model: a missing or
  * failing model yields an evidence-only result. Status rules:
  * - no chunks: 'not_in_knowledge_base', the model is not called;
- * - no model, model failure, or no chunk fits the budget: 'evidence_only';
+ * - no model, a held model (holdModel), model failure, or no chunk fits the budget:
+ *   'evidence_only';
  * - the model replies NOT_IN_DOCUMENTS and cites nothing: 'not_in_knowledge_base';
  * - the model cites no sent document (or verification rejects all): 'evidence_only', its text
  *   kept only in rawOutput;
@@ -151,11 +157,12 @@ export async function answerQuestion(
       status: 'not_in_knowledge_base',
       grounded: false,
       answer: NOT_IN_KNOWLEDGE_BASE_ANSWER,
+      reason: 'no_evidence',
     };
   }
 
   const evidenceOnly = (
-    notice: string,
+    { reason, notice, quota }: NoAnswerNotice,
     extra: Partial<AnswerResult> = {},
   ): AnswerResult => ({
     ...base,
@@ -163,11 +170,14 @@ export async function answerQuestion(
     grounded: false,
     answer: notice,
     notice,
+    reason,
+    ...(quota ? { quota } : {}),
     evidence: evidenceFor(focus, chunks, settings.maxEvidence),
     ...extra,
   });
 
-  if (!model) return evidenceOnly(EVIDENCE_ONLY_NOTICE);
+  if (!model)
+    return evidenceOnly({ reason: 'no_model', notice: EVIDENCE_ONLY_NOTICE });
 
   const prompt = buildPrompt(
     question,
@@ -178,7 +188,14 @@ export async function answerQuestion(
     },
     input.conversation,
   );
-  if (!prompt.sent.length) return evidenceOnly(CONTEXT_TOO_LARGE_NOTICE);
+  if (!prompt.sent.length)
+    return evidenceOnly({
+      reason: 'context_too_large',
+      notice: CONTEXT_TOO_LARGE_NOTICE,
+    });
+  // Last: nothing else would keep the model from being called.
+  const held = await input.holdModel?.();
+  if (held) return evidenceOnly(held);
   const sent = prompt.sent.map(c => c.chunkId);
 
   let rawOutput: string;
@@ -202,11 +219,14 @@ export async function answerQuestion(
       );
     }
     const failure = classifyModelError(error);
-    return evidenceOnly(EVIDENCE_ONLY_NOTICE, {
-      llmModel: model.model,
-      sent,
-      modelError: { reason: failure.reason, message: failure.message },
-    });
+    return evidenceOnly(
+      { reason: 'model_failed', notice: EVIDENCE_ONLY_NOTICE },
+      {
+        llmModel: model.model,
+        sent,
+        modelError: { reason: failure.reason, message: failure.message },
+      },
+    );
   }
 
   const audit = { llmModel: model.model, rawOutput, sent };
@@ -240,14 +260,15 @@ export async function answerQuestion(
         grounded: false,
         answer: NOT_IN_KNOWLEDGE_BASE_ANSWER,
         notice: MODEL_FOUND_NO_ANSWER_NOTICE,
+        reason: 'model_found_no_answer',
         unmatchedCitations,
         droppedSources,
       };
     }
-    const notice = selection.sources.length
-      ? UNSUPPORTED_ANSWER_NOTICE
-      : UNCITED_ANSWER_NOTICE;
-    return evidenceOnly(notice, {
+    const held: NoAnswerNotice = selection.sources.length
+      ? { reason: 'unsupported_answer', notice: UNSUPPORTED_ANSWER_NOTICE }
+      : { reason: 'uncited_answer', notice: UNCITED_ANSWER_NOTICE };
+    return evidenceOnly(held, {
       ...audit,
       unmatchedCitations,
       droppedSources,

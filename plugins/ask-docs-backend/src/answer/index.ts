@@ -35,10 +35,6 @@ export {
   AnswerAbortedError,
   answerQuestion,
   answerSettings,
-  UNCITED_ANSWER_NOTICE,
-  UNSUPPORTED_ANSWER_NOTICE,
-  CONTEXT_TOO_LARGE_NOTICE,
-  MODEL_FOUND_NO_ANSWER_NOTICE,
   DEFAULT_MAX_EVIDENCE,
   DEFAULT_MIN_CLAIM_OVERLAP,
 } from './answerQuestion';
@@ -46,4 +42,5 @@ export type {
   AnswerInput,
   AnswerOptions,
   AnswerResult,
+  NoAnswerNotice,
 } from './answerQuestion';

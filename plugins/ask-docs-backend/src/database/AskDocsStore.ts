@@ -7,6 +7,8 @@ import {
   EvidenceChunk,
   IndexedChunk,
   IngestionProgress,
+  ModelQuota,
+  NoticeReason,
 } from '@askdocs/plugin-ask-docs-common';
 
 /** Visibility attributes of a source entity (what permission rules query), as stored. */
@@ -140,6 +142,8 @@ export interface AnswerWrite {
   sources: AnswerSource[];
   evidence: EvidenceChunk[];
   notice?: string;
+  reason?: NoticeReason;
+  quota?: ModelQuota;
   corrections?: Array<{ from: string; to: string }>;
   /** The previous answer of the same asker this one followed up on. */
   threadId?: string;
@@ -304,6 +308,11 @@ export interface AskDocsStore {
     page: { limit: number; before?: string },
   ): Promise<StoredAnswer[]>;
   setFeedback(id: string, feedback: AnswerFeedback): Promise<void>;
+  /**
+   * How many of this principal's recorded asks called the model in the last `withinSeconds`
+   * (database time), abandoned ones included and failed calls not: what a model quota counts.
+   */
+  countModelCalls(userRef: string, withinSeconds: number): Promise<number>;
   deleteAnswersBefore(date: Date): Promise<number>;
   /**
    * Deletes chunk versions superseded before `supersededBefore`, except those an answer created

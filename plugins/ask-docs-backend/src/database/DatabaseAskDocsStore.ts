@@ -715,6 +715,8 @@ export class DatabaseAskDocsStore implements AskDocsStore {
           sources: a.sources,
           evidence: a.evidence,
           notice: a.notice ?? null,
+          reason: a.reason ?? null,
+          quota: a.quota ?? null,
           corrections: a.corrections ?? [],
           threadId: a.threadId ?? null,
           threadDocumentIds: a.threadDocumentIds ?? null,
@@ -768,6 +770,25 @@ export class DatabaseAskDocsStore implements AskDocsStore {
     await this.db('ask_docs_answers')
       .where('id', id)
       .update({ feedback: JSON.stringify(feedback) });
+  }
+
+  async countModelCalls(
+    userRef: string,
+    withinSeconds: number,
+  ): Promise<number> {
+    // The (user_ref, created_at) index finds the rows; llm_model is set when the model was asked.
+    const [{ n }] = await this.db('ask_docs_answers')
+      .where('user_ref', userRef)
+      .whereNotNull('llm_model')
+      // A failed call (an outage, a bad key) answered nothing and costs nothing.
+      .whereRaw("coalesce(sources->>'reason', '') <> 'model_failed'")
+      .where(
+        'created_at',
+        '>',
+        this.db.raw('now() - make_interval(secs => ?)', [withinSeconds]),
+      )
+      .count({ n: '*' });
+    return Number(n);
   }
 
   async deleteAnswersBefore(date: Date): Promise<number> {
@@ -906,6 +927,8 @@ function answerFromRow(r: any): StoredAnswer {
     sources: extra.sources ?? [],
     evidence: extra.evidence ?? [],
     notice: extra.notice ?? undefined,
+    reason: extra.reason ?? undefined,
+    quota: extra.quota ?? undefined,
     corrections: extra.corrections ?? [],
     threadId: extra.threadId ?? undefined,
     threadDocumentIds: extra.threadDocumentIds ?? undefined,

@@ -38,6 +38,7 @@ import type { AskDocsMetrics } from '../metrics';
 import { Analyzers } from '../language';
 import { resolveVisibility, Visibility } from '../permissions';
 import { AskDocsAuthorizer } from './authorization';
+import { ModelQuota, ModelQuotaGuard, QuotaUse } from './modelQuota';
 import { actorRef, principalRef } from './principals';
 import {
   AnalysedQuestion,
@@ -69,6 +70,8 @@ export interface AskServiceOptions {
   reranker?: Reranker;
   /** Counts each answer (status, duration, model failures); the plugin passes its own. */
   metrics?: AskDocsMetrics;
+  /** Model calls per principal and window; undefined: no limit. */
+  modelQuota?: ModelQuota;
 }
 
 export interface AskCallOptions extends AnswerCallOptions {
@@ -80,6 +83,32 @@ export interface AnswerCallOptions {
   onPhase?: (phase: 'retrieving' | 'generating') => void;
   /** Aborts retrieval between steps and the model request (e.g. the client went away). */
   signal?: AbortSignal;
+}
+
+/** What the response and the audit record both say of an answer. */
+function answerFields(
+  result: Pick<
+    AnswerResult,
+    | 'answer'
+    | 'sources'
+    | 'evidence'
+    | 'notice'
+    | 'reason'
+    | 'quota'
+    | 'llmModel'
+  >,
+  retrieval: Pick<PipelineRetrieval, 'corrections'>,
+) {
+  return {
+    answer: result.answer,
+    sources: result.sources,
+    evidence: result.evidence,
+    notice: result.notice,
+    reason: result.reason,
+    quota: result.quota,
+    corrections: retrieval.corrections,
+    llmModel: result.llmModel,
+  };
 }
 
 /** Earlier turns a follow-up reads: the previous answer and up to two before it. */
@@ -134,10 +163,12 @@ export class AskService {
   private readonly authorizer: AskDocsAuthorizer;
   private readonly pipeline: QuestionPipeline;
   private readonly prepared = new WeakMap<PreparedAsk, AnalysedQuestion>();
+  private readonly quota?: ModelQuotaGuard;
 
   constructor(private readonly o: AskServiceOptions) {
     this.authorizer = o.authorizer ?? new AskDocsAuthorizer(o.permissions);
     this.pipeline = new QuestionPipeline(o);
+    if (o.modelQuota) this.quota = new ModelQuotaGuard(o.modelQuota, o.store);
   }
 
   async ask(request: AskRequest, call: AskCallOptions): Promise<AskResponse> {
@@ -177,16 +208,14 @@ export class AskService {
     const started = performance.now();
     const seconds = () => (performance.now() - started) / 1000;
     try {
-      const { response, modelFailure } = await this.answerPrepared(
-        handle,
-        prepared,
-        call,
-      );
+      const { response, modelFailure, quotaExceeded } =
+        await this.answerPrepared(handle, prepared, call);
       this.o.metrics?.answered({
         status: response.status,
         grounded: response.grounded,
         seconds: seconds(),
         modelFailure,
+        quotaExceeded,
       });
       return response;
     } catch (e) {
@@ -205,7 +234,11 @@ export class AskService {
     handle: PreparedAsk,
     prepared: AnalysedQuestion,
     call: AnswerCallOptions,
-  ): Promise<{ response: AskResponse; modelFailure?: string }> {
+  ): Promise<{
+    response: AskResponse;
+    modelFailure?: string;
+    quotaExceeded?: boolean;
+  }> {
     const { request, credentials } = handle;
     const visibility = await resolveVisibility({
       permissions: this.o.permissions,
@@ -219,84 +252,99 @@ export class AskService {
       visibility,
     );
     let retrievedSoFar: PipelineRetrieval | undefined;
-    let run: PipelineAnswer;
+    let quotaUse: QuotaUse | undefined;
+    const quota = this.quota?.check(
+      principalRef(credentials),
+      use => (quotaUse = use),
+    );
+    // Released once the ask's record is written or it failed: then the table counts its call.
     try {
-      run = await this.pipeline.run(prepared, visibility, {
-        scope: request.scope,
-        signal: call.signal,
-        onDelta: call.onDelta,
-        onPhase: call.onPhase,
-        searchAs: thread.searchAs,
-        conversation: thread.turns,
-        onRetrieved: r => (retrievedSoFar = r),
-      });
-    } catch (e) {
-      // The model was called with the asker's documents and may have streamed part of its text:
-      // that is audited too, though nobody is left to answer.
-      if (e instanceof AnswerAbortedError && retrievedSoFar) {
-        await this.o.store
-          .insertAnswer(
-            this.auditRecord(request, credentials, visibility, thread, {
-              smallTalk: prepared.smallTalk,
-              retrieval: retrievedSoFar,
-              result: {
-                status: ABANDONED_STATUS,
-                grounded: false,
-                answer: '',
-                sources: [],
-                evidence: [],
-                unmatchedCitations: [],
-                droppedSources: [],
-                ...e.partial,
-              },
-            }),
-          )
-          .catch(err =>
-            this.o.logger.warn(
-              `ask-docs: could not record an abandoned ask: ${err}`,
-            ),
-          );
+      let run: PipelineAnswer;
+      try {
+        run = await this.pipeline.run(prepared, visibility, {
+          scope: request.scope,
+          signal: call.signal,
+          onDelta: call.onDelta,
+          onPhase: call.onPhase,
+          searchAs: thread.searchAs,
+          conversation: thread.turns,
+          onRetrieved: r => (retrievedSoFar = r),
+          holdModel: quota?.hold,
+        });
+      } catch (e) {
+        // The model was called with the asker's documents and may have streamed part of its text:
+        // that is audited too, though nobody is left to answer.
+        if (e instanceof AnswerAbortedError && retrievedSoFar) {
+          await this.o.store
+            .insertAnswer(
+              this.auditRecord(request, credentials, visibility, thread, {
+                smallTalk: prepared.smallTalk,
+                retrieval: retrievedSoFar,
+                result: {
+                  status: ABANDONED_STATUS,
+                  grounded: false,
+                  answer: '',
+                  sources: [],
+                  evidence: [],
+                  unmatchedCitations: [],
+                  droppedSources: [],
+                  ...e.partial,
+                },
+              }),
+            )
+            .catch(err =>
+              this.o.logger.warn(
+                `ask-docs: could not record an abandoned ask: ${err}`,
+              ),
+            );
+        }
+        throw e;
       }
-      throw e;
-    }
-    const { retrieval, result } = run;
-    if (result.modelError) {
-      // A refused request (bad key, unknown model) fails every question until an operator acts.
-      const log =
-        result.modelError.reason === 'rejected'
-          ? this.o.logger.error
-          : this.o.logger.warn;
-      log.call(
-        this.o.logger,
-        `ask-docs: model unavailable (${result.modelError.reason}): ${result.modelError.message}` +
-          (result.modelError.reason === 'rejected'
-            ? '; check askDocs.llm (apiKey, model, baseUrl)'
-            : ''),
+      const { retrieval, result } = run;
+      if (result.modelError) {
+        // A refused request (bad key, unknown model) fails every question until an operator acts.
+        const log =
+          result.modelError.reason === 'rejected'
+            ? this.o.logger.error
+            : this.o.logger.warn;
+        const { reason, message } = result.modelError;
+        log.call(
+          this.o.logger,
+          `ask-docs: model unavailable (${reason}): ${message}` +
+            (reason === 'rejected'
+              ? '; check askDocs.llm (apiKey, model, baseUrl)'
+              : ''),
+        );
+      }
+
+      const record = this.auditRecord(
+        request,
+        credentials,
+        visibility,
+        thread,
+        {
+          ...run,
+          smallTalk: prepared.smallTalk,
+          quotaUse,
+        },
       );
+      const { createdAt } = await this.o.store.insertAnswer(record);
+
+      return {
+        response: {
+          id: record.id,
+          status: result.status,
+          grounded: result.grounded,
+          ...answerFields(result, retrieval),
+          embeddingModel: this.o.embedder.modelId,
+          createdAt,
+        },
+        modelFailure: result.modelError?.reason,
+        quotaExceeded: quotaUse !== undefined,
+      };
+    } finally {
+      quota?.release();
     }
-
-    const record = this.auditRecord(request, credentials, visibility, thread, {
-      ...run,
-      smallTalk: prepared.smallTalk,
-    });
-    const { createdAt } = await this.o.store.insertAnswer(record);
-
-    return {
-      response: {
-        id: record.id,
-        status: result.status,
-        grounded: result.grounded,
-        answer: result.answer,
-        sources: result.sources,
-        evidence: result.evidence,
-        notice: result.notice,
-        corrections: retrieval.corrections,
-        llmModel: result.llmModel,
-        embeddingModel: this.o.embedder.modelId,
-        createdAt,
-      },
-      modelFailure: result.modelError?.reason,
-    };
   }
 
   /** The audit record of one ask: what was retrieved, sent and answered, and by which settings. */
@@ -308,6 +356,8 @@ export class AskService {
     run: {
       /** What was left out of the question as small talk (prepareQuestion). */
       smallTalk: readonly string[];
+      /** Set when the asker's model quota kept the model from being called. */
+      quotaUse?: QuotaUse;
       retrieval: PipelineRetrieval;
       result: Omit<AnswerResult, 'status'> & { status: string };
     },
@@ -354,6 +404,7 @@ export class AskService {
         unmatchedCitations: result.unmatchedCitations,
         droppedSources: result.droppedSources,
         modelError: result.modelError ?? null,
+        ...(run.quotaUse ? { modelQuota: run.quotaUse } : {}),
         ...(thread.threadId
           ? {
               thread: {
@@ -366,13 +417,8 @@ export class AskService {
       },
       retrieved,
       embeddingModel: this.o.embedder.modelId,
-      llmModel: result.llmModel,
       rawOutput: result.rawOutput,
-      answer: result.answer,
-      sources: result.sources,
-      evidence: result.evidence,
-      notice: result.notice,
-      corrections: retrieval.corrections,
+      ...answerFields(result, retrieval),
       threadId: thread.threadId,
       ...(thread.threadId ? { threadDocumentIds: thread.documentIds } : {}),
     };
@@ -499,6 +545,8 @@ export class AskService {
       sources: answerText ? sources.map(withoutCitations) : sources,
       evidence,
       notice: anyRedacted ? REDACTED_NOTICE : a.notice,
+      reason: a.reason,
+      quota: a.quota,
       corrections,
       llmModel: a.llmModel,
       embeddingModel: a.embeddingModel,

@@ -620,3 +620,176 @@ describe('AskService metrics', () => {
     expect(calls()).toEqual([[1, { status: 'failed', grounded: false }]]);
   });
 });
+
+describe('AskService model quota', () => {
+  const quota = { calls: 2, windowSeconds: 3600 };
+  const user = (name: string) =>
+    mockCredentials.user(`user:default/quota-${name}`);
+
+  function limited(model = recordingModel()) {
+    const store = new DatabaseAskDocsStore(db.knex);
+    const mock = metricsServiceMock.mock();
+    const service = askService({
+      store,
+      model,
+      modelQuota: quota,
+      metrics: AskDocsMetrics.create(mock),
+    });
+    const counter = (name: string) =>
+      (mock.createCounter as jest.Mock).mock.results[
+        (mock.createCounter as jest.Mock).mock.calls.findIndex(
+          ([n]) => n === name,
+        )
+      ].value;
+    return { service, store, model, counter };
+  }
+
+  it(`asks the model at most \`calls\` times per user, then shows that user \
+    the evidence`, async () => {
+    const { service, store, model, counter } = limited();
+    const a = user('a');
+    for (let i = 0; i < 2; i++)
+      await service.ask({ question: 'ledger refunds' }, { credentials: a });
+    expect(model.seen).toHaveLength(2);
+
+    const held = await service.ask(
+      { question: 'ledger refunds' },
+      { credentials: a },
+    );
+    expect(model.seen).toHaveLength(2);
+    expect(held.status).toBe('evidence_only');
+    expect(held.grounded).toBe(false);
+    expect(held.notice).toMatch(
+      /had 2 language model answers in the last hour, this portal's limit/,
+    );
+    expect(held.reason).toBe('quota_exceeded');
+    expect(held.quota).toEqual(quota);
+    // Read back later, the record keeps why it holds no model answer.
+    const replayed = await service.getAnswer(held.id, { credentials: a });
+    expect(replayed!.reason).toBe('quota_exceeded');
+    expect(replayed!.quota).toEqual(quota);
+    expect(held.evidence.length).toBeGreaterThan(0);
+    expect(held.llmModel).toBeUndefined();
+    const stored = (await store.getAnswer(held.id))!;
+    expect((stored.policy as any).modelQuota).toEqual({ ...quota, used: 2 });
+    expect(counter('ask_docs.model.quota_exceeded').add).toHaveBeenCalledTimes(
+      1,
+    );
+
+    // Another user's calls are theirs.
+    const other = await service.ask(
+      { question: 'ledger refunds' },
+      { credentials: user('b') },
+    );
+    expect(model.seen).toHaveLength(3);
+    expect(other.reason).not.toBe('quota_exceeded');
+    expect(other.quota).toBeUndefined();
+    expect((await store.getAnswer(other.id))!.policy).not.toHaveProperty(
+      'modelQuota',
+    );
+
+    // A question refused for want of evidence is not held: the model would not be asked.
+    const refused = await service.ask(
+      { question: 'weather sunny today' },
+      { credentials: a },
+    );
+    expect(refused.status).toBe('not_in_knowledge_base');
+    expect(refused.reason).toBe('no_evidence');
+    expect((await store.getAnswer(refused.id))!.policy).not.toHaveProperty(
+      'modelQuota',
+    );
+  });
+
+  it('asks the model again once the calls have left the window', async () => {
+    const { service, model } = limited();
+    const c = user('c');
+    for (let i = 0; i < 3; i++)
+      await service.ask({ question: 'ledger refunds' }, { credentials: c });
+    expect(model.seen).toHaveLength(2);
+    await db
+      .knex('ask_docs_answers')
+      .where('user_ref', 'user:default/quota-c')
+      .update({ created_at: db.knex.raw("now() - interval '2 hours'") });
+    const again = await service.ask(
+      { question: 'ledger refunds' },
+      { credentials: c },
+    );
+    expect(model.seen).toHaveLength(3);
+    expect(again.reason).not.toBe('quota_exceeded');
+  });
+
+  it('holds parallel asks past the limit before any of them is recorded', async () => {
+    let open!: () => void;
+    const gate = new Promise<void>(resolve => (open = resolve));
+    const model = recordingModel();
+    const slow: ChatModel = {
+      model: 'slow',
+      async complete(messages) {
+        await gate;
+        return model.complete(messages);
+      },
+    };
+    const { service } = limited(slow as any);
+    const e = user('e');
+    const asks = [1, 2, 3].map(() =>
+      service.ask({ question: 'ledger refunds' }, { credentials: e }),
+    );
+    // Whichever two reach the model first wait there; the third is held, so it ends first.
+    const held = await Promise.race(asks);
+    expect(held.reason).toBe('quota_exceeded');
+    open();
+    const all = await Promise.all(asks);
+    expect(model.seen).toHaveLength(2);
+    expect(all.filter(r => r.reason === 'quota_exceeded')).toHaveLength(1);
+    // Recorded now: the next one is held by the table's count.
+    const fourth = await service.ask(
+      { question: 'ledger refunds' },
+      { credentials: e },
+    );
+    expect(fourth.reason).toBe('quota_exceeded');
+  });
+
+  it('counts an ask its asker left while the model answered', async () => {
+    const left = new AbortController();
+    // The asker leaves once the model has the question.
+    const model: ChatModel = {
+      model: 'left',
+      complete: (_m, o) =>
+        new Promise((_resolve, reject) => {
+          o?.signal?.addEventListener('abort', () =>
+            reject(new DOMException('aborted', 'AbortError')),
+          );
+          left.abort();
+        }),
+    };
+    const service = askService({
+      store: new DatabaseAskDocsStore(db.knex),
+      model,
+      modelQuota: { calls: 1, windowSeconds: 3600 },
+    });
+    const f = user('f');
+    await expect(
+      service.ask(
+        { question: 'ledger refunds' },
+        { credentials: f, signal: left.signal },
+      ),
+    ).rejects.toThrow();
+    const next = await service.ask(
+      { question: 'ledger refunds' },
+      { credentials: f },
+    );
+    expect(next.reason).toBe('quota_exceeded');
+  });
+
+  it('counts nothing without a quota', async () => {
+    const store = new DatabaseAskDocsStore(db.knex);
+    const count = jest.spyOn(store, 'countModelCalls');
+    const service = askService({ store, model: recordingModel() });
+    for (let i = 0; i < 3; i++)
+      await service.ask(
+        { question: 'ledger refunds' },
+        { credentials: user('d') },
+      );
+    expect(count).not.toHaveBeenCalled();
+  });
+});

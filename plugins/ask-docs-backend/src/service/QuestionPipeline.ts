@@ -6,7 +6,7 @@ import {
   answerQuestion,
   answerSettings,
 } from '../answer';
-import type { ConversationTurn } from '../answer';
+import type { ConversationTurn, NoAnswerNotice } from '../answer';
 import { LoggerService } from '@backstage/backend-plugin-api';
 import type { KnowledgeIndex } from '../database/IndexReader';
 import { Embedder } from '../embedding';
@@ -123,6 +123,8 @@ export interface PipelineRunOptions {
   conversation?: ConversationTurn[];
   /** Gets the retrieval before the answer step (for the audit of an ask abandoned there). */
   onRetrieved?: (retrieval: PipelineRetrieval) => void;
+  /** Keeps the model from being called, with a notice (AnswerInput.holdModel). */
+  holdModel?: () => Promise<NoAnswerNotice | undefined>;
 }
 
 export interface PipelineAnswer {
@@ -234,7 +236,10 @@ export class QuestionPipeline {
   async answer(
     question: AnalysedQuestion,
     retrieval: PipelineRetrieval,
-    call: Pick<PipelineRunOptions, 'onDelta' | 'signal' | 'conversation'> = {},
+    call: Pick<
+      PipelineRunOptions,
+      'onDelta' | 'signal' | 'conversation' | 'holdModel'
+    > = {},
   ): Promise<Omit<PipelineAnswer, 'retrieval'>> {
     const chunks: RetrievedChunk[] = retrieval.chunks.map(c => ({
       ...c,
@@ -247,6 +252,7 @@ export class QuestionPipeline {
       model: this.o.model,
       options: { ...this.o.answer, onDelta: call.onDelta, signal: call.signal },
       conversation: call.conversation,
+      holdModel: call.holdModel,
     });
     return { chunks, result };
   }

@@ -94,6 +94,8 @@ export function answerOutcome(response: AskResponse): JsonObject {
     answerId: response.id,
     status: response.status,
     grounded: response.grounded,
+    // Why there is no model answer: a spent quota and a model outage look alike otherwise.
+    ...(response.reason ? { reason: response.reason } : {}),
   };
 }
 

@@ -433,6 +433,26 @@ describe('ask-docs router', () => {
       expect(JSON.stringify(audit)).not.toMatch(/zebrafoo/);
     });
 
+    it('records why an ask got no model answer, as a spent quota', async () => {
+      answer = async () => ({
+        id: 'a2',
+        status: 'evidence_only',
+        grounded: false,
+        reason: 'quota_exceeded',
+      });
+      await request(app)
+        .post('/v1/ask')
+        .set('Authorization', alice)
+        .send({ question });
+      expect(audit.find(a => a.status === 'succeeded')?.meta).toEqual({
+        queryType: 'json',
+        answerId: 'a2',
+        status: 'evidence_only',
+        grounded: false,
+        reason: 'quota_exceeded',
+      });
+    });
+
     it('records a refused ask and a failed answer as failed, on both endpoints', async () => {
       denyAsk = true;
       await stream({ question });

@@ -26,9 +26,11 @@ export const bufferText: Parameters<Test['parse']>[0] = (res, callback) => {
 
 /** The events of a server-sent event stream, one JSON `data:` line each. */
 export function parseEvents(text: unknown): any[] {
-  return String(text)
-    .split('\n\n')
-    // A comment block (the stream's `: ping` heartbeat) is no event.
-    .filter(block => block && !block.startsWith(':'))
-    .map(block => JSON.parse(block.replace(/^data: /, '')));
+  return (
+    String(text)
+      .split('\n\n')
+      // A comment block (the stream's `: ping` heartbeat) is no event.
+      .filter(block => block && !block.startsWith(':'))
+      .map(block => JSON.parse(block.replace(/^data: /, '')))
+  );
 }

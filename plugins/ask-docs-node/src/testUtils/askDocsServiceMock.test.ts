@@ -42,6 +42,7 @@ describe('askDocsServiceMock', () => {
       status: 'not_in_knowledge_base',
       grounded: false,
       answer: NOT_IN_KNOWLEDGE_BASE_ANSWER,
+      reason: 'no_evidence',
     });
     expect(known.id).not.toBe(unknown.id);
   });

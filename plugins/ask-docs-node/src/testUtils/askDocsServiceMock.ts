@@ -72,6 +72,7 @@ export function askDocsServiceMock(
               status: 'not_in_knowledge_base',
               grounded: false,
               answer: NOT_IN_KNOWLEDGE_BASE_ANSWER,
+              reason: 'no_evidence',
               sources: [],
               evidence: [],
             }),

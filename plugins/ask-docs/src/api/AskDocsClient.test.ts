@@ -1,11 +1,15 @@
 import type { AskStreamEvent } from '@askdocs/plugin-ask-docs-common';
 import { ResponseError } from '@backstage/errors';
+import { mockApis } from '@backstage/test-utils';
 import { AskDocsClient } from './AskDocsClient';
 import { describeError, isAbort, isForbidden } from './errors';
 import { groundedResponse } from '../testUtils/fixtures';
 import { untilAborted } from '../testUtils/mockApi';
+import { askDocsTranslationRef } from '../translation';
 
 const BASE = 'http://backend/api/ask-docs';
+/** The English default texts, as a component gets them. */
+const { t } = mockApis.translation().getTranslation(askDocsTranslationRef);
 
 function sseResponse(pieces: string[], init: ResponseInit = {}) {
   const encoder = new TextEncoder();
@@ -100,7 +104,7 @@ describe('AskDocsClient', () => {
     expect(ResponseError.is(error)).toBe(true);
     expect(error.statusCode).toBe(400);
     expect(error.cause.name).toBe('InputError');
-    expect(describeError(error)).toBe('question must not be empty');
+    expect(describeError(error, t)).toBe('question must not be empty');
     expect(isForbidden(error)).toBe(false);
   });
 
@@ -119,7 +123,7 @@ describe('AskDocsClient', () => {
       e => e,
     );
     expect(ResponseError.is(error)).toBe(true);
-    expect(describeError(error)).toBe('Request failed (502 Bad Gateway)');
+    expect(describeError(error, t)).toBe('Request failed (502 Bad Gateway)');
   });
 
   it('describes a JSON body that is not a Backstage error by its status', async () => {
@@ -132,7 +136,9 @@ describe('AskDocsClient', () => {
         }),
     );
     const error = await client.ask({ question: 'q' }).catch(e => e);
-    expect(describeError(error)).toBe('Request failed (413 Payload Too Large)');
+    expect(describeError(error, t)).toBe(
+      'Request failed (413 Payload Too Large)',
+    );
   });
 
   it('describes an error page without a status text by its code', async () => {
@@ -140,7 +146,7 @@ describe('AskDocsClient', () => {
       () => new Response('<html>Gateway Timeout</html>', { status: 504 }),
     );
     const error = await client.ask({ question: 'q' }).catch(e => e);
-    expect(describeError(error)).toBe('Request failed (504)');
+    expect(describeError(error, t)).toBe('Request failed (504)');
   });
 
   it('parses streamed events split at arbitrary points', async () => {
@@ -222,7 +228,7 @@ describe('AskDocsClient', () => {
       e => e,
     );
     expect(ResponseError.is(error)).toBe(true);
-    expect(describeError(error)).toBe('not allowed to ask');
+    expect(describeError(error, t)).toBe('not allowed to ask');
   });
 
   it('accepts a plain JSON answer from the stream endpoint', async () => {

@@ -17,6 +17,7 @@ import type {
   ListAnswersOptions,
 } from './AskDocsApi';
 import { readSseData, SseParser } from './sseParser';
+import { IncompleteStreamError } from './errors';
 
 const PLUGIN_ID = 'ask-docs';
 
@@ -73,7 +74,7 @@ export class AskDocsClient implements AskDocsApi {
       yield event;
       if (event.type === 'done' || event.type === 'error') return;
     }
-    throw new Error('The answer stream ended before the answer was complete');
+    throw new IncompleteStreamError();
   }
 
   async getAnswer(

@@ -1,15 +1,31 @@
 import { ResponseError } from '@backstage/errors';
+import type { AskDocsTranslate } from '../translation';
+
+/** IncompleteStreamError's message; the UI shows errors.incompleteStream, whose default it is. */
+export const INCOMPLETE_STREAM_MESSAGE =
+  'The answer stream ended before the answer was complete';
+
+/** The answer stream closed before its final event (a proxy cut it, the backend restarted). */
+export class IncompleteStreamError extends Error {
+  name = 'IncompleteStreamError';
+  constructor() {
+    super(INCOMPLETE_STREAM_MESSAGE);
+  }
+}
 
 /**
  * The message worth showing a user: the server's own error rather than "Request failed with 400".
  * A body that is not a Backstage error (a proxy's 502 page, an upstream's 413) would otherwise
- * show its whole text, markup included, so only its status is shown.
+ * show its whole text, markup included, so only its status is shown. The texts the plugin itself
+ * words are translated with `t`; the server's stay as sent.
  */
-export function describeError(error: unknown): string {
+export function describeError(error: unknown, t: AskDocsTranslate): string {
+  if (error instanceof IncompleteStreamError)
+    return t('errors.incompleteStream');
   if (ResponseError.is(error)) {
     if (!isBackstageErrorBody(error)) {
       const status = `${error.statusCode} ${error.statusText ?? ''}`.trim();
-      return `Request failed (${status})`;
+      return t('errors.requestFailed', { status });
     }
     return error.cause?.message || error.message;
   }

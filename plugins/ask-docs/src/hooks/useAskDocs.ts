@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useApi } from '@backstage/core-plugin-api';
+import { useTranslationRef } from '@backstage/frontend-plugin-api';
 import type {
   AnswerRecord,
   AskResponse,
@@ -7,6 +8,7 @@ import type {
 } from '@askdocs/plugin-ask-docs-common';
 import { askDocsApiRef } from '../api/AskDocsApi';
 import { describeError, errorRequestId, isAbort } from '../api/errors';
+import { askDocsTranslationRef } from '../translation';
 
 /** Where the panel is in answering one question. */
 export type AskState =
@@ -60,6 +62,11 @@ export function useAskDocs(): UseAskDocs {
   // it shows only if nothing was started after it, and unmounting cancels it. (A load does not
   // stop a stream; showing its answer does.)
   const loading = useRef<AbortController>();
+  // Read when an error is described, so a new `t` (another language) does not make `ask` new:
+  // the search card asks again whenever `ask` changes.
+  const { t } = useTranslationRef(askDocsTranslationRef);
+  const translate = useRef(t);
+  translate.current = t;
 
   useEffect(
     () => () => {
@@ -127,7 +134,7 @@ export function useAskDocs(): UseAskDocs {
           setState({
             phase: 'error',
             question,
-            message: 'The answer stream ended before the answer was complete',
+            message: translate.current('errors.incompleteStream'),
           });
         }
       } catch (error) {
@@ -136,7 +143,7 @@ export function useAskDocs(): UseAskDocs {
         setState({
           phase: 'error',
           question,
-          message: describeError(error),
+          message: describeError(error, translate.current),
           ...(requestId ? { requestId } : {}),
         });
       }

@@ -1,16 +1,20 @@
 import { useRef, useState } from 'react';
+import { useTranslationRef } from '@backstage/frontend-plugin-api';
 import { describeError } from '../api/errors';
+import { askDocsTranslationRef } from '../translation';
 
 /**
  * API calls a control starts on click: `pending` is the key of the one running, `error` the
- * description of the last failure (cleared when another call starts; `setError` sets it from
+ * description of the last failure (cleared when another call starts; `setError` records one from
  * elsewhere, e.g. a load on mount). Only the latest call settles them: an earlier one finishing
  * must not clear the pending key of a later one, or show its error instead. `call` gets a check
  * that says whether it is still the latest.
  */
 export function usePendingCall<K>() {
+  const { t } = useTranslationRef(askDocsTranslationRef);
   const [pending, setPending] = useState<K>();
-  const [error, setError] = useState<string>();
+  // Kept as thrown and described when shown, in the language shown then.
+  const [failure, setFailure] = useState<unknown>();
   const latest = useRef(0);
   const run = async (
     key: K,
@@ -19,14 +23,16 @@ export function usePendingCall<K>() {
     const id = ++latest.current;
     const isLatest = () => latest.current === id;
     setPending(key);
-    setError(undefined);
+    setFailure(undefined);
     try {
       await call(isLatest);
     } catch (e) {
-      if (isLatest()) setError(describeError(e));
+      if (isLatest()) setFailure(e);
     } finally {
       if (isLatest()) setPending(undefined);
     }
   };
-  return { pending, error, setError, run };
+  const error = failure === undefined ? undefined : describeError(failure, t);
+  // setError takes what was thrown (or undefined), as the calls' own failures are kept.
+  return { pending, error, setError: setFailure, run };
 }

@@ -1,9 +1,11 @@
-import { screen, within } from '@testing-library/react';
+import { cleanup, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { renderInTestApp, TestApiProvider } from '@backstage/test-utils';
 import type { TestAppOptions } from '@backstage/test-utils';
 import { entityRouteRef } from '@backstage/plugin-catalog-react';
 import {
+  EVIDENCE_ONLY_NOTICE,
+  NOT_IN_KNOWLEDGE_BASE_ANSWER,
   REDACTED_ANSWER_TEXT,
   REDACTED_NOTICE,
 } from '@askdocs/plugin-ask-docs-common';
@@ -96,8 +98,64 @@ describe('AnswerView', () => {
     await renderView(notInKbResponse);
     expectOnlyState('ask-docs-state-not-in-kb');
     expect(screen.getByText('Not in the knowledge base')).toBeInTheDocument();
+    expect(screen.getByTestId('ask-docs-state-not-in-kb')).toHaveTextContent(
+      NOT_IN_KNOWLEDGE_BASE_ANSWER,
+    );
     expect(screen.queryByTestId('ask-docs-sources')).toBeNull();
     expect(screen.queryByTestId('ask-docs-answer-text')).toBeNull();
+  });
+
+  it('shows a not-in-knowledge-base reply other than the fixed one as sent', async () => {
+    await renderView({ ...notInKbResponse, answer: 'Ask the platform team.' });
+    const state = screen.getByTestId('ask-docs-state-not-in-kb');
+    expect(state).toHaveTextContent('Ask the platform team.');
+    expect(state).not.toHaveTextContent(NOT_IN_KNOWLEDGE_BASE_ANSWER);
+  });
+
+  it('explains an evidence-only response without a notice of its own', async () => {
+    await renderView({ ...evidenceOnlyResponse, notice: undefined });
+    expect(
+      screen.getByTestId('ask-docs-state-evidence-only'),
+    ).toHaveTextContent(EVIDENCE_ONLY_NOTICE);
+  });
+
+  it(`words a quota hold by its reason and limit, and shows an unknown reason's notice \
+as sent`, async () => {
+    const backendNotice =
+      'Not an answer: you have had 20 language model answers in the last hour.';
+    await renderView({
+      ...evidenceOnlyResponse,
+      notice: backendNotice,
+      reason: 'quota_exceeded',
+      quota: { calls: 20, windowSeconds: 3_600 },
+    });
+    const held = screen.getByTestId('ask-docs-state-evidence-only');
+    expect(held).toHaveTextContent(
+      "you have reached this portal's limit of language model answers (20 / 1 hour)",
+    );
+    expect(held).not.toHaveTextContent(backendNotice);
+    cleanup();
+
+    // Without the limit (a backend that did not send it), the notice as sent.
+    await renderView({
+      ...evidenceOnlyResponse,
+      notice: backendNotice,
+      reason: 'quota_exceeded',
+    });
+    expect(
+      screen.getByTestId('ask-docs-state-evidence-only'),
+    ).toHaveTextContent(backendNotice);
+    cleanup();
+
+    // A reason this UI does not know yet (a newer backend): the notice, as sent.
+    await renderView({
+      ...evidenceOnlyResponse,
+      notice: backendNotice,
+      reason: 'something_new' as any,
+    });
+    expect(
+      screen.getByTestId('ask-docs-state-evidence-only'),
+    ).toHaveTextContent(backendNotice);
   });
 
   it('labels evidence-only as "Not an answer" and links the passages', async () => {
@@ -147,6 +205,23 @@ describe('AnswerView', () => {
     );
     expect(screen.getByTestId('ask-docs-outdated')).toHaveTextContent(
       'A newer revision of a cited document exists: Release process',
+    );
+  });
+
+  it('counts the cited documents when several have newer revisions', async () => {
+    await renderView(
+      recordOf(groundedResponse, {
+        outdatedSources: ['Release process', 'Deployment'].map(title => ({
+          documentId: `doc-${title}`,
+          title,
+          answeredRevision: 'r1',
+          currentRevision: 'r2',
+        })),
+      }),
+    );
+    expect(screen.getByTestId('ask-docs-outdated')).toHaveTextContent(
+      'Newer revisions of 2 cited documents exist: Release process, Deployment. ' +
+        'This answer may be out of date; ask again for a current one.',
     );
   });
 

@@ -2,14 +2,22 @@ import Box from '@material-ui/core/Box';
 import Typography from '@material-ui/core/Typography';
 import { Alert, AlertTitle } from '@material-ui/lab';
 import {
+  CONTEXT_TOO_LARGE_NOTICE,
   EVIDENCE_ONLY_NOTICE,
+  MODEL_FOUND_NO_ANSWER_NOTICE,
   NOT_IN_KNOWLEDGE_BASE_ANSWER,
-  REDACTED_NOTICE,
+  REDACTED_ANSWER_TEXT,
+  UNCITED_ANSWER_NOTICE,
+  UNSUPPORTED_ANSWER_NOTICE,
 } from '@askdocs/plugin-ask-docs-common';
 import type {
   AnswerRecord,
   AskResponse,
+  NoticeReason,
 } from '@askdocs/plugin-ask-docs-common';
+import { useTranslationRef } from '@backstage/frontend-plugin-api';
+import { useLocaleFormat } from '../../hooks/useLocaleFormat';
+import { askDocsTranslationRef } from '../../translation';
 import { AnswerText } from '../AnswerText';
 import { FeedbackButtons } from './FeedbackButtons';
 import { SourceList } from './SourceList';
@@ -31,6 +39,49 @@ function isRecord(r: AskResponse | AnswerRecord): r is AnswerRecord {
   return Array.isArray((r as AnswerRecord).outdatedSources);
 }
 
+/** The UI's translation of one of the backend's fixed English texts; any other text as sent. */
+function localized(
+  text: string | undefined,
+  fixed: string,
+  translated: string,
+) {
+  return !text || text === fixed ? translated : text;
+}
+
+/** The UI's text for each reason there is no model answer (the backend's notice in English). */
+const REASON_MESSAGES = {
+  // Complete for the type's sake: the not-in-knowledge-base view words its answer itself.
+  no_evidence: 'answerView.notInKnowledgeBase.message',
+  model_found_no_answer: 'answerView.reasons.modelFoundNoAnswer',
+  no_model: 'answerView.evidenceOnly.message',
+  model_failed: 'answerView.evidenceOnly.message',
+  context_too_large: 'answerView.reasons.contextTooLarge',
+  uncited_answer: 'answerView.reasons.uncitedAnswer',
+  unsupported_answer: 'answerView.reasons.unsupportedAnswer',
+  quota_exceeded: 'answerView.reasons.quotaExceeded',
+} as const satisfies Record<NoticeReason, string>;
+
+/** Answers recorded before `reason` existed: their fixed notices say the same. */
+const REASON_OF_NOTICE = new Map<string, NoticeReason>([
+  [MODEL_FOUND_NO_ANSWER_NOTICE, 'model_found_no_answer'],
+  [CONTEXT_TOO_LARGE_NOTICE, 'context_too_large'],
+  [UNCITED_ANSWER_NOTICE, 'uncited_answer'],
+  [UNSUPPORTED_ANSWER_NOTICE, 'unsupported_answer'],
+]);
+
+/**
+ * Why the response holds no model answer, when the UI can word it: a reason a newer backend
+ * added, or a spent quota without its limit, is shown as the notice, in the backend's words.
+ */
+function knownReason(response: AskResponse): NoticeReason | undefined {
+  const reason =
+    response.reason ??
+    (response.notice ? REASON_OF_NOTICE.get(response.notice) : undefined);
+  if (reason === undefined || !Object.hasOwn(REASON_MESSAGES, reason))
+    return undefined;
+  return reason === 'quota_exceeded' && !response.quota ? undefined : reason;
+}
+
 export interface AnswerViewProps {
   response: AskResponse | AnswerRecord;
   /** Hides the feedback buttons (e.g. in compact embeddings). */
@@ -40,11 +91,25 @@ export interface AnswerViewProps {
 /** One finished answer in whichever state it came back in. */
 export function AnswerView(props: AnswerViewProps) {
   const { response } = props;
+  const { t } = useTranslationRef(askDocsTranslationRef);
   const kind = answerKind(response);
   const outdated = isRecord(response) ? response.outdatedSources : [];
   const redacted = isRecord(response) ? response.redacted : undefined;
   // A redacted record's notice is REDACTED_NOTICE, shown once above whichever view applies.
   const notice = redacted ? undefined : response.notice;
+  // Why there is no model answer, in the UI's language when the backend said why (answers
+  // recorded before `reason` existed have only the English notice).
+  const format = useLocaleFormat();
+  const reason = knownReason(response);
+  const quota = response.quota;
+  let reasonText: string | undefined;
+  if (reason === 'quota_exceeded' && quota)
+    reasonText = t('answerView.reasons.quotaExceeded', {
+      calls: format.number(quota.calls),
+      window: format.duration(quota.windowSeconds),
+    });
+  else if (reason && reason !== 'quota_exceeded')
+    reasonText = t(REASON_MESSAGES[reason]);
 
   return (
     <Box data-testid={`ask-docs-state-${kind}`} data-answer-id={response.id}>
@@ -58,7 +123,10 @@ export function AnswerView(props: AnswerViewProps) {
           {response.corrections.map((c, i) => (
             <span key={i}>
               {i > 0 && ' · '}
-              Searched for <strong>{c.to}</strong> instead of <em>{c.from}</em>
+              {t('answerView.correction', {
+                corrected: <strong>{c.to}</strong>,
+                original: <em>{c.from}</em>,
+              })}
             </span>
           ))}
         </Typography>
@@ -67,9 +135,11 @@ export function AnswerView(props: AnswerViewProps) {
       {outdated.length > 0 && (
         <Box mb={2}>
           <Alert severity="warning" data-testid="ask-docs-outdated">
-            A newer revision of a cited document exists:{' '}
-            {outdated.map(o => o.title).join(', ')}. This answer may be out of
-            date; ask again for a current one.
+            {t('answerView.outdated', {
+              count: outdated.length,
+              titles: outdated.map(o => o.title).join(', '),
+            })}{' '}
+            {t('answerView.outdatedAdvice')}
           </Alert>
         </Box>
       )}
@@ -77,7 +147,7 @@ export function AnswerView(props: AnswerViewProps) {
       {redacted && (
         <Box mb={2}>
           <Alert severity="info" data-testid="ask-docs-redacted">
-            {REDACTED_NOTICE}
+            {t('answerView.redacted.notice')}
           </Alert>
         </Box>
       )}
@@ -87,7 +157,7 @@ export function AnswerView(props: AnswerViewProps) {
           <AnswerText text={response.answer} sources={response.sources} />
           <Box mt={2}>
             <SourceList
-              heading="Sources"
+              heading={t('answerView.sources')}
               testId="ask-docs-sources"
               passages={response.sources}
             />
@@ -97,10 +167,20 @@ export function AnswerView(props: AnswerViewProps) {
 
       {kind === 'not-in-kb' && (
         <Alert severity="info">
-          <AlertTitle>Not in the knowledge base</AlertTitle>
-          {response.answer || NOT_IN_KNOWLEDGE_BASE_ANSWER}
-          {notice && notice !== response.answer && (
-            <Typography variant="body2">{notice}</Typography>
+          <AlertTitle>{t('answerView.notInKnowledgeBase.title')}</AlertTitle>
+          {localized(
+            response.answer,
+            NOT_IN_KNOWLEDGE_BASE_ANSWER,
+            t('answerView.notInKnowledgeBase.message'),
+          )}
+          {reason === 'model_found_no_answer' ? (
+            <Typography variant="body2">{reasonText}</Typography>
+          ) : (
+            !reason &&
+            notice &&
+            notice !== response.answer && (
+              <Typography variant="body2">{notice}</Typography>
+            )
           )}
         </Alert>
       )}
@@ -111,19 +191,28 @@ export function AnswerView(props: AnswerViewProps) {
             {redacted?.answerText ? (
               // The text is REDACTED_ANSWER_TEXT: the answer exists, its reader may not see it.
               <>
-                <AlertTitle>Answer redacted</AlertTitle>
-                {response.answer}
+                <AlertTitle>{t('answerView.redacted.title')}</AlertTitle>
+                {localized(
+                  response.answer,
+                  REDACTED_ANSWER_TEXT,
+                  t('answerView.redacted.message'),
+                )}
               </>
             ) : (
               <>
-                <AlertTitle>Not an answer</AlertTitle>
-                {notice || EVIDENCE_ONLY_NOTICE}
+                <AlertTitle>{t('answerView.evidenceOnly.title')}</AlertTitle>
+                {reasonText ??
+                  localized(
+                    notice,
+                    EVIDENCE_ONLY_NOTICE,
+                    t('answerView.evidenceOnly.message'),
+                  )}
               </>
             )}
           </Alert>
           <Box mt={2}>
             <SourceList
-              heading="Relevant passages"
+              heading={t('answerView.evidence')}
               testId="ask-docs-evidence"
               passages={
                 response.evidence.length > 0

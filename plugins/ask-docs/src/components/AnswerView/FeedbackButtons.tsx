@@ -5,9 +5,11 @@ import Typography from '@material-ui/core/Typography';
 import ThumbUpIcon from '@material-ui/icons/ThumbUpOutlined';
 import ThumbDownIcon from '@material-ui/icons/ThumbDownOutlined';
 import { useApi } from '@backstage/core-plugin-api';
+import { useTranslationRef } from '@backstage/frontend-plugin-api';
 import type { AnswerFeedback } from '@askdocs/plugin-ask-docs-common';
 import { askDocsApiRef } from '../../api/AskDocsApi';
 import { usePendingCall } from '../../hooks/usePendingCall';
+import { askDocsTranslationRef } from '../../translation';
 
 export interface FeedbackButtonsProps {
   answerId: string;
@@ -16,13 +18,14 @@ export interface FeedbackButtonsProps {
 }
 
 const RATINGS = [
-  { rating: 'up', label: 'Helpful', Icon: ThumbUpIcon },
-  { rating: 'down', label: 'Not helpful', Icon: ThumbDownIcon },
+  { rating: 'up', label: 'feedback.helpful', Icon: ThumbUpIcon },
+  { rating: 'down', label: 'feedback.notHelpful', Icon: ThumbDownIcon },
 ] as const;
 
 /** Thumbs up/down for one answer; sent once, then shown as given. */
 export function FeedbackButtons(props: FeedbackButtonsProps) {
   const api = useApi(askDocsApiRef);
+  const { t } = useTranslationRef(askDocsTranslationRef);
   const [given, setGiven] = useState<AnswerFeedback['rating'] | undefined>(
     props.initial?.rating,
   );
@@ -37,14 +40,14 @@ export function FeedbackButtons(props: FeedbackButtonsProps) {
   return (
     <div data-testid="ask-docs-feedback">
       <Typography variant="caption" color="textSecondary">
-        {given ? 'Thanks for your feedback.' : 'Was this helpful?'}
+        {given ? t('feedback.thanks') : t('feedback.question')}
       </Typography>
       {RATINGS.map(({ rating, label, Icon }) => (
-        <Tooltip key={rating} title={label}>
+        <Tooltip key={rating} title={t(label)}>
           <span>
             <IconButton
               size="small"
-              aria-label={label}
+              aria-label={t(label)}
               aria-pressed={given === rating}
               color={given === rating ? 'primary' : 'default'}
               disabled={pending !== undefined || given !== undefined}
@@ -58,7 +61,7 @@ export function FeedbackButtons(props: FeedbackButtonsProps) {
       {error && (
         <Typography variant="caption" color="error" role="alert">
           {' '}
-          Feedback was not saved: {error}
+          {t('feedback.notSaved', { error })}
         </Typography>
       )}
     </div>

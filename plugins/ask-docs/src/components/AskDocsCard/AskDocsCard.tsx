@@ -1,5 +1,7 @@
 import { InfoCard } from '@backstage/core-components';
+import { useTranslationRef } from '@backstage/frontend-plugin-api';
 import type { AskScope } from '@askdocs/plugin-ask-docs-common';
+import { askDocsTranslationRef } from '../../translation';
 import { AskDocsPanel } from '../AskDocsPanel';
 
 export interface AskDocsCardProps {
@@ -10,8 +12,9 @@ export interface AskDocsCardProps {
 
 /** The question panel in a card, for home pages and dashboards. */
 export function AskDocsCard(props: AskDocsCardProps) {
+  const { t } = useTranslationRef(askDocsTranslationRef);
   return (
-    <InfoCard title={props.title ?? 'Ask the docs'}>
+    <InfoCard title={props.title ?? t('askDocsCard.title')}>
       <AskDocsPanel
         // Another scope (an entity page swapping its entity) starts with an empty box and no
         // thread: an answer and its follow-ups belong to the documents they were asked about.

@@ -2,6 +2,8 @@ import { useEffect, useState } from 'react';
 import { useLocation, useSearchParams } from 'react-router-dom';
 import Box from '@material-ui/core/Box';
 import { Content, Header, Page } from '@backstage/core-components';
+import { useTranslationRef } from '@backstage/frontend-plugin-api';
+import { askDocsTranslationRef } from '../../translation';
 import { AskDocsPanel } from '../AskDocsPanel';
 import { IngestionProgressPanel } from '../IngestionProgressPanel';
 
@@ -53,12 +55,10 @@ export function AskDocsPageContent() {
 
 /** Full page for the legacy frontend system. */
 export function AskDocsPage() {
+  const { t } = useTranslationRef(askDocsTranslationRef);
   return (
     <Page themeId="tool">
-      <Header
-        title="Ask the docs"
-        subtitle="Answers from TechDocs and the catalog, with the sources they come from"
-      />
+      <Header title={t('page.title')} subtitle={t('page.subtitle')} />
       <AskDocsPageContent />
     </Page>
   );

@@ -7,11 +7,14 @@ import TextField from '@material-ui/core/TextField';
 import Typography from '@material-ui/core/Typography';
 import { Alert, AlertTitle } from '@material-ui/lab';
 import type { AskScope } from '@askdocs/plugin-ask-docs-common';
+import { useTranslationRef } from '@backstage/frontend-plugin-api';
 import { AnswerText } from '../AnswerText';
 import { AnswerView } from '../AnswerView';
 import { HistoryList } from '../HistoryList';
 import { useAskDocs } from '../../hooks/useAskDocs';
 import type { AskState } from '../../hooks/useAskDocs';
+import { askDocsTranslationRef } from '../../translation';
+import type { AskDocsTranslate } from '../../translation';
 
 export interface AskDocsPanelProps {
   /** Restricts retrieval, e.g. to one entity's documents. */
@@ -23,16 +26,11 @@ export interface AskDocsPanelProps {
   placeholder?: string;
 }
 
-const STEP_LABEL = {
-  retrieving: 'Searching the documentation…',
-  // The streamed text may still end as "Not an answer" (no citation holds): a draft until then.
-  generating: 'Writing the answer (a draft until its citations are checked)…',
-} as const;
-
 /** Question box, streaming answer and (optionally) the asker's history. */
 export function AskDocsPanel(props: AskDocsPanelProps) {
   const { scope, showHistory, initialQuestion } = props;
   const { state, ask, open, reset } = useAskDocs();
+  const { t } = useTranslationRef(askDocsTranslationRef);
   const [question, setQuestion] = useState(initialQuestion ?? '');
   const [answeredCount, setAnsweredCount] = useState(0);
   // The answered turns of the current thread, oldest first; the last one's id is the next
@@ -57,7 +55,9 @@ export function AskDocsPanel(props: AskDocsPanelProps) {
     const turn = { id: state.response.id, question: state.question };
     if (state.origin === 'ask') {
       setAnsweredCount(n => n + 1);
-      setThread(t => (t.some(x => x.id === turn.id) ? t : [...t, turn]));
+      setThread(turns =>
+        turns.some(x => x.id === turn.id) ? turns : [...turns, turn],
+      );
     }
   }, [state]);
 
@@ -76,7 +76,7 @@ export function AskDocsPanel(props: AskDocsPanelProps) {
     reset();
   };
   // Questions of the thread before the one shown (up to the id the shown one followed).
-  const upTo = thread.findIndex(t => t.id === asked);
+  const upTo = thread.findIndex(turn => turn.id === asked);
   const previous = state.phase === 'idle' ? [] : thread.slice(0, upTo + 1);
 
   const submit = (event: FormEvent) => {
@@ -94,8 +94,8 @@ export function AskDocsPanel(props: AskDocsPanelProps) {
             fullWidth
             variant="outlined"
             size="small"
-            label="Ask a question about the documentation"
-            placeholder={props.placeholder ?? 'How do I roll back a release?'}
+            label={t('askPanel.label')}
+            placeholder={props.placeholder ?? t('askPanel.placeholder')}
             value={question}
             onChange={e => setQuestion(e.target.value)}
             // No maxLength: the browser would cut a pasted question silently; the backend's
@@ -110,7 +110,7 @@ export function AskDocsPanel(props: AskDocsPanelProps) {
             disabled={question.trim() === ''}
             data-testid="ask-docs-submit"
           >
-            Ask
+            {t('askPanel.submit')}
           </Button>
           {thread.length > 0 && (
             <Button
@@ -118,21 +118,21 @@ export function AskDocsPanel(props: AskDocsPanelProps) {
               onClick={newQuestion}
               data-testid="ask-docs-new-question"
             >
-              New question
+              {t('askPanel.newQuestion')}
             </Button>
           )}
         </Box>
       </form>
       {previous.length > 0 && (
         <Box mt={2} data-testid="ask-docs-thread">
-          {previous.map((t, i) => (
+          {previous.map((turn, i) => (
             <Typography
-              key={t.id}
+              key={turn.id}
               variant="caption"
               color="textSecondary"
               display="block"
             >
-              {i + 1}. {t.question}
+              {i + 1}. {turn.question}
             </Typography>
           ))}
         </Box>
@@ -192,6 +192,7 @@ export interface AskStateViewProps {
  * in place across phases (one per panel), so screen readers announce the answer when it is done.
  */
 export function AskStateView(props: AskStateViewProps) {
+  const { t } = useTranslationRef(askDocsTranslationRef);
   return (
     <div
       role="status"
@@ -201,12 +202,12 @@ export function AskStateView(props: AskStateViewProps) {
       // Busy while streaming: the text is read once, whole, rather than at every delta.
       aria-busy={props.state.phase === 'streaming'}
     >
-      {phaseView(props)}
+      {phaseView(props, t)}
     </div>
   );
 }
 
-function phaseView(props: AskStateViewProps): ReactNode {
+function phaseView(props: AskStateViewProps, t: AskDocsTranslate): ReactNode {
   const { state } = props;
   switch (state.phase) {
     case 'idle':
@@ -215,9 +216,9 @@ function phaseView(props: AskStateViewProps): ReactNode {
       return (
         <div data-testid="ask-docs-streaming" aria-busy="true">
           <Typography variant="caption" color="textSecondary">
-            {STEP_LABEL[state.step]}
+            {t(`askState.${state.step}`)}
           </Typography>
-          <LinearProgress aria-label={STEP_LABEL[state.step]} />
+          <LinearProgress aria-label={t(`askState.${state.step}`)} />
           {state.text && (
             <Box mt={1}>
               {/* Sources arrive with the final event; until then markers stay plain text. */}
@@ -234,17 +235,17 @@ function phaseView(props: AskStateViewProps): ReactNode {
           action={
             props.onRetry && (
               <Button color="inherit" size="small" onClick={props.onRetry}>
-                Retry
+                {t('askState.retry')}
               </Button>
             )
           }
         >
-          <AlertTitle>The question could not be answered</AlertTitle>
+          <AlertTitle>{t('askState.errorTitle')}</AlertTitle>
           {state.message}
           {state.requestId && (
             // For an administrator to find the details in the server's log.
             <Typography variant="caption" display="block">
-              request id {state.requestId}
+              {t('askState.requestId', { requestId: state.requestId })}
             </Typography>
           )}
         </Alert>

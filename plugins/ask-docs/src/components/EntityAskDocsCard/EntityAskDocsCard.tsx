@@ -1,4 +1,6 @@
+import { useTranslationRef } from '@backstage/frontend-plugin-api';
 import { useEntity } from '@backstage/plugin-catalog-react';
+import { askDocsTranslationRef } from '../../translation';
 import { AskDocsCard } from '../AskDocsCard';
 import { entityScope } from '../entityScope';
 
@@ -9,12 +11,13 @@ export interface EntityAskDocsCardProps {
 /** "Ask about this component's docs": the panel scoped to the current entity. */
 export function EntityAskDocsCard(props: EntityAskDocsCardProps) {
   const { entity } = useEntity();
+  const { t } = useTranslationRef(askDocsTranslationRef);
   const name = entity.metadata.title ?? entity.metadata.name;
   return (
     <AskDocsCard
-      title={props.title ?? `Ask about ${name}'s docs`}
+      title={props.title ?? t('entityCard.title', { name })}
       scope={entityScope(entity)}
-      placeholder={`What would you like to know about ${name}?`}
+      placeholder={t('askPanel.entityPlaceholder', { name })}
     />
   );
 }

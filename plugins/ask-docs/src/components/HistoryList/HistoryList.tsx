@@ -5,19 +5,21 @@ import ListItem from '@material-ui/core/ListItem';
 import ListItemText from '@material-ui/core/ListItemText';
 import Typography from '@material-ui/core/Typography';
 import { useApi } from '@backstage/core-plugin-api';
+import { useTranslationRef } from '@backstage/frontend-plugin-api';
 import type {
   AnswerRecord,
   AnswerStatus,
 } from '@askdocs/plugin-ask-docs-common';
 import { askDocsApiRef } from '../../api/AskDocsApi';
-import { describeError } from '../../api/errors';
+import { useLocaleFormat } from '../../hooks/useLocaleFormat';
 import { usePendingCall } from '../../hooks/usePendingCall';
+import { askDocsTranslationRef } from '../../translation';
 
-const STATUS_LABEL: Record<AnswerStatus, string> = {
-  answered: 'Answered',
-  not_in_knowledge_base: 'Not in the knowledge base',
-  evidence_only: 'Evidence only',
-};
+const STATUS_LABEL = {
+  answered: 'historyList.status.answered',
+  not_in_knowledge_base: 'historyList.status.notInKnowledgeBase',
+  evidence_only: 'historyList.status.evidenceOnly',
+} as const satisfies Record<AnswerStatus, string>;
 
 export interface HistoryListProps {
   /** Change it to reload the list (e.g. after a new answer). */
@@ -37,6 +39,8 @@ export interface HistoryListProps {
 export function HistoryList(props: HistoryListProps) {
   const { refreshKey, onSelect, onOpen, limit = 20 } = props;
   const api = useApi(askDocsApiRef);
+  const { t } = useTranslationRef(askDocsTranslationRef);
+  const format = useLocaleFormat();
   const [items, setItems] = useState<AnswerRecord[]>();
   // A full page may have older answers behind it.
   const [hasOlder, setHasOlder] = useState(false);
@@ -62,7 +66,7 @@ export function HistoryList(props: HistoryListProps) {
         setHasOlder(list.length >= limit);
         setError(undefined);
       })
-      .catch(e => !signal.aborted && setError(describeError(e)))
+      .catch(e => !signal.aborted && setError(e))
       .finally(() => !signal.aborted && setReloading(false));
     return () => controller.abort();
   }, [api, limit, refreshKey, setError]);
@@ -82,7 +86,7 @@ export function HistoryList(props: HistoryListProps) {
       setHasOlder(page.length >= limit && older.length > 0);
       setError(undefined);
     } catch (e) {
-      if (!signal.aborted) setError(describeError(e));
+      if (!signal.aborted) setError(e);
     } finally {
       if (!signal.aborted) setLoadingOlder(false);
     }
@@ -102,7 +106,7 @@ export function HistoryList(props: HistoryListProps) {
   return (
     <div data-testid="ask-docs-history">
       <Typography variant="subtitle2" component="h3">
-        Your previous questions
+        {t('historyList.title')}
       </Typography>
       {error && (
         <Typography variant="body2" color="error" role="alert">
@@ -111,30 +115,36 @@ export function HistoryList(props: HistoryListProps) {
       )}
       {items && items.length === 0 && (
         <Typography variant="body2" color="textSecondary">
-          No questions yet.
+          {t('historyList.empty')}
         </Typography>
       )}
       {items && items.length > 0 && (
         <List dense>
-          {items.map(item => (
-            <ListItem
-              key={item.id}
-              button
-              disabled={loadingId === item.id}
-              onClick={() => open(item.id)}
-              data-testid="ask-docs-history-item"
-            >
-              <ListItemText
-                primary={item.question}
-                secondary={`${
-                  STATUS_LABEL[item.status] ?? item.status
-                } · ${formatDate(item.createdAt)}${
-                  // Asked for the user by another plugin: the user did not type it here.
-                  item.askedVia ? ` · asked through ${item.askedVia}` : ''
-                }`}
-              />
-            </ListItem>
-          ))}
+          {items.map(item => {
+            const status = STATUS_LABEL[item.status];
+            const details = [
+              status ? t(status) : item.status,
+              format.dateTime(item.createdAt),
+            ];
+            // Asked for the user by another plugin: the user did not type it here.
+            if (item.askedVia) {
+              details.push(t('historyList.askedVia', { actor: item.askedVia }));
+            }
+            return (
+              <ListItem
+                key={item.id}
+                button
+                disabled={loadingId === item.id}
+                onClick={() => open(item.id)}
+                data-testid="ask-docs-history-item"
+              >
+                <ListItemText
+                  primary={item.question}
+                  secondary={details.join(' · ')}
+                />
+              </ListItem>
+            );
+          })}
         </List>
       )}
       {items && hasOlder && (
@@ -144,14 +154,9 @@ export function HistoryList(props: HistoryListProps) {
           disabled={loadingOlder || reloading}
           data-testid="ask-docs-history-older"
         >
-          Show older questions
+          {t('historyList.showOlder')}
         </Button>
       )}
     </div>
   );
-}
-
-function formatDate(iso: string): string {
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? iso : date.toLocaleString();
 }

@@ -8,9 +8,13 @@ import ListItemText from '@material-ui/core/ListItemText';
 import Typography from '@material-ui/core/Typography';
 import { InfoCard } from '@backstage/core-components';
 import { useApi } from '@backstage/core-plugin-api';
+import { useTranslationRef } from '@backstage/frontend-plugin-api';
 import type { IngestionProgress } from '@askdocs/plugin-ask-docs-common';
 import { askDocsApiRef } from '../../api/AskDocsApi';
 import { describeError, isForbidden } from '../../api/errors';
+import { useLocaleFormat } from '../../hooks/useLocaleFormat';
+import { askDocsTranslationRef } from '../../translation';
+import type { AskDocsTranslate } from '../../translation';
 
 type Counter = {
   [K in keyof IngestionProgress]-?: IngestionProgress[K] extends number
@@ -18,16 +22,16 @@ type Counter = {
     : never;
 }[keyof IngestionProgress];
 
-/** The run's counters, in the order the panel shows them. */
-const COUNTERS: Array<[label: string, field: Counter]> = [
-  ['Entities', 'entitiesDone'],
-  ['Pages done', 'pagesDone'],
-  ['Pages skipped', 'pagesSkipped'],
-  ['Chunks written', 'chunksWritten'],
-  ['Chunks embedded', 'chunksEmbedded'],
-  ['Chunks deleted', 'chunksDeleted'],
-  ['Chunks re-analysed', 'chunksReanalysed'],
-];
+/** The run's counters, in the order the panel shows them, with their test ids. */
+const COUNTERS = [
+  ['entitiesDone', 'entities'],
+  ['pagesDone', 'pages-done'],
+  ['pagesSkipped', 'pages-skipped'],
+  ['chunksWritten', 'chunks-written'],
+  ['chunksEmbedded', 'chunks-embedded'],
+  ['chunksDeleted', 'chunks-deleted'],
+  ['chunksReanalysed', 'chunks-re-analysed'],
+] as const satisfies ReadonlyArray<readonly [Counter, string]>;
 
 export interface IngestionProgressPanelProps {
   /** How often to refresh while a run is in progress. */
@@ -44,8 +48,8 @@ interface Load {
    * hidden: a first failure other than 403 (a proxy's 502) says nothing about being an admin.
    */
   progress?: IngestionProgress;
-  /** Why the last refresh failed; cleared by the next that succeeds. */
-  error?: string;
+  /** Why the last refresh failed (as thrown); cleared by the next that succeeds. */
+  error?: unknown;
 }
 
 /**
@@ -55,9 +59,12 @@ interface Load {
 export function IngestionProgressPanel(props: IngestionProgressPanelProps) {
   const { pollIntervalMs = 5000 } = props;
   const api = useApi(askDocsApiRef);
+  const { t } = useTranslationRef(askDocsTranslationRef);
+  const format = useLocaleFormat();
   const [load, setLoad] = useState<Load>({ forbidden: false });
   const [starting, setStarting] = useState(false);
-  const [startError, setStartError] = useState<string>();
+  // Failures are kept as thrown and described when shown, in the language shown then.
+  const [startError, setStartError] = useState<unknown>();
 
   const refresh = useCallback(async () => {
     try {
@@ -69,7 +76,7 @@ export function IngestionProgressPanel(props: IngestionProgressPanelProps) {
       setLoad(l => ({
         ...l,
         forbidden: isForbidden(e),
-        error: describeError(e),
+        error: e,
       }));
     }
   }, [api]);
@@ -102,7 +109,7 @@ export function IngestionProgressPanel(props: IngestionProgressPanelProps) {
       await api.startIngestion();
       await refresh();
     } catch (e) {
-      setStartError(describeError(e));
+      setStartError(e);
     } finally {
       setStarting(false);
     }
@@ -110,24 +117,35 @@ export function IngestionProgressPanel(props: IngestionProgressPanelProps) {
 
   return (
     <InfoCard
-      title="Knowledge base ingestion"
-      subheader="Visible to administrators"
+      title={t('ingestionPanel.title')}
+      subheader={t('ingestionPanel.subheader')}
     >
       <div data-testid="ask-docs-ingestion">
-        {load.error && (
+        {load.error !== undefined && (
           <Typography color="error" role="alert">
-            {load.error}
+            {describeError(load.error, t)}
           </Typography>
         )}
-        {running && <LinearProgress aria-label="Ingestion run in progress" />}
+        {running && (
+          <LinearProgress aria-label={t('ingestionPanel.inProgress')} />
+        )}
         <Typography variant="body2" color="textSecondary" gutterBottom>
-          {describeRun(progress)}
+          {describeRun(progress, t, format.dateTime)}
         </Typography>
         <Box display="flex" flexWrap="wrap" style={{ gap: 24 }}>
-          {COUNTERS.map(([label, field]) => (
-            <Stat key={field} label={label} value={progress[field]} />
+          {COUNTERS.map(([field, testId]) => (
+            <Stat
+              key={field}
+              label={t(`ingestionPanel.counters.${field}`)}
+              value={format.number(progress[field])}
+              testId={testId}
+            />
           ))}
-          <Stat label="Errors" value={progress.errors.length} />
+          <Stat
+            label={t('ingestionPanel.counters.errors')}
+            value={format.number(progress.errors.length)}
+            testId="errors"
+          />
         </Box>
         {progress.errors.length > 0 && (
           <List dense data-testid="ask-docs-ingestion-error-list">
@@ -149,12 +167,12 @@ export function IngestionProgressPanel(props: IngestionProgressPanelProps) {
             onClick={start}
             disabled={starting || running}
           >
-            Start ingestion run
+            {t('ingestionPanel.start')}
           </Button>
-          <Button onClick={refresh}>Refresh</Button>
-          {startError && (
+          <Button onClick={refresh}>{t('ingestionPanel.refresh')}</Button>
+          {startError !== undefined && (
             <Typography variant="body2" color="error" role="alert">
-              {startError}
+              {describeError(startError, t)}
             </Typography>
           )}
         </Box>
@@ -163,13 +181,9 @@ export function IngestionProgressPanel(props: IngestionProgressPanelProps) {
   );
 }
 
-function Stat(props: { label: string; value: number }) {
+function Stat(props: { label: string; value: string; testId: string }) {
   return (
-    <div
-      data-testid={`ask-docs-ingestion-${props.label
-        .toLowerCase()
-        .replace(/ /g, '-')}`}
-    >
+    <div data-testid={`ask-docs-ingestion-${props.testId}`}>
       <Typography variant="caption" color="textSecondary" component="div">
         {props.label}
       </Typography>
@@ -180,13 +194,43 @@ function Stat(props: { label: string; value: number }) {
   );
 }
 
-function describeRun(progress: IngestionProgress): string {
-  if (progress.runId === null) return 'No ingestion run yet.';
-  const parts = [`Run ${progress.runId}: ${progress.status}`];
-  if (progress.trigger) parts.push(`(${progress.trigger})`);
-  if (progress.startedAt)
-    parts.push(`started ${new Date(progress.startedAt).toLocaleString()}`);
-  if (progress.finishedAt)
-    parts.push(`finished ${new Date(progress.finishedAt).toLocaleString()}`);
+const RUN_STATUSES: Record<IngestionProgress['status'], true> = {
+  idle: true,
+  running: true,
+  succeeded: true,
+  failed: true,
+};
+const RUN_TRIGGERS: Record<NonNullable<IngestionProgress['trigger']>, true> = {
+  schedule: true,
+  manual: true,
+};
+
+function describeRun(
+  progress: IngestionProgress,
+  t: AskDocsTranslate,
+  dateTime: (iso: string) => string,
+): string {
+  if (progress.runId === null) return t('ingestionPanel.noRun');
+  // A status or trigger a newer backend added is shown as sent, not as a message key.
+  const status = Object.hasOwn(RUN_STATUSES, progress.status)
+    ? t(`ingestionPanel.status.${progress.status}`)
+    : String(progress.status);
+  const parts: string[] = [
+    t('ingestionPanel.run', { runId: String(progress.runId), status }),
+  ];
+  if (progress.trigger)
+    parts.push(
+      Object.hasOwn(RUN_TRIGGERS, progress.trigger)
+        ? t(`ingestionPanel.trigger.${progress.trigger}`)
+        : `(${progress.trigger})`,
+    );
+  if (progress.startedAt) {
+    const date = dateTime(progress.startedAt);
+    parts.push(t('ingestionPanel.startedAt', { date }));
+  }
+  if (progress.finishedAt) {
+    const date = dateTime(progress.finishedAt);
+    parts.push(t('ingestionPanel.finishedAt', { date }));
+  }
   return parts.join(' ');
 }

@@ -3,9 +3,11 @@ import Box from '@material-ui/core/Box';
 import Paper from '@material-ui/core/Paper';
 import Typography from '@material-ui/core/Typography';
 import { makeStyles } from '@material-ui/core/styles';
+import { useTranslationRef } from '@backstage/frontend-plugin-api';
 import { useSearch } from '@backstage/plugin-search-react';
 import { AskStateView } from '../AskDocsPanel';
 import { useAskDocs } from '../../hooks/useAskDocs';
+import { askDocsTranslationRef } from '../../translation';
 
 const useStyles = makeStyles(theme => ({
   root: { padding: theme.spacing(2), marginBottom: theme.spacing(2) },
@@ -31,6 +33,7 @@ export interface AskDocsSearchAnswerCardProps {
 export function AskDocsSearchAnswerCard(props: AskDocsSearchAnswerCardProps) {
   const { debounceMs = 800, minLength = 3 } = props;
   const classes = useStyles();
+  const { t } = useTranslationRef(askDocsTranslationRef);
   const { term } = useSearch();
   const { state, ask, reset } = useAskDocs();
   const question = term.trim();
@@ -49,7 +52,7 @@ export function AskDocsSearchAnswerCard(props: AskDocsSearchAnswerCardProps) {
   const content = (
     <>
       <Typography variant="overline" color="textSecondary">
-        Answer from the docs
+        {t('searchAnswer.title')}
       </Typography>
       <Box>
         <AskStateView state={state} onRetry={() => ask(question)} />

@@ -2,9 +2,11 @@ import Button from '@material-ui/core/Button';
 import QuestionAnswerIcon from '@material-ui/icons/QuestionAnswer';
 import { Link } from '@backstage/core-components';
 import { useRouteRef } from '@backstage/core-plugin-api';
+import { useTranslationRef } from '@backstage/frontend-plugin-api';
 import { DefaultResultListItem } from '@backstage/plugin-search-react';
 import type { DefaultResultListItemProps } from '@backstage/plugin-search-react';
 import { rootRouteRef } from '../../routes';
+import { askDocsTranslationRef } from '../../translation';
 
 export interface AskDocsSearchResultListItemProps
   extends DefaultResultListItemProps {
@@ -30,6 +32,7 @@ export function AskDocsSearchResultListItem(
   props: AskDocsSearchResultListItemProps,
 ) {
   const { askPath, ...rest } = props;
+  const { t } = useTranslationRef(askDocsTranslationRef);
   const pagePath = useAskPagePath();
   const path = askPath ?? pagePath;
   const title = props.result?.title;
@@ -47,7 +50,7 @@ export function AskDocsSearchResultListItem(
             to={`${path}?q=${encodeURIComponent(title)}`}
             startIcon={<QuestionAnswerIcon fontSize="small" />}
           >
-            Ask the docs
+            {t('searchResult.ask')}
           </Button>
         ) : undefined)
       }

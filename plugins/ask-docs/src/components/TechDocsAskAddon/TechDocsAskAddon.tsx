@@ -1,6 +1,8 @@
 import Box from '@material-ui/core/Box';
 import Typography from '@material-ui/core/Typography';
+import { useTranslationRef } from '@backstage/frontend-plugin-api';
 import { useTechDocsReaderPage } from '@backstage/plugin-techdocs-react';
+import { askDocsTranslationRef } from '../../translation';
 import { AskDocsPanel } from '../AskDocsPanel';
 import { entityScope } from '../entityScope';
 
@@ -11,19 +13,20 @@ import { entityScope } from '../entityScope';
  */
 export function TechDocsAskAddon() {
   const { entityRef, entityMetadata } = useTechDocsReaderPage();
+  const { t } = useTranslationRef(askDocsTranslationRef);
   // Outside a reader the context holds an empty ref; an unscoped box would search all docs.
   if (!entityRef.name || !entityRef.kind) return null;
   const name = entityMetadata.value?.metadata.title ?? entityRef.name;
   return (
     <Box width="100%" mb={2} data-testid="ask-docs-techdocs-addon">
       <Typography variant="subtitle2" component="h2" gutterBottom>
-        Ask about these docs
+        {t('techDocsAddon.title')}
       </Typography>
       <AskDocsPanel
         // A new entity (navigating between docs sites) starts with an empty box.
         key={`${entityRef.namespace}/${entityRef.kind}/${entityRef.name}`}
         scope={entityScope(entityRef)}
-        placeholder={`What would you like to know about ${name}?`}
+        placeholder={t('askPanel.entityPlaceholder', { name })}
       />
     </Box>
   );

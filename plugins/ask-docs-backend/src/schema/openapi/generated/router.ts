@@ -88,6 +88,35 @@ const askResponseProperties = {
   notice: {
     type: 'string',
   },
+  reason: {
+    type: 'string',
+    description:
+      'Why there is no grounded model answer (set whenever status is not answered; absent on answers recorded before it existed), for clients that word it themselves',
+    enum: [
+      'no_evidence',
+      'model_found_no_answer',
+      'no_model',
+      'model_failed',
+      'context_too_large',
+      'uncited_answer',
+      'unsupported_answer',
+      'quota_exceeded',
+    ],
+  },
+  quota: {
+    type: 'object',
+    additionalProperties: false,
+    description: 'With reason quota_exceeded, the limit the asker reached',
+    required: ['calls', 'windowSeconds'],
+    properties: {
+      calls: {
+        type: 'integer',
+      },
+      windowSeconds: {
+        type: 'number',
+      },
+    },
+  },
   corrections: {
     type: 'array',
     items: {
