@@ -310,7 +310,8 @@ export interface AskDocsStore {
   setFeedback(id: string, feedback: AnswerFeedback): Promise<void>;
   /**
    * How many of this principal's recorded asks called the model in the last `withinSeconds`
-   * (database time), abandoned ones included and failed calls not: what a model quota counts.
+   * (database time), abandoned ones included, failed ones only when the model may have
+   * generated text (a timeout, an answer cut off): what a model quota counts.
    */
   countModelCalls(userRef: string, withinSeconds: number): Promise<number>;
   deleteAnswersBefore(date: Date): Promise<number>;

@@ -1,5 +1,9 @@
 import { Knex } from 'knex';
-import { AnswerFeedback, isAnswerId } from '@askdocs/plugin-ask-docs-common';
+import {
+  AnswerFeedback,
+  isAnswerId,
+  ModelFailureReason,
+} from '@askdocs/plugin-ask-docs-common';
 import { Visibility } from '../permissions';
 import { toVectorLiteral, vectorIndexName } from './vectorIndex';
 import {
@@ -41,6 +45,14 @@ function listedNoLaterThan(asOf: Date | Knex.Raw) {
   return (q: Knex.QueryBuilder) =>
     q.whereNull('attributes_at').orWhere('attributes_at', '<=', asOf);
 }
+
+/** Model failures in which the model generated nothing (llm.ts classifyModelError). */
+const UNSERVED_MODEL_CALLS: ModelFailureReason[] = [
+  'rejected',
+  'rate_limited',
+  'server_error',
+  'connection',
+];
 
 const NOT_NEWER_SQL =
   'ask_docs_entities.attributes_at IS NULL ' +
@@ -780,8 +792,12 @@ export class DatabaseAskDocsStore implements AskDocsStore {
     const [{ n }] = await this.db('ask_docs_answers')
       .where('user_ref', userRef)
       .whereNotNull('llm_model')
-      // A failed call (an outage, a bad key) answered nothing and costs nothing.
-      .whereRaw("coalesce(sources->>'reason', '') <> 'model_failed'")
+      // A call refused or never served generated nothing and costs nothing; a timed-out or
+      // cut-off one may have been generated, and billed, in full.
+      .whereRaw(
+        "coalesce(policy->'modelError'->>'reason', '') <> ALL(?::text[])",
+        [UNSERVED_MODEL_CALLS],
+      )
       .where(
         'created_at',
         '>',

@@ -10,10 +10,10 @@ describe('DatabaseAskDocsStore.countModelCalls', () => {
     userRef: string,
     o: {
       llmModel?: string;
-      secondsAgo?: number;
+      secondsAgo: number;
       status?: string;
-      reason?: string;
-    } = {},
+      modelError?: string;
+    },
   ) {
     await db.knex('ask_docs_answers').insert({
       id: randomUUID(),
@@ -21,49 +21,48 @@ describe('DatabaseAskDocsStore.countModelCalls', () => {
       question: 'q',
       status: o.status ?? 'answered',
       grounded: false,
-      policy: '{}',
+      policy: JSON.stringify({
+        modelError: o.modelError
+          ? { reason: o.modelError, message: 'x' }
+          : null,
+      }),
       retrieved: '[]',
       embedding_model: 'm',
       llm_model: o.llmModel ?? null,
       answer: '',
-      sources: JSON.stringify({ sources: [], reason: o.reason ?? null }),
+      sources: '{}',
       created_at: db.knex.raw('now() - make_interval(secs => ?)', [
-        o.secondsAgo ?? 0,
+        o.secondsAgo,
       ]),
     });
   }
 
-  it("counts the principal's model calls inside the window, abandoned ones too", async () => {
+  it("counts the principal's model calls in the window that may have cost something", async () => {
     const store = new DatabaseAskDocsStore(db.knex);
-    await answer('user:default/a', { llmModel: 'gpt', secondsAgo: 10 });
-    await answer('user:default/a', {
-      llmModel: 'gpt',
-      secondsAgo: 20,
-      status: 'abandoned',
-    });
-    // The model answered, though its text was not shown: a call.
-    await answer('user:default/a', {
-      llmModel: 'gpt',
-      secondsAgo: 30,
-      status: 'evidence_only',
-      reason: 'uncited_answer',
-    });
-    // Not counted: no model call (refused, or no model), a call that failed, one outside the
+    const user = 'user:default/a';
+    const call = (secondsAgo: number, extra: object = {}) =>
+      answer(user, { llmModel: 'gpt', secondsAgo, ...extra });
+    // Counted: an answer, an abandoned ask, and failures the model may have generated text for.
+    await call(10);
+    await call(200, { status: 'abandoned' });
+    await call(300, { status: 'evidence_only', modelError: 'timeout' });
+    await call(50, { status: 'evidence_only', modelError: 'incomplete' });
+    // Not counted: calls that generated nothing, an ask without a model call, one outside the
     // window, another user's.
-    await answer('user:default/a', {
-      llmModel: 'gpt',
-      secondsAgo: 5,
-      status: 'evidence_only',
-      reason: 'model_failed',
-    });
-    await answer('user:default/a', { secondsAgo: 5 });
-    await answer('user:default/a', { llmModel: 'gpt', secondsAgo: 4000 });
+    for (const modelError of [
+      'rejected',
+      'rate_limited',
+      'server_error',
+      'connection',
+    ])
+      await call(5, { status: 'evidence_only', modelError });
+    await answer(user, { secondsAgo: 5 });
+    await call(4000);
     await answer('user:default/b', { llmModel: 'gpt', secondsAgo: 10 });
 
-    await expect(store.countModelCalls('user:default/a', 3600)).resolves.toBe(
-      3,
-    );
-    await expect(store.countModelCalls('user:default/a', 15)).resolves.toBe(1);
+    await expect(store.countModelCalls(user, 3600)).resolves.toBe(4);
+    // The window slides: only the calls of the last 100 seconds (10 and 50 s ago).
+    await expect(store.countModelCalls(user, 100)).resolves.toBe(2);
     await expect(store.countModelCalls('user:default/b', 3600)).resolves.toBe(
       1,
     );

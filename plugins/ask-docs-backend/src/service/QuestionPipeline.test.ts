@@ -735,9 +735,18 @@ describe('AskService model quota', () => {
       service.ask({ question: 'ledger refunds' }, { credentials: e }),
     );
     // Whichever two reach the model first wait there; the third is held, so it ends first.
-    const held = await Promise.race(asks);
-    expect(held.reason).toBe('quota_exceeded');
-    open();
+    // Were none held, all three would wait: the timer fails the test instead of hanging it.
+    let timer: NodeJS.Timeout | undefined;
+    const none = new Promise<never>((_resolve, reject) => {
+      timer = setTimeout(() => reject(new Error('no ask was held')), 30_000);
+    });
+    try {
+      const held = await Promise.race([...asks, none]);
+      expect(held.reason).toBe('quota_exceeded');
+    } finally {
+      clearTimeout(timer);
+      open();
+    }
     const all = await Promise.all(asks);
     expect(model.seen).toHaveLength(2);
     expect(all.filter(r => r.reason === 'quota_exceeded')).toHaveLength(1);

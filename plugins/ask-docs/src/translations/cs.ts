@@ -56,8 +56,8 @@ export default {
     'odpověď nezobrazuje. Toto jsou nejrelevantnější pasáže z dokumentace.',
   'answerView.reasons.quotaExceeded':
     'Nejde o odpověď: váš limit odpovědí jazykového modelu na tomto portálu ' +
-    '({{calls}} / {{window}}) je vyčerpán, proto nebyl model dotázán. Model bude znovu ' +
-    'odpovídat, jakmile vaše starší odpovědi vypadnou z tohoto období. Toto jsou ' +
+    '({{calls}} / {{window}}) je vyčerpán, proto model nebyl dotázán. Model bude znovu ' +
+    'odpovídat, jakmile budou vaše dřívější odpovědi starší než toto období. Toto jsou ' +
     'nejrelevantnější pasáže z dokumentace.',
   'answerView.redacted.title': 'Odpověď je skrytá',
   'answerView.redacted.message':
