@@ -184,6 +184,38 @@ retrieved`, async () => {
     expect(holdModel).not.toHaveBeenCalled();
   });
 
+  it('says when it asks the model, before the first text, and not when it does not', async () => {
+    fake.setBehaviour(() => ({
+      text: 'Run it [Release process].',
+      chunkDelayMs: 1,
+    }));
+    const events: string[] = [];
+    await ask(undefined, {
+      onModelCall: () => events.push('model'),
+      onDelta: () => events.push('delta'),
+    });
+    expect(events[0]).toBe('model');
+    expect(events.filter(e => e === 'model')).toHaveLength(1);
+    expect(events).toContain('delta');
+
+    const onModelCall = jest.fn();
+    await answerQuestion({
+      question: 'q',
+      chunks: [rollback],
+      model: undefined,
+      options: { onModelCall },
+    });
+    await ask(undefined, { maxContextChars: 10, onModelCall });
+    await answerQuestion({
+      question: 'q',
+      chunks: [rollback],
+      model: makeModel(),
+      options: { onModelCall },
+      holdModel: async () => ({ reason: 'quota_exceeded', notice: 'Held.' }),
+    });
+    expect(onModelCall).not.toHaveBeenCalled();
+  });
+
   it('gives evidence only, and calls no model, when no passage fits the budget', async () => {
     const result = await ask(undefined, { maxContextChars: 10 });
     expectEvidenceOnly(result, CONTEXT_TOO_LARGE_NOTICE, 'context_too_large');

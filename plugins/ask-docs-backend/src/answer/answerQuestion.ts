@@ -44,6 +44,8 @@ export interface AnswerOptions {
   signal?: AbortSignal;
   /** Streams the raw model text; the final status and sources come with the result. */
   onDelta?: (text: string) => void;
+  /** Called once, just before the model is asked: not when evidence alone is the answer. */
+  onModelCall?: () => void;
 }
 
 /**
@@ -201,6 +203,7 @@ export async function answerQuestion(
   let rawOutput: string;
   let streamed = '';
   const onDelta = options.onDelta;
+  options.onModelCall?.();
   try {
     rawOutput = await model.complete(prompt.messages, {
       signal: options.signal,

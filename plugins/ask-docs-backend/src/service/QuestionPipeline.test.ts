@@ -790,6 +790,24 @@ describe('AskService model quota', () => {
     expect(next.reason).toBe('quota_exceeded');
   });
 
+  it("reports the 'generating' phase only when the model is asked", async () => {
+    const phases = async (service: AskService, name: string) => {
+      const onPhase = jest.fn();
+      await service.ask(
+        { question: 'ledger refunds' },
+        { credentials: user(name), onPhase },
+      );
+      return onPhase.mock.calls.map(([phase]) => phase);
+    };
+    const { service } = limited();
+    expect(await phases(service, 'g')).toEqual(['generating']);
+    await phases(service, 'g');
+    // Held by the quota: the evidence comes without the model, and without "writing".
+    expect(await phases(service, 'g')).toEqual([]);
+    // No model at all: likewise.
+    expect(await phases(askService(), 'h')).toEqual([]);
+  });
+
   it('counts nothing without a quota', async () => {
     const store = new DatabaseAskDocsStore(db.knex);
     const count = jest.spyOn(store, 'countModelCalls');

@@ -238,7 +238,7 @@ export class QuestionPipeline {
     retrieval: PipelineRetrieval,
     call: Pick<
       PipelineRunOptions,
-      'onDelta' | 'signal' | 'conversation' | 'holdModel'
+      'onDelta' | 'onPhase' | 'signal' | 'conversation' | 'holdModel'
     > = {},
   ): Promise<Omit<PipelineAnswer, 'retrieval'>> {
     const chunks: RetrievedChunk[] = retrieval.chunks.map(c => ({
@@ -250,7 +250,13 @@ export class QuestionPipeline {
       focus: retrieval.searchedFor,
       chunks,
       model: this.o.model,
-      options: { ...this.o.answer, onDelta: call.onDelta, signal: call.signal },
+      options: {
+        ...this.o.answer,
+        onDelta: call.onDelta,
+        signal: call.signal,
+        // 'generating' only when the model is asked, not for evidence alone (no model, a quota).
+        onModelCall: call.onPhase && (() => call.onPhase?.('generating')),
+      },
       conversation: call.conversation,
       holdModel: call.holdModel,
     });
@@ -281,7 +287,6 @@ export class QuestionPipeline {
       : searched;
     signal?.throwIfAborted();
     call.onRetrieved?.(retrieval);
-    call.onPhase?.('generating');
     return { retrieval, ...(await this.answer(question, retrieval, call)) };
   }
 }
