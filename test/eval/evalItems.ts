@@ -5,7 +5,7 @@
 import fs from 'fs';
 import path from 'path';
 import { corporaDir } from '../../plugins/ask-docs-backend/src/ingestion/parsing/testUtils';
-import { chatVariants } from './questionContext';
+import { chatVariants, contextVariants } from './questionContext';
 import { formVariants } from './questionForm';
 import { typingVariants } from './questionTyping';
 
@@ -51,6 +51,11 @@ export const EVAL_SETS = [
   'chat-train',
   'chat-dev',
   'chat-test',
+  // The same questions after or before a sentence of context (questionContext.ts); when named.
+  'context-shared-dev',
+  'context-train',
+  'context-dev',
+  'context-test',
   // The same questions with one typing slip, and Czech ones without diacritics
   // (questionTyping.ts); run when named.
   'typo-shared-dev',
@@ -69,7 +74,7 @@ export const EVAL_SETS = [
  * comparable with earlier runs).
  */
 export const DEFAULT_EVAL_SETS: readonly string[] = EVAL_SETS.filter(
-  s => !/^(form|cross|chat|typo|plain)-/.test(s),
+  s => !/^(form|cross|chat|context|typo|plain)-/.test(s),
 );
 
 /**
@@ -82,6 +87,7 @@ export function loadAllEvalItems(): EvalItem[] {
     ...written,
     ...formVariants(written),
     ...chatVariants(written),
+    ...contextVariants(written),
     ...typingVariants(written),
   ];
   const ids = new Set<string>();

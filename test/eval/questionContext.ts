@@ -53,6 +53,51 @@ const TEST_FRAMES: Record<string, readonly string[]> = {
   ],
 };
 
+/**
+ * Situation frames: one sentence of context before or after the question, with content words
+ * and no small-talk marker ("We are migrating our internal services this quarter."). People say
+ * why they ask; those words are not what they ask, but some name a constraint. Written before
+ * anything was measured on them; the test split has its own (TEST_SITUATION_FRAMES), written at
+ * the same time and measured only there.
+ */
+const SITUATION_FRAMES: Record<string, readonly string[]> = {
+  en: [
+    'We are migrating our internal services this quarter. {q}',
+    '{q} This came up while reviewing our deployment pipeline.',
+    'Our team maintains the reporting database and the website. {q}',
+    'I am updating the onboarding guide for new engineers. {q}',
+    '{q} We need it for a customer project next week.',
+    "After yesterday's upgrade some scripts stopped working. {q}",
+  ],
+  cs: [
+    'Tento kvartál migrujeme naše interní služby. {q}',
+    '{q} Řešíme to při revizi našeho nasazovacího procesu.',
+    'Náš tým spravuje reportingovou databázi a web. {q}',
+    'Aktualizuji příručku pro nové inženýry. {q}',
+    '{q} Potřebujeme to pro zákaznický projekt příští týden.',
+    'Po včerejší aktualizaci přestaly fungovat některé skripty. {q}',
+  ],
+};
+
+const TEST_SITUATION_FRAMES: Record<string, readonly string[]> = {
+  en: [
+    'We are rolling out a new internal platform next month. {q}',
+    '{q} It is for the migration plan I am writing.',
+    'Our support team keeps getting tickets about this. {q}',
+    'I maintain the build scripts for several projects. {q}',
+    '{q} The audit is scheduled for Friday.',
+    'Since the last release our nightly jobs behave differently. {q}',
+  ],
+  cs: [
+    'Příští měsíc zavádíme novou interní platformu. {q}',
+    '{q} Potřebuji to do plánu migrace, který píšu.',
+    'Náš tým podpory k tomu stále dostává požadavky. {q}',
+    'Spravuji skripty pro sestavení několika projektů. {q}',
+    '{q} Audit máme naplánovaný na pátek.',
+    'Od posledního vydání se naše noční úlohy chovají jinak. {q}',
+  ],
+};
+
 /** The language a question is typed in: the item's, or the other one for a cross-lingual one. */
 function questionLang(item: EvalItem): string {
   if (item.kind !== 'crosslingual') return item.lang;
@@ -64,9 +109,28 @@ export function chatSet(set: string): string {
   return `chat-${set.replace(/^items-/, '')}`;
 }
 
-/** The question inside its frame; a lowercase start after "but" keeps the sentence. */
-export function framed(item: EvalItem): string {
-  const bySplit = item.set === 'items-test' ? TEST_FRAMES : FRAMES;
+/** "context-<split>" for an item of "items-<split>" or "shared-dev". */
+export function contextSet(set: string): string {
+  return `context-${set.replace(/^items-/, '')}`;
+}
+
+/**
+ * The question inside its frame (a chat frame, or with `kind: 'situation'` a situation frame);
+ * a lowercase start after "but" keeps the sentence.
+ */
+export function framed(
+  item: EvalItem,
+  kind: 'chat' | 'situation' = 'chat',
+): string {
+  const test = item.set === 'items-test';
+  const bySplit =
+    kind === 'chat'
+      ? test
+        ? TEST_FRAMES
+        : FRAMES
+      : test
+      ? TEST_SITUATION_FRAMES
+      : SITUATION_FRAMES;
   const frames = bySplit[questionLang(item)] ?? bySplit.en;
   const pick = createHash('sha256').update(item.id).digest()[0] % frames.length;
   const frame = frames[pick];
@@ -91,5 +155,18 @@ export function chatVariants(items: readonly EvalItem[]): EvalItem[] {
       question: framed(item),
       set: chatSet(item.set),
       note: `chat variant of ${item.id}`,
+    }));
+}
+
+/** One situation variant (a sentence of context) of the same items. */
+export function contextVariants(items: readonly EvalItem[]): EvalItem[] {
+  return items
+    .filter(item => !item.set.startsWith('cross-'))
+    .map(item => ({
+      ...item,
+      id: `${item.id}~context`,
+      question: framed(item, 'situation'),
+      set: contextSet(item.set),
+      note: `context variant of ${item.id}`,
     }));
 }

@@ -1,0 +1,72 @@
+import type { EvalItem } from '../eval/evalItems';
+import {
+  chatVariants,
+  contextSet,
+  contextVariants,
+} from '../eval/questionContext';
+
+const item = (over: Partial<EvalItem>): EvalItem => ({
+  id: 'pg-001',
+  corpus: 'postgresql-docs',
+  lang: 'en',
+  question: 'How do I truncate several tables together?',
+  answerable: true,
+  gold: [{ page: 'sql-truncate.html' }],
+  kind: 'howto',
+  file: 'pg.jsonl',
+  set: 'items-train',
+  ...over,
+});
+
+const items = Array.from({ length: 60 }, (_, n) => [
+  item({ id: `en-${n}` }),
+  item({
+    id: `cs-${n}`,
+    lang: 'cs',
+    question: 'Jak najednou vyprázdnit několik tabulek?',
+    set: n % 2 ? 'items-test' : 'items-dev',
+  }),
+  item({ id: `test-${n}`, set: 'items-test' }),
+]).flat();
+
+describe('context variants', () => {
+  it('keep the question whole, with its gold, answerability and language', () => {
+    for (const v of contextVariants(items)) {
+      const source = items.find(i => `${i.id}~context` === v.id)!;
+      expect(v.question).toContain(source.question);
+      expect(v.question.length).toBeGreaterThan(source.question.length + 20);
+      expect(v).toMatchObject({
+        gold: source.gold,
+        answerable: source.answerable,
+        lang: source.lang,
+        set: contextSet(source.set),
+      });
+    }
+    expect(contextSet('shared-dev')).toBe('context-shared-dev');
+  });
+
+  it('frame the test split with its own sentences, and each language in its own', () => {
+    const sentence = (v: EvalItem) =>
+      v.question
+        .replace(items.find(i => `${i.id}~context` === v.id)!.question, '')
+        .trim();
+    const variants = contextVariants(items);
+    const test = new Set(
+      variants.filter(v => v.set === 'context-test').map(sentence),
+    );
+    const other = new Set(
+      variants.filter(v => v.set !== 'context-test').map(sentence),
+    );
+    expect(test.size).toBeGreaterThan(3);
+    expect([...test].filter(s => other.has(s))).toEqual([]);
+    const czech = variants.filter(v => v.lang === 'cs').map(sentence);
+    expect(czech.every(s => /[ěščřžýáíéůú]/.test(s))).toBe(true);
+  });
+
+  it('differ from the chat variants and leave the cross-lingual set alone', () => {
+    const chat = new Map(chatVariants(items).map(v => [v.id, v.question]));
+    for (const v of contextVariants(items))
+      expect(v.question).not.toBe(chat.get(v.id.replace('~context', '~chat')));
+    expect(contextVariants([item({ set: 'cross-train' })])).toEqual([]);
+  });
+});
