@@ -1,22 +1,13 @@
 import type { EvalItem } from '../eval/evalItems';
+import { evalItem } from './evalItemFixture';
 import {
   chatVariants,
   contextSet,
   contextVariants,
 } from '../eval/questionContext';
 
-const item = (over: Partial<EvalItem>): EvalItem => ({
-  id: 'pg-001',
-  corpus: 'postgresql-docs',
-  lang: 'en',
-  question: 'How do I truncate several tables together?',
-  answerable: true,
-  gold: [{ page: 'sql-truncate.html' }],
-  kind: 'howto',
-  file: 'pg.jsonl',
-  set: 'items-train',
-  ...over,
-});
+const item = (over: Partial<EvalItem>) =>
+  evalItem({ question: 'How do I truncate several tables together?', ...over });
 
 const items = Array.from({ length: 60 }, (_, n) => [
   item({ id: `en-${n}` }),

@@ -1,4 +1,4 @@
-import type { EvalItem } from '../eval/evalItems';
+import { evalItem } from './evalItemFixture';
 import { osaDistance } from './leakFuzz/corpus';
 import {
   slip,
@@ -8,18 +8,7 @@ import {
   withTypo,
 } from '../eval/questionTyping';
 
-const item = (over: Partial<EvalItem>): EvalItem => ({
-  id: 'pg-001',
-  corpus: 'postgresql-docs',
-  lang: 'en',
-  question: 'how do I truncate several tables together',
-  answerable: true,
-  gold: [{ page: 'sql-truncate.html' }],
-  kind: 'howto',
-  file: 'pg.jsonl',
-  set: 'items-train',
-  ...over,
-});
+const item = evalItem;
 
 describe('typing variants', () => {
   it('makes one slip in one lowercase word of six or more letters, never its first letter', () => {
