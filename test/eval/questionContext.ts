@@ -145,28 +145,27 @@ export function framed(
   return words.replace('{q}', asTyped);
 }
 
-/** One chat variant of every hand-written item in the documents' language sets. */
-export function chatVariants(items: readonly EvalItem[]): EvalItem[] {
+/** One variant per hand-written item in the documents' language sets, framed as `kind`. */
+function framedVariants(
+  items: readonly EvalItem[],
+  kind: 'chat' | 'situation',
+): EvalItem[] {
+  const name = kind === 'chat' ? 'chat' : 'context';
   return items
     .filter(item => !item.set.startsWith('cross-'))
     .map(item => ({
       ...item,
-      id: `${item.id}~chat`,
-      question: framed(item),
-      set: chatSet(item.set),
-      note: `chat variant of ${item.id}`,
+      id: `${item.id}~${name}`,
+      question: framed(item, kind),
+      set: kind === 'chat' ? chatSet(item.set) : contextSet(item.set),
+      note: `${name} variant of ${item.id}`,
     }));
 }
 
-/** One situation variant (a sentence of context) of the same items. */
-export function contextVariants(items: readonly EvalItem[]): EvalItem[] {
-  return items
-    .filter(item => !item.set.startsWith('cross-'))
-    .map(item => ({
-      ...item,
-      id: `${item.id}~context`,
-      question: framed(item, 'situation'),
-      set: contextSet(item.set),
-      note: `context variant of ${item.id}`,
-    }));
-}
+/** Each item inside a chat frame (greeting, reason for asking, thanks). */
+export const chatVariants = (items: readonly EvalItem[]) =>
+  framedVariants(items, 'chat');
+
+/** Each item after or before a sentence of situation context. */
+export const contextVariants = (items: readonly EvalItem[]) =>
+  framedVariants(items, 'situation');

@@ -87,16 +87,7 @@ export interface AnswerCallOptions {
 
 /** What the response and the audit record both say of an answer. */
 function answerFields(
-  result: Pick<
-    AnswerResult,
-    | 'answer'
-    | 'sources'
-    | 'evidence'
-    | 'notice'
-    | 'reason'
-    | 'quota'
-    | 'llmModel'
-  >,
+  result: Omit<AnswerResult, 'status'>,
   retrieval: Pick<PipelineRetrieval, 'corrections'>,
 ) {
   return {
