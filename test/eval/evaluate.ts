@@ -125,6 +125,8 @@ export interface ItemResult {
     refused: boolean;
     firstGoldRank?: number;
     corrections: Array<{ from: string; to: string }>;
+    /** The sentences read as the asker's situation (language/situation.ts), when any. */
+    situation?: string[];
     ms: number;
     /** The evidence decision's features and probability (fitEvidenceModel.ts reads them). */
     evidence?: RetrievalResult['evidence'];
@@ -375,6 +377,7 @@ export async function evaluate(
         refused: p.chunks.length === 0,
         firstGoldRank: firstGoldRank(productPages, goldSet),
         corrections: p.corrections,
+        ...(question.situation.length ? { situation: question.situation } : {}),
         ms: productMs,
         evidence: p.evidence,
       },

@@ -338,6 +338,26 @@ prompts`, async () => {
     ]);
   });
 
+  it(`answers a question after a sentence of the asker's situation as the bare one, and records \
+that sentence`, async () => {
+    const bare = await ask('How do I roll back a payments release?');
+    const framed = await ask(
+      'We are migrating our internal services to another datacentre this quarter. ' +
+        'How do I roll back a payments release?',
+    );
+    expect(bare.body.status).toBe('answered');
+    expect(framed.body.status).toBe(bare.body.status);
+    expect(framed.body.sources).toEqual(bare.body.sources);
+    const stored = await db
+      .knex('ask_docs_answers')
+      .where('id', framed.body.id)
+      .first();
+    expect(stored.policy.situation).toEqual([
+      'We are migrating our internal services to another datacentre this quarter.',
+    ]);
+    expect(stored.policy).not.toHaveProperty('smallTalk');
+  });
+
   /**
    * The events the plugin logged with `eventId` (from the `since`th created on): how each was
    * created and how it ended.
@@ -441,6 +461,7 @@ prompts`, async () => {
     });
     expect(stored.policy.corrections).toEqual([]);
     expect(stored.policy).not.toHaveProperty('smallTalk');
+    expect(stored.policy).not.toHaveProperty('situation');
     // ...and what made the answer from them: defaults filled in, the prompt's version, the
     // model's settings (never its key or address)
     expect(stored.policy.answer).toEqual({

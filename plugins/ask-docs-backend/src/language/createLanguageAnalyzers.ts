@@ -7,6 +7,7 @@ import { englishLanguage } from './englishAnalyzer';
 import { readBilingualDictionary } from './bilingualDictionary';
 import { normalizeLanguage } from './languageCode';
 import { foldDiacritics, hasDiacritics } from './tokenize';
+import { foldedAsking } from './situation';
 import {
   Analyzers,
   LanguageAnalyzer,
@@ -123,6 +124,7 @@ export function genericLanguage(
           [...profile.smallTalk.companions].map(foldDiacritics),
         ),
       },
+      asking: profile.asking && foldedAsking(profile.asking),
     },
     async createAnalyzer() {
       return {

@@ -15,6 +15,7 @@ import {
   HunspellDictionary,
   loadHunspell,
 } from './hunspell';
+import { CZECH_ASKING } from './situation';
 import { CZECH_SMALL_TALK } from './smallTalk';
 import { CZECH_STOPWORDS } from './stopwords';
 import { foldDiacritics, hasDiacritics, hasLetter } from './tokenize';
@@ -161,6 +162,7 @@ export const czechLanguage: LanguageModule = {
     stopwords: CZECH_STOPWORDS,
     distinctiveLetters: /[ěščřžýáíéůúťďň]/,
     smallTalk: CZECH_SMALL_TALK,
+    asking: CZECH_ASKING,
   },
   async createAnalyzer(
     context: LanguageModuleContext,

@@ -5,6 +5,7 @@ import lemmatizer from 'wink-lemmatizer';
 import wordNetWords from 'wink-lexicon/src/wn-words.js';
 import porter2 from 'wink-porter2-stemmer';
 import { cachedWordKeys } from './boundedCache';
+import { ENGLISH_ASKING } from './situation';
 import { ENGLISH_SMALL_TALK } from './smallTalk';
 import { ENGLISH_STOPWORDS } from './stopwords';
 import { foldDiacritics, hasLetter } from './tokenize';
@@ -49,6 +50,7 @@ export const englishLanguage: LanguageModule = {
     lang: 'en',
     stopwords: ENGLISH_STOPWORDS,
     smallTalk: ENGLISH_SMALL_TALK,
+    asking: ENGLISH_ASKING,
   },
   async createAnalyzer(context) {
     return createEnglishAnalyzer({ cacheSize: context.cacheSize });

@@ -42,6 +42,8 @@ export { createEnglishAnalyzer, englishLanguage } from './englishAnalyzer';
 export { czechLightStem, MIN_STEM_LENGTH } from './czechLightStemmer';
 export { ENGLISH_STOPWORDS, CZECH_STOPWORDS } from './stopwords';
 export { withoutSmallTalk } from './smallTalk';
+export { splitSituation } from './situation';
+export type { AskingWords, SituationSplit } from './situation';
 export type { SmallTalkWords } from './smallTalk';
 export { loadHunspell, DictionaryUnavailableError } from './hunspell';
 export type { HunspellDictionary, LoadedHunspell } from './hunspell';

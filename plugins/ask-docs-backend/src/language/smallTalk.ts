@@ -156,7 +156,8 @@ export function withoutSmallTalk(
 }
 
 const folded = new WeakMap<LanguageProfile, ReadonlySet<string>>();
-function foldedStopwords(profile: LanguageProfile): ReadonlySet<string> {
+/** A language's function words, folded (Czech is compared as typed without diacritics). */
+export function foldedStopwords(profile: LanguageProfile): ReadonlySet<string> {
   let set = folded.get(profile);
   if (!set) {
     set = new Set([...profile.stopwords].map(foldDiacritics));

@@ -3,6 +3,7 @@ import type {
   BilingualDictionary,
   BilingualDictionaryFiles,
 } from './bilingualDictionary';
+import type { AskingWords } from './situation';
 import type { SmallTalkWords } from './smallTalk';
 
 /** The keys of one token. All keys are lowercase and folded (no diacritics). */
@@ -59,6 +60,8 @@ export interface LanguageProfile {
    * these and function words is left out of a question (smallTalk.ts).
    */
   smallTalk?: SmallTalkWords;
+  /** How its sentences ask, to tell them from the asker's situation (situation.ts). */
+  asking?: AskingWords;
 }
 
 export interface LanguageModuleContext {

@@ -5,7 +5,9 @@
  * not have); a logistic model fitted on the training questions (test/eval/fitEvidenceModel.ts)
  * turns them into a probability, refused below its cutoff. Nothing looks at how the question is
  * worded ("How do I …?" or a bare request): the same question must get the same decision in any
- * form (decision record 0009, eighth round).
+ * form (decision record 0009, eighth round). Only which sentence of a message asks is read from
+ * the sentences' form (language/situation.ts), so that a sentence of the asker's situation beside
+ * it is not held against the passages (seventeenth round).
  */
 import { foldDiacritics } from '../language/tokenize';
 import type { TokenStatistics } from './keywordSearch';
@@ -85,6 +87,10 @@ export interface EvidenceInput {
   }>;
   vectorIds: string[];
   keywordHits: Array<{ chunkId: string; score: number }>;
+  /*
+   * The statistics, tokens and token count are of what is asked: a word only of the asker's
+   * situation (language/situation.ts) is neither missing nor uncovered.
+   */
   /** Keyword statistics before spelling corrections (which words the corpus lacks). */
   statistics?: { tokens: TokenStatistics[] };
   /** Keyword statistics as searched (after corrections), with the tokens each candidate matched. */

@@ -51,7 +51,19 @@ export interface QueryToken {
    * correction is a guess at what was meant, so it counts less than a word as typed.
    */
   weight?: number;
+  /**
+   * A word only of the asker's situation ("We are migrating our services."; situation.ts): it
+   * ranks at SITUATION_WEIGHT, and no coverage or evidence holds a passage's lack of it against
+   * the passage.
+   */
+  situation?: boolean;
 }
+
+/**
+ * How much a situation word counts in the keyword score, relative to an asked one: half, as a
+ * prefix match or a guessed correction counts (decision record 0009, seventeenth round).
+ */
+export const SITUATION_WEIGHT = 0.5;
 
 export interface TokenStatistics {
   token: string;
@@ -79,7 +91,10 @@ export interface KeywordHit {
   chunkId: string;
   /** BM25 over the query tokens, prefix matches at reduced weight. */
   score: number;
-  /** idf-weighted fraction of the query tokens this chunk matches, in [0, 1]. */
+  /**
+   * idf-weighted fraction of the asked query tokens this chunk matches, in [0, 1] (a word only of
+   * the asker's situation takes no part).
+   */
   coverage: number;
   matchedTokens: string[];
   /** 1-based. */
@@ -101,10 +116,13 @@ const DEFAULTS = { minPrefixLength: 4, prefixWeight: 0.5, k1: 1.2, b: 0.75 };
 type Kind = TokenKey['kind'];
 type Key = TokenKey;
 
-/** Merges duplicate tokens so a repeated word does not count twice. */
 const tokenWeight = (t: QueryToken) =>
   typeof t.weight === 'number' && t.weight >= 0 && t.weight <= 1 ? t.weight : 1;
+/** What a match of the token adds to the score: its weight, less for a situation word. */
+const scoreWeight = (t: QueryToken) =>
+  tokenWeight(t) * (t.situation ? SITUATION_WEIGHT : 1);
 
+/** Merges duplicate tokens so a repeated word does not count twice. */
 export function normaliseTokens(tokens: QueryToken[]): QueryToken[] {
   const byToken = new Map<string, QueryToken>();
   for (const t of tokens) {
@@ -118,6 +136,10 @@ export function normaliseTokens(tokens: QueryToken[]): QueryToken[] {
       stems: merge(prev?.stems, t.stems),
       words: merge(prev?.words, t.words),
       weight: prev ? Math.max(tokenWeight(prev), tokenWeight(t)) : t.weight,
+      // A situation word only when both are: a word the asking sentences have is asked.
+      ...((prev ? prev.situation && t.situation : t.situation)
+        ? { situation: true }
+        : {}),
       // True when either says so; unknown only when neither knows (what reads it fails
       // closed).
       ...flag('dictionaryWord', prev?.dictionaryWord, t.dictionaryWord),
@@ -285,7 +307,7 @@ export async function keywordStatistics(
           match: 'exact',
           df: exactCount,
           idf: idf(n, exactCount),
-          weight: tokenWeight(t),
+          weight: scoreWeight(t),
         };
       const prefixCount = prefix.get(i) ?? 0;
       if (prefixCount > 0) {
@@ -294,7 +316,7 @@ export async function keywordStatistics(
           match: 'prefix',
           df: prefixCount,
           idf: idf(n, prefixCount),
-          weight: prefixWeight * tokenWeight(t),
+          weight: prefixWeight * scoreWeight(t),
         };
       }
       return {
@@ -337,7 +359,7 @@ export function correctedStatistics(
         match: 'exact',
         df: c.df,
         idf: idf(n, c.df),
-        weight: tokenWeight(t),
+        weight: scoreWeight(t),
       });
     } else if (!c && before.token === t.token) {
       out.push(before);
@@ -372,7 +394,8 @@ const DEFER_BOUND = 0.5;
  * Scores visible chunks (within `selection`) by BM25 over the query tokens, with idf from the
  * asker's visible statistics. Exact lemma/stem keys count fully; tokens with no exact match in
  * the visible corpus fall back to prefix matches at `prefixWeight`. Coverage is the idf-weighted
- * share of the query the chunk matches (a token with no match anywhere still counts against it).
+ * share of the asked query the chunk matches (a token with no match anywhere still counts against
+ * it; a word only of the asker's situation takes no part).
  * With `selection.chunkIds`, scores exactly those chunks (candidates from elsewhere).
  */
 export async function keywordSearch(
@@ -432,6 +455,7 @@ class QuestionLists implements KeywordLists {
   private readonly keys: Array<{ exact: Key[]; prefix: Key[] }>;
   private readonly tierOf: Tier[];
   private readonly totalIdf: number;
+  private readonly askedIdf: number;
   private readonly scope: ChunkSelection;
   private readonly bm25: { k1: number; b: number; averageLength: number };
   /** entity_no → per token, its key lists there (a token's keys are read together). */
@@ -453,6 +477,11 @@ class QuestionLists implements KeywordLists {
     const byToken = new Map(statistics.tokens.map(s => [s.token, s]));
     const stats = tokens.map(t => byToken.get(t.token));
     this.totalIdf = stats.reduce((sum, s) => sum + (s?.idf ?? 0), 0);
+    // Coverage is of what is asked: a situation word neither adds to it nor is missed.
+    this.askedIdf = stats.reduce(
+      (sum, s, tok) => sum + (tokens[tok].situation ? 0 : s?.idf ?? 0),
+      0,
+    );
     this.weights = stats.map(s =>
       s && s.weight > 0 ? { idf: s.idf, weight: s.weight } : undefined,
     );
@@ -693,7 +722,9 @@ class QuestionLists implements KeywordLists {
         );
         const matched = toks.reduce(
           (sum, tok) =>
-            sum + this.weights[tok]!.idf * this.weights[tok]!.weight,
+            this.tokens[tok].situation
+              ? sum
+              : sum + this.weights[tok]!.idf * this.weights[tok]!.weight,
           0,
         );
         return [{ chunkId, score: c.score, matched, toks }];
@@ -708,7 +739,8 @@ class QuestionLists implements KeywordLists {
         (e, i): KeywordHit => ({
           chunkId: e.chunkId,
           score: e.score,
-          coverage: Math.min(1, e.matched / this.totalIdf),
+          coverage:
+            this.askedIdf > 0 ? Math.min(1, e.matched / this.askedIdf) : 0,
           matchedTokens: e.toks.map(tok => this.tokens[tok].token),
           rank: i + 1,
         }),

@@ -17,6 +17,7 @@ import {
   keywordSearch,
   keywordStatistics,
   QueryToken,
+  SITUATION_WEIGHT,
 } from './keywordSearch';
 import { suggestCorrections } from './typo';
 import { EXACT_SEARCH_UP_TO, vectorSearch } from './vectorSearch';
@@ -446,6 +447,31 @@ describe('keywordSearch', () => {
     expect(hits[0].coverage).toBeLessThan(0.5);
   });
 
+  it(`ranks by a word of the asker's situation at a lower weight, and never counts it in \
+coverage`, async () => {
+    const situation = (t: QueryToken): QueryToken => ({
+      ...t,
+      situation: true,
+    });
+    const [payments, ledger, zanzibar] = q('payments', 'ledger', 'zanzibar');
+    const asked = await search(alice, [payments]);
+    // Missing from every visible chunk: no loss of coverage.
+    const missing = await search(alice, [payments, situation(zanzibar)]);
+    expect(missing.hits[0].chunkId).toBe('p1');
+    expect(missing.hits[0].coverage).toBeCloseTo(asked.hits[0].coverage, 6);
+    // Matched: it ranks, at SITUATION_WEIGHT, and adds no coverage either.
+    const matched = await search(alice, [payments, situation(ledger)]);
+    const full = await search(alice, [payments, ledger]);
+    const p1 = (r: typeof full) => r.hits.find(h => h.chunkId === 'p1')!;
+    expect(p1(matched).coverage).toBeCloseTo(p1(asked).coverage, 6);
+    expect(p1(matched).score).toBeGreaterThan(p1(asked).score);
+    expect(p1(matched).score).toBeLessThan(p1(full).score);
+    expect(matched.statistics.tokens[1].weight).toBe(SITUATION_WEIGHT);
+    // Merged with the same word asked, it is asked.
+    const both = await search(alice, [payments, situation(ledger), ledger]);
+    expect(p1(both).score).toBeCloseTo(p1(full).score, 6);
+  });
+
   it(`falls back to prefix matches at half weight only for tokens without an exact \
 match`, async () => {
     const prefix = await search(alice, q('bookkeep'));
@@ -809,6 +835,37 @@ describe('retrieve', () => {
     );
   });
 
+  it(`corrects no word only of the asker's situation, and reads an asked correction that \
+merges with one as asked`, async () => {
+    const situation = (...ws: string[]) =>
+      q(...ws).map(t => ({ ...t, situation: true }));
+    const typed = await retrieveAs(alice, {
+      queryTokens: q('ledger', 'payments'),
+      mode: 'keyword',
+    });
+    // The slip in the situation stays as typed: no correction, nothing counted as corrected.
+    const inSituation = await retrieveAs(alice, {
+      queryTokens: [...situation('paymenst'), ...q('ledger', 'refunds')],
+      mode: 'keyword',
+    });
+    expect(inSituation.corrections).toEqual([]);
+    expect(inSituation.evidence!.features.corrected).toBe(0);
+    // The asked slip is corrected to the situation's word: the merged word is asked, and its
+    // evidence is the typed question's.
+    const merged = await retrieveAs(alice, {
+      queryTokens: [...situation('payments'), ...q('ledger', 'paymenst')],
+      mode: 'keyword',
+    });
+    expect(merged.corrections).toEqual([{ from: 'paymenst', to: 'payments' }]);
+    const { missingShare, uncoveredShare, coverageMax } =
+      typed.evidence!.features;
+    expect(merged.evidence!.features).toMatchObject({
+      missingShare,
+      uncoveredShare,
+      coverageMax,
+    });
+  });
+
   it('searches a confident correction with the corrected word’s dictionary keys', async () => {
     // Keys of "payments" as an analyzer would give them; here they also name "bookkeeping".
     const correctedWordKeys = jest.fn((word: string) => ({
@@ -912,6 +969,47 @@ corrected`, async () => {
     expect(plain.evidence!.features.titleMax5).toBeGreaterThan(0.2);
     expect(titled.evidence!.features.titleTop).toBe(
       plain.evidence!.features.titleMax5,
+    );
+  });
+
+  it(`judges the evidence by what is asked: words only of the asker's situation, missing or \
+not, change none of it`, async () => {
+    const run = (queryTokens: QueryToken[]) =>
+      retrieveAs(alice, {
+        ...unfiltered,
+        queryTokens,
+        mode: 'keyword',
+        titleWeight: 1,
+      });
+    const situation = (...ws: string[]) =>
+      q(...ws).map(t => ({ ...t, situation: true }));
+    const asked = await run(q('ledger', 'refunds'));
+    // First, so that any evidence read by token position would read the wrong words; one
+    // word the docs lack, one they have.
+    const framed = await run([
+      ...situation('migrating', 'payments'),
+      ...q('ledger', 'refunds'),
+    ]);
+    const keywordEvidence = (r: typeof asked) => {
+      const {
+        similarityTop,
+        similarityMax,
+        keywordTopInVector,
+        overlap10,
+        ...f
+      } = r.evidence!.features;
+      // The ranking may move (a situation word still ranks); what is judged must not.
+      const { keywordMargin, fusedTop, fusedMargin, ...judged } = f;
+      return judged;
+    };
+    expect(asked.evidence!.features.titleMax5).toBeGreaterThan(0);
+    expect(asked.evidence!.features.sentenceMax5).toBeGreaterThan(0);
+    expect(keywordEvidence(framed)).toEqual(keywordEvidence(asked));
+    // Read as asked, the same words are missing and dilute it.
+    const plain = await run(q('migrating', 'payments', 'ledger', 'refunds'));
+    expect(plain.evidence!.features.missingShare).toBeGreaterThan(0);
+    expect(plain.evidence!.features.coverageMax).toBeLessThan(
+      asked.evidence!.features.coverageMax,
     );
   });
 

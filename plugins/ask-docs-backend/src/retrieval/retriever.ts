@@ -103,6 +103,7 @@ export function correctedTokens(
         stems: keys?.stems ?? [],
         words: [c.to],
         weight: c.confident ? 1 : CORRECTION_WEIGHT,
+        ...(t.situation ? { situation: true } : {}),
       };
     }),
   );
@@ -276,7 +277,8 @@ export async function retrieve(
     options.queryVector && options.queryVector.length > 0
       ? options.queryVector
       : undefined;
-  let tokens = normaliseTokens(options.queryTokens ?? []);
+  const typedTokens = normaliseTokens(options.queryTokens ?? []);
+  let tokens = typedTokens;
   const empty: RetrievalResult = {
     chunks: [],
     corrections: [],
@@ -301,8 +303,13 @@ export async function retrieve(
     asTyped = statistics;
     // Corrections serve both sides: keyword matching, and re-embedding the question.
     if (useKeyword || (useVector && options.reembed)) {
+      // A word only of the asker's situation is not corrected: it is not what is asked, and
+      // would spend the corrections' budget and count as a correction of the question.
+      const situational = new Set(
+        tokens.filter(t => t.situation).map(t => t.token),
+      );
       const unmatched = statistics.tokens
-        .filter(s => s.match === 'none')
+        .filter(s => s.match === 'none' && !situational.has(s.token))
         .map(s => s.token);
       const selection = {
         ...scope,
@@ -322,7 +329,12 @@ export async function retrieve(
         // Rareness is over everything visible: a scoped question's rare words are left alone.
         scope.entityRefs?.length
           ? []
-          : rareKeyCorrections(reader, selection, tokens, statistics),
+          : rareKeyCorrections(
+              reader,
+              selection,
+              tokens.filter(t => !t.situation),
+              statistics,
+            ),
       ]);
       corrections = [...forUnmatched, ...forRare];
       if (corrections.length > 0) {
@@ -442,18 +454,33 @@ export async function retrieve(
     ranking.fusion === 'scores'
       ? maxFusedScore({ ...ranking.scoreWeights, ...unused })
       : lists.reduce((sum, l) => sum + l.weight, 0) / (ranking.rrfK + 1);
+  // What is asked, without the words only of the asker's situation (situation.ts): the
+  // evidence is about it, and a passage is not the worse answer for lacking the situation.
+  const asked = tokens.filter(t => !t.situation);
   // One matcher of the question's words (as corrected) for every passage evidence.
   const matchFor = passageMatchers(
-    tokens,
+    asked,
     options.passageWordKeys,
     new Set(
       statistics?.tokens.filter(t => t.match === 'prefix').map(t => t.token),
     ),
   );
+  // Statistics of the asked words only, each read with the tokens they were read for.
+  const ofAsked = (
+    s: KeywordStatistics | undefined,
+    read: readonly QueryToken[],
+  ) => {
+    const situational = new Set(
+      read.filter(t => t.situation).map(t => t.token),
+    );
+    return s && situational.size > 0
+      ? { ...s, tokens: s.tokens.filter(t => !situational.has(t.token)) }
+      : s;
+  };
   // Computed for the evidence features too, so also when the boosts' weights are 0.
   const candidate =
-    tokens.length > 0
-      ? candidateEvidence(passages, tokens, statistics, matchFor)
+    asked.length > 0
+      ? candidateEvidence(passages, asked, statistics, matchFor)
       : undefined;
   const section = candidate?.section ?? new Map<string, number>();
   const phrase = candidate?.phrase ?? new Map<string, number>();
@@ -492,17 +519,21 @@ export async function retrieve(
     vectorIds: vectorHits.map(h => h.chunkId),
     keywordHits,
     // As typed: a word the docs lack is missing, unless its correction was a sure slip.
-    statistics: confidentlyCorrected(asTyped, statistics, corrections),
-    searched: statistics,
+    statistics: confidentlyCorrected(
+      ofAsked(asTyped, typedTokens),
+      statistics,
+      corrections,
+    ),
+    searched: ofAsked(statistics, tokens),
     matchedTokens: new Map(
       [...keyword.values()].map(h => [h.chunkId, h.matchedTokens]),
     ),
     corrections: corrections.length,
-    tokens: tokens.length,
+    tokens: asked.length,
     maxFused,
     question: options.question,
     titleCoverage: candidate?.section,
-    queryTokens: tokens,
+    queryTokens: asked,
     matchFor,
     passages,
   });

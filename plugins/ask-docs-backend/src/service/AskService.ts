@@ -40,6 +40,7 @@ import { resolveVisibility, Visibility } from '../permissions';
 import { AskDocsAuthorizer } from './authorization';
 import { ModelQuota, ModelQuotaGuard, QuotaUse } from './modelQuota';
 import { actorRef, principalRef } from './principals';
+import type { PreparedQuestion } from './prepareQuestion';
 import {
   AnalysedQuestion,
   PipelineAnswer,
@@ -269,7 +270,7 @@ export class AskService {
           await this.o.store
             .insertAnswer(
               this.auditRecord(request, credentials, visibility, thread, {
-                smallTalk: prepared.smallTalk,
+                question: prepared,
                 retrieval: retrievedSoFar,
                 result: {
                   status: ABANDONED_STATUS,
@@ -315,7 +316,7 @@ export class AskService {
         thread,
         {
           ...run,
-          smallTalk: prepared.smallTalk,
+          question: prepared,
           quotaUse,
         },
       );
@@ -345,8 +346,8 @@ export class AskService {
     visibility: Visibility,
     thread: ThreadContext,
     run: {
-      /** What was left out of the question as small talk (prepareQuestion). */
-      smallTalk: readonly string[];
+      /** How the question was read: its small talk and the asker's situation (prepareQuestion). */
+      question: Pick<PreparedQuestion, 'smallTalk' | 'situation'>;
       /** Set when the asker's model quota kept the model from being called. */
       quotaUse?: QuotaUse;
       retrieval: PipelineRetrieval;
@@ -389,7 +390,13 @@ export class AskService {
         answer: this.pipeline.answerSettings,
         corrections: retrieval.corrections,
         // The greeting or thank-you left out of what was searched for (smallTalk.ts).
-        ...(run.smallTalk.length ? { smallTalk: run.smallTalk } : {}),
+        ...(run.question.smallTalk.length
+          ? { smallTalk: run.question.smallTalk }
+          : {}),
+        // The sentences read as the asker's situation, not as what is asked (situation.ts).
+        ...(run.question.situation.length
+          ? { situation: run.question.situation }
+          : {}),
         // Whether the reranker ran (model id, fused ranks and scores), for replay.
         ...(retrieval.reranker ? { reranker: retrieval.reranker } : {}),
         unmatchedCitations: result.unmatchedCitations,
@@ -618,10 +625,13 @@ export class AskService {
     question: AnalysedQuestion,
     turns: ConversationTurn[],
   ): AnalysedQuestion | undefined {
+    // Counted in what is asked: "We got another ticket today. And how do I undo that?" leans on
+    // the thread as much as "And how do I undo that?".
     const elliptic = (q: AnalysedQuestion | undefined) =>
       q !== undefined &&
-      new Set(q.queryTokens.map(t => t.token.toLowerCase())).size <=
-        ELLIPTIC_MAX_TERMS;
+      new Set(
+        q.queryTokens.filter(t => !t.situation).map(t => t.token.toLowerCase()),
+      ).size <= ELLIPTIC_MAX_TERMS;
     if (!elliptic(question)) return undefined;
     const earlier: string[] = [];
     for (const turn of [...turns].reverse()) {

@@ -138,6 +138,47 @@ describe('prepareQuestion reads the question in the language it is typed in', ()
     expect(bare.smallTalk).toEqual([]);
   });
 
+  it("searches for the asker's situation too, its own words marked as such", () => {
+    const p = prepareQuestion(
+      'Our team maintains the layer templates. How do I rotate a layer?',
+      analyzers,
+    );
+    expect(p.situation).toEqual(['Our team maintains the layer templates.']);
+    // The vector side reads the whole question: the situation may name the topic.
+    expect(p.vectorText).toBe(
+      'Our team maintains the layer templates. How do I rotate a layer?',
+    );
+    const marked = (word: string) =>
+      p.queryTokens.find(t => t.token === word)?.situation ?? false;
+    // In the order they are asked in, the situation's words after them.
+    expect(p.queryTokens.map(t => t.token)).toEqual([
+      'rotate',
+      'layer',
+      'team',
+      'maintains',
+      'templates',
+    ]);
+    expect(['team', 'maintains', 'templates'].filter(marked)).toHaveLength(3);
+    // A word the asking sentence has too is asked.
+    expect(marked('layer')).toBe(false);
+    expect(marked('rotate')).toBe(false);
+    expect(
+      prepareQuestion('How do I rotate a layer?', analyzers).situation,
+    ).toEqual([]);
+    // Typed without diacritics, the situation is read and restored as well.
+    const czech = prepareQuestion(
+      'Nas tym spravuje sablony vrstev. Jak otocit vrstvu o devadesat stupnu?',
+      analyzers,
+    );
+    expect(czech.situation).toEqual(['Nas tym spravuje sablony vrstev.']);
+    expect(czech.vectorText).toBe(
+      'Nas tým spravuje šablony vrstev. Jak otočit vrstvu o devadesát stupňů?',
+    );
+    expect(
+      czech.queryTokens.filter(t => t.situation).map(t => t.token),
+    ).toEqual(['tym', 'spravuje', 'sablony', 'vrstev']);
+  });
+
   it('restores no part of an identifier', () => {
     const p = prepareQuestion('Co ukazuje pg_stat_io pro zapisy?', analyzers);
     expect(p.vectorText).toBe('Co ukazuje pg_stat_io pro zápisy?');

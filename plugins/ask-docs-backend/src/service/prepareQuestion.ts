@@ -3,6 +3,7 @@ import {
   Analyzers,
   analyzeQuery,
   clearLanguage,
+  splitSituation,
   translationKeys,
   withoutSmallTalk,
 } from '../language';
@@ -21,6 +22,11 @@ export interface PreparedQuestion {
   vectorText: string;
   /** Clauses left out as small talk ("Hi, quick question:", "Thanks!"); smallTalk.ts. */
   smallTalk: string[];
+  /**
+   * Sentences about the asker's situation ("We are migrating our services."); situation.ts.
+   * Their words are searched for, marked `situation` unless the asking sentences have them too.
+   */
+  situation: string[];
 }
 
 /** Distinct content words a question may have: each one costs keyword and typo queries. */
@@ -35,12 +41,16 @@ export function prepareQuestion(
   const maxQueryTerms = options.maxQueryTerms ?? DEFAULT_MAX_QUERY_TERMS;
   // Composed, as the documents' text: the evidence features read letters ("č" typed as "c" and
   // a combining caron must weigh as "č").
-  // Without the greeting and the thank-you: both sides search for what is asked.
+  // Without the greeting and the thank-you: both sides search for what is asked. The asker's
+  // situation stays, read apart (situation.ts).
   const { text, dropped } = withoutSmallTalk(
     question.normalize('NFC'),
     analyzers.profiles,
   );
   const analyzed = analyzeQuery(text, analyzers);
+  const { asked, situation } = splitSituation(text, analyzers.profiles);
+  const askedWords = new Set(tokenize(asked));
+  const situationWords = new Set(tokenize(situation.join(' ')));
   const distinct = new Set(
     analyzed.filter(t => !t.stopword).map(t => t.token.toLowerCase()),
   );
@@ -55,6 +65,9 @@ export function prepareQuestion(
     const spelling = t.byLang.flatMap(k => k.restored)[0];
     if (spelling) restored.set(t.token, spelling);
   }
+  // The whole question, the asker's situation too: it may name the topic, and embedding only
+  // what is asked answered more unanswerable near-misses (decision record 0009, seventeenth
+  // round).
   const vectorText = rewriteWords(text, restored);
   // Words typed with a capital letter anywhere ("Gradle", "PostgREST", "E-Mail"): names, as far
   // as the typo step is concerned. Read as tokenize() reads them.
@@ -79,8 +92,23 @@ export function prepareQuestion(
   const lang = analyzers.dictionary
     ? clearLanguage(vectorText, analyzers.languages, analyzers.profiles)
     : undefined;
+  // In the order they are asked in: phrase evidence reads neighbouring asked words in order,
+  // and a word the situation has too comes first in the message ("… the layer templates. How
+  // do I rotate a layer?"). Without a situation, as typed.
+  const askedOrder = new Map(
+    tokenize(asked)
+      .map((w, i) => [w, i] as const)
+      .reverse(),
+  );
+  const inAskedOrder = situation.length
+    ? [...analyzed].sort(
+        (a, b) =>
+          (askedOrder.get(a.token) ?? askedOrder.size) -
+          (askedOrder.get(b.token) ?? askedOrder.size),
+      )
+    : analyzed;
   return {
-    queryTokens: analyzed
+    queryTokens: inAskedOrder
       .filter(t => !t.stopword)
       // Only the typed word is a surface key: restored spellings already count through lemmas.
       // A word's translations (with a bilingual dictionary) are more keys of the same word, so
@@ -95,9 +123,13 @@ export function prepareQuestion(
         dictionaryWord: t.dictionaryWord,
         capitalised: capitalised.has(t.token),
         britishSpelling: british(t.token),
+        ...(situationWords.has(t.token) && !askedWords.has(t.token)
+          ? { situation: true }
+          : {}),
       })),
     vectorText,
     smallTalk: dropped,
+    situation,
   };
 }
 
