@@ -175,6 +175,27 @@ describe('follow-up questions in a thread', () => {
     });
   });
 
+  it(`searches an elliptic follow-up with the thread though it comes with a sentence of the \
+asker's situation`, async () => {
+    const first = await ask(DEPLOY, alice);
+    const followUp = await ask(
+      `We got another incident report about our canary today. ${ROLLBACK}`,
+      alice,
+      first.body.id,
+    );
+    expect(followUp.body.sources.map((s: any) => s.title)).toEqual([
+      'Reverting zebrafoo',
+    ]);
+    const stored = await env.backend.db
+      .knex('ask_docs_answers')
+      .where('id', followUp.body.id)
+      .first();
+    expect(stored.policy.situation).toEqual([
+      'We got another incident report about our canary today.',
+    ]);
+    expect(stored.policy.thread).toMatchObject({ searchedWithThread: true });
+  });
+
   it('reads at most three earlier turns, newest last', async () => {
     let threadId: string | undefined;
     const questions = [

@@ -16,6 +16,13 @@ describe('sentences', () => {
     ]);
   });
 
+  it('reads a message across its line breaks, with lower-case sentence starts', () => {
+    expect(sentences('We moved the\ncluster. how do I copy\nit?')).toEqual([
+      'We moved the\ncluster.',
+      'how do I copy\nit?',
+    ]);
+  });
+
   it('does not end one at an ellipsis or an abbreviation', () => {
     expect(
       sentences('can I run vacuum inside a BEGIN ... COMMIT block?'),
@@ -138,6 +145,15 @@ describe('splitSituation', () => {
     'Layer masks disappear after export to PSD. Is this a known bug in the current release?',
     'Vrstva se po exportu do PDF posune. Jak opravit nastavení tisku?',
     'Po včerejší aktualizaci přestaly fungovat skripty. Jak přichytit vrstvu k mřížce?',
+    // Words that only look like the first person: Czech third person plural "-ují", nouns and
+    // adjectives in "-mě"/"-mé", "kromě"; English "I/O" and "US"; Czech "i" ("and").
+    'Indexy fungují pomalu na velkých tabulkách. Jak zrychlit dotazy na tabulky?',
+    'Dokumentace je ve formě PDF souborů. Jak převést stránky do HTML?',
+    'Přímé připojení k databázi padá každou noc. Jak nastavit timeout spojení?',
+    'Disk I/O is slow on the replica. How do I tune checkpoint spreading?',
+    'The US region replica lags behind. How do I measure replication lag?',
+    'Tabulky i indexy rostou rychle. Jak nastavit partitioning tabulek?',
+    'Runtime volume grows quickly. How do I shrink the write-ahead log?',
     // About the asker, but with an identifier or a quotation: what is asked about.
     'The docs mention a setting we use called idle_session_timeout. ' +
       'Where do I set the value per role?',

@@ -19,6 +19,7 @@
  *
  * Lowercase, folded (no diacritics), as the words are compared.
  */
+import { splitSentences } from '../ingestion/parsing/sentences';
 import { foldedStopwords } from './smallTalk';
 import { foldDiacritics, tokenize } from './tokenize';
 import type { LanguageProfile } from './types';
@@ -43,8 +44,12 @@ export interface AskingWords {
    * first word, as "The" is ("The Hague").
    */
   subjects: ReadonlySet<string>;
-  /** Whether a word speaks of the asker: "I", "we", "our"; "náš", a Czech verb in "-me". */
-  firstPerson(word: string): boolean;
+  /**
+   * Whether a word (lowercase, as typed) speaks of the asker: "I", "we", "our"; "náš", "nám".
+   * `alone`: the sentence is read in this language only, so a word's ending may say it too (a
+   * Czech verb in "-eme", "-íme" or "-uji"; not in a tie with English "scheme").
+   */
+  firstPerson(word: string, alone: boolean): boolean;
   /**
    * Words by which a short asking sentence points back at another ("it", "them", "to", "ho"):
    * the other sentence is then what is asked about.
@@ -106,6 +111,7 @@ const CZECH_INFINITIVE = /^\p{L}{2,}(?:t|ti|ct)$/u;
 const CZECH_QUESTION_WORDS = words(
   'jak co proc kde kdy kdo ktery ktera ktere kolik zda jestli',
 );
+const CZECH_FIRST_PERSON_VERB = /^\p{L}{3,}(?:eme|íme|áme|ime|ame|uji|uju)$/u;
 const CZECH_FIRST_PERSON =
   words(`ja my mi me mne nam nas nasi nase naseho nasemu nasem nasim
   nasich muj moje meho mem mym jsem jsme mam mame`);
@@ -125,9 +131,11 @@ export const CZECH_ASKING: AskingWords = {
     CZECH_INFINITIVE.test(word) ||
     CZECH_QUESTION_WORDS.has(word) ||
     word === 'ohledne',
-  // A verb in the first person plural ("migrujeme", "řešíme") or "-uji" ("aktualizuji").
-  firstPerson: word =>
-    CZECH_FIRST_PERSON.has(word) || /^\p{L}{3,}(?:me|uji|uju)$/u.test(word),
+  // A verb in the first person plural ("migrujeme", "řešíme") or singular in "-uji"
+  // ("aktualizuji"), with its diacritics: "fungují", "formě", "známé" are none.
+  firstPerson: (word, alone) =>
+    CZECH_FIRST_PERSON.has(foldDiacritics(word)) ||
+    (alone && CZECH_FIRST_PERSON_VERB.test(word)),
   anaphors: words(
     'to ho ji jej ten tu tom tim toho tomu tam tohle toto tento tuto tyto tyhle',
   ),
@@ -145,33 +153,20 @@ const MAX_POINTING_BACK_WORDS = 3;
 /** A shorter statement is a topic ("Tablespaces."), not a situation. */
 const MIN_SITUATION_WORDS = 3;
 
-// Abbreviations whose full stop ends no sentence: dotted initials ("e.g.", "s.r.o.") and these.
-const ABBREVIATIONS = words(`
-  eg ie etc vs cf approx no nr fig ver dr mr mrs ms st napr tj tzv apod atd resp mj tzn pr str viz
-`);
-
 /**
- * The message's sentences: after "?" or "!", or after "." that ends a word (not "...", not an
- * abbreviation), followed by white space.
+ * The message's sentences, as the documents' are read (ingestion/parsing/sentences.ts: after
+ * . ! ? and white space, not after an abbreviation or initials), but a line break is no boundary
+ * (a chat message wraps its sentences), nor is an ellipsis (a question elides with it: "UPDATE
+ * ... FROM"), and a sentence may start in lower case.
  */
 export function sentences(text: string): string[] {
-  const parts = text.split(/(?<=[?!]|[^.\s][.])\s+/u);
-  const out: string[] = [];
-  let previous: string | undefined;
-  for (const part of parts) {
-    // The last word of the part before (not of all that was joined: quadratic on long text).
-    const last = previous
-      ?.slice(previous.lastIndexOf(' ') + 1)
-      .match(/^(\S+)\.$/u)?.[1];
-    previous = part;
-    const abbreviation =
-      last !== undefined &&
-      (/^(?:\p{L}\.)+\p{L}?$/u.test(last) ||
-        ABBREVIATIONS.has(foldDiacritics(last.toLowerCase())));
-    if (abbreviation) out[out.length - 1] = `${out[out.length - 1]} ${part}`;
-    else out.push(part);
-  }
-  return out.filter(s => s.trim());
+  // Same length, so the spans index the message as typed.
+  const oneLine = text
+    .replace(/[\r\n]/g, ' ')
+    .replace(/\.{2,}|…/g, m => ','.repeat(m.length));
+  return splitSentences(oneLine, { chat: true })
+    .map(s => text.slice(s.start, s.end))
+    .filter(s => s.trim());
 }
 
 function asks(sentence: string, asking: readonly AskingWords[]): boolean {
@@ -259,10 +254,15 @@ export function splitSituation(
   const situation = parts.filter(p => {
     if (p.asks || CODE_OR_QUOTE.test(p.s)) return false;
     const ws = folded(p.s);
+    const languages = readAs(ws);
     return (
       ws.length >= MIN_SITUATION_WORDS &&
       content(p.s).length > 0 &&
-      readAs(ws).some(a => ws.some(w => a.firstPerson(w)))
+      languages.some(a =>
+        personWords(p.s, languages.length > 1).some(w =>
+          a.firstPerson(w, languages.length === 1),
+        ),
+      )
     );
   });
   const asked = parts.filter(p => p.asks);
@@ -289,6 +289,22 @@ export function splitSituation(
       .join(' '),
     situation: situation.map(p => p.s),
   };
+}
+
+/**
+ * A sentence's words for telling whether it speaks of the asker, lowercase: without acronyms
+ * ("US", "IO") and "I/O", and, in a sentence as Czech as it is English, without a lower-case
+ * "i" (Czech "and", "also").
+ */
+function personWords(sentence: string, tie: boolean): string[] {
+  let text = sentence
+    .replace(
+      /(?<![\p{L}\p{N}])(?:\p{Lu}{2,}|I\/[\p{L}\p{N}]+)(?![\p{L}\p{N}])/gu,
+      ' ',
+    )
+    .normalize('NFC');
+  if (tie) text = text.replace(/(?<![\p{L}\p{N}'’])i(?![\p{L}\p{N}'’])/gu, ' ');
+  return tokenize(text);
 }
 
 /**

@@ -457,7 +457,7 @@ export async function retrieve(
   // What is asked, without the words only of the asker's situation (situation.ts): the
   // evidence is about it, and a passage is not the worse answer for lacking the situation.
   const asked = tokens.filter(t => !t.situation);
-  // One matcher of the question's words (as corrected) for every passage evidence.
+  // One matcher of the asked words (as corrected) for every passage evidence.
   const matchFor = passageMatchers(
     asked,
     options.passageWordKeys,

@@ -625,8 +625,8 @@ export class AskService {
     question: AnalysedQuestion,
     turns: ConversationTurn[],
   ): AnalysedQuestion | undefined {
-    // Counted in what is asked: "We got another ticket today. And how do I undo that?" leans on
-    // the thread as much as "And how do I undo that?".
+    // Counted in what is asked: "We got another incident report today. And how do I roll that
+    // back?" leans on the thread as much as "And how do I roll that back?".
     const elliptic = (q: AnalysedQuestion | undefined) =>
       q !== undefined &&
       new Set(

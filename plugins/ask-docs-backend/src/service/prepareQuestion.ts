@@ -100,11 +100,11 @@ export function prepareQuestion(
       .map((w, i) => [w, i] as const)
       .reverse(),
   );
+  const position = (t: { token: string }) =>
+    askedOrder.get(t.token) ?? Number.POSITIVE_INFINITY;
   const inAskedOrder = situation.length
-    ? [...analyzed].sort(
-        (a, b) =>
-          (askedOrder.get(a.token) ?? askedOrder.size) -
-          (askedOrder.get(b.token) ?? askedOrder.size),
+    ? [...analyzed].sort((a, b) =>
+        position(a) === position(b) ? 0 : position(a) < position(b) ? -1 : 1,
       )
     : analyzed;
   return {

@@ -13,6 +13,31 @@ describe('splitSentences', () => {
     ]);
   });
 
+  it('starts a sentence in lower case only when told (questions typed into a chat box)', () => {
+    const text =
+      'We moved the cluster. how do I copy it? e.g. twice. 5. června';
+    expect(sentences(text)).toEqual([text]);
+    expect(
+      splitSentences(text, { chat: true }).map(s => text.slice(s.start, s.end)),
+    ).toEqual([
+      'We moved the cluster.',
+      'how do I copy it?',
+      'e.g. twice.',
+      '5. června',
+    ]);
+    const chat = (t: string) =>
+      splitSentences(t, { chat: true }).map(s => t.slice(s.start, s.end));
+    // A symbol may start one; a list's "etc." and a date's number end none.
+    expect(chat('How do I move it? 🙂 We need it soon.')).toEqual([
+      'How do I move it?',
+      '🙂 We need it soon.',
+    ]);
+    expect(chat('We use tables, views etc. in our schema.')).toHaveLength(1);
+    expect(
+      chat('Migrujeme MySQL atd. na nový cluster 5. června.'),
+    ).toHaveLength(1);
+  });
+
   it('keeps English abbreviations, initials and decimals inside the sentence', () => {
     expect(
       sentences('Use a tool, e.g. Git or Mercurial. Then commit.'),
