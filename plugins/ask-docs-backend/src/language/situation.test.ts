@@ -225,4 +225,48 @@ describe('splitSituation', () => {
       situation: [],
     });
   });
+
+  it("reads an adopter's language by its own asking words, compared folded", () => {
+    // Written with their diacritics and capitals, as an adopter would list them.
+    const german = genericLanguage('de', {
+      stopwords: new Set([
+        'wir',
+        'unsere',
+        'die',
+        'in',
+        'diesem',
+        'ich',
+        'eine',
+        'wie',
+        'an',
+        'und',
+      ]),
+      asking: {
+        starts: new Set(['Wie', 'Wo', 'Erklär']),
+        leading: new Set(['Und']),
+        goals: new Set(['möchte']),
+        goalLink: word => word === 'zu',
+        subjects: new Set(['Wir']),
+        firstPerson: word => ['ich', 'wir', 'unsere'].includes(word),
+        anaphors: new Set(['Es']),
+      },
+    }).profile;
+    const split = (text: string) => splitSituation(text, [german]);
+    expect(
+      split(
+        'Wir migrieren unsere Dienste in diesem Quartal. Wie lege ich eine Tabelle an?',
+      ),
+    ).toEqual({
+      asked: 'Wie lege ich eine Tabelle an?',
+      situation: ['Wir migrieren unsere Dienste in diesem Quartal.'],
+    });
+    // Its "erklär" compares folded, and its "es" points back.
+    expect(
+      split('Wir migrieren unsere Dienste. Erklär die Tabellen und Spalten.')
+        .situation,
+    ).toEqual(['Wir migrieren unsere Dienste.']);
+    expect(
+      split('Wir migrieren unsere Dienste. Wie lege ich es an?').situation,
+    ).toEqual([]);
+  });
 });
