@@ -20,7 +20,7 @@
  * Lowercase, folded (no diacritics), as the words are compared.
  */
 import { splitSentences } from '../ingestion/parsing/sentences';
-import { foldedStopwords } from './smallTalk';
+import { foldedStopwords, wordList } from './smallTalk';
 import { foldDiacritics, tokenize } from './tokenize';
 import type { LanguageProfile } from './types';
 
@@ -71,26 +71,23 @@ export function foldedAsking(asking: AskingWords): AskingWords {
   };
 }
 
-const words = (list: string) =>
-  new Set(list.split(/\s+/).filter(Boolean).map(foldDiacritics));
-
-const ENGLISH_QUESTION_WORDS = words(
+const ENGLISH_QUESTION_WORDS = wordList(
   'how what why when where which who whether if',
 );
-const ENGLISH_FIRST_PERSON = words(
+const ENGLISH_FIRST_PERSON = wordList(
   "i i'm i've i'd i'll me my mine myself we we're we've we'd we'll us our ours ourselves",
 );
 
 export const ENGLISH_ASKING: AskingWords = {
-  starts: words(`
+  starts: wordList(`
     how what what's whats why when where which who whom whose can could would should shall will
     may might must is are was were do does did have has am isn't aren't doesn't don't didn't can't
     won't shouldn't wouldn't couldn't any explain show tell describe list give help compare
     recommend suggest find walk guide point please summarise summarize define clarify outline
   `),
-  leading: words('and but so also or then now ok okay'),
+  leading: wordList('and but so also or then now ok okay'),
   goals:
-    words(`want wants wanted need needs needed like trying try tried hoping hope plan
+    wordList(`want wants wanted need needs needed like trying try tried hoping hope plan
     planning looking wonder wondering know sure understand figure question`),
   // "I'd like to", "I really need to": the infinitive's "to"; "I wonder how", "not sure which":
   // a question word; "a question about": what it is about.
@@ -99,33 +96,33 @@ export const ENGLISH_ASKING: AskingWords = {
     word === 'about' ||
     word === 'regarding' ||
     ENGLISH_QUESTION_WORDS.has(word),
-  subjects: words(
+  subjects: wordList(
     'we our my it this that they their these those he she his her you your',
   ),
   firstPerson: word => ENGLISH_FIRST_PERSON.has(word),
-  anaphors: words('it this these those them they such'),
+  anaphors: wordList('it this these those them they such'),
 };
 
 // A Czech infinitive: -t, -ti or -ct, as in "nastavit", "zálohovat", "péct".
 const CZECH_INFINITIVE = /^\p{L}{2,}(?:t|ti|ct)$/u;
-const CZECH_QUESTION_WORDS = words(
+const CZECH_QUESTION_WORDS = wordList(
   'jak co proc kde kdy kdo ktery ktera ktere kolik zda jestli',
 );
 const CZECH_FIRST_PERSON_VERB = /^\p{L}{3,}(?:eme|íme|áme|ime|ame|uji|uju)$/u;
 const CZECH_FIRST_PERSON =
-  words(`ja my mi me mne nam nas nasi nase naseho nasemu nasem nasim
+  wordList(`ja my mi me mne nam nas nasi nase naseho nasemu nasem nasim
   nasich muj moje meho mem mym jsem jsme mam mame`);
 
 export const CZECH_ASKING: AskingWords = {
-  starts: words(`
+  starts: wordList(`
     jak co proc kde kdy kdo ktery ktera ktere kteri kterou kolik cim ceho cemu kam odkud jaky jaka
     jake jaci jakou jakym lze da je jde muzu mohu muzeme musim musime mam mame existuje funguje
     vysvetli vysvetlete ukaz ukazte rekni reknete popis popiste porad poradte pomoz pomozte najdi
     najdete doporuc doporucte porovnej porovnejte prosim shrn shrnte
   `),
-  leading: words('a ale tak takze nebo i no'),
+  leading: wordList('a ale tak takze nebo i no'),
   goals:
-    words(`chci chceme chtel chtela chteli potrebuji potrebuju potrebujeme snazim snazime
+    wordList(`chci chceme chtel chtela chteli potrebuji potrebuju potrebujeme snazim snazime
     zkousim zkousime rad rada radi nevim nevime vim zajima zajimalo premyslim dotaz otazku`),
   goalLink: word =>
     CZECH_INFINITIVE.test(word) ||
@@ -136,11 +133,11 @@ export const CZECH_ASKING: AskingWords = {
   firstPerson: (word, alone) =>
     CZECH_FIRST_PERSON.has(foldDiacritics(word)) ||
     (alone && CZECH_FIRST_PERSON_VERB.test(word)),
-  anaphors: words(
+  anaphors: wordList(
     'to ho ji jej ten tu tom tim toho tomu tam tohle toto tento tuto tyto tyhle',
   ),
   subjects:
-    words(`my nas nase naseho nasem nasi ja muj moje me to tohle toto ten tento tato ta
+    wordList(`my nas nase naseho nasem nasi ja muj moje me to tohle toto ten tento tato ta
     oni ony vy vas vase`),
 };
 

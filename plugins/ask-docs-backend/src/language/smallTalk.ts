@@ -47,7 +47,8 @@ const CZECH_COMPANIONS = `
   chci chtel chtela neco nic jen jenom vlastne tak no fakt
 `;
 
-function toSet(list: string): ReadonlySet<string> {
+/** A word list written as text, folded ("good_morning" is the pair "good morning"). */
+export function wordList(list: string): ReadonlySet<string> {
   return new Set(
     list
       .split(/\s+/)
@@ -63,12 +64,12 @@ export interface SmallTalkWords {
 }
 
 export const ENGLISH_SMALL_TALK: SmallTalkWords = {
-  markers: toSet(ENGLISH_MARKERS),
-  companions: toSet(ENGLISH_COMPANIONS),
+  markers: wordList(ENGLISH_MARKERS),
+  companions: wordList(ENGLISH_COMPANIONS),
 };
 export const CZECH_SMALL_TALK: SmallTalkWords = {
-  markers: toSet(CZECH_MARKERS),
-  companions: toSet(CZECH_COMPANIONS),
+  markers: wordList(CZECH_MARKERS),
+  companions: wordList(CZECH_COMPANIONS),
 };
 
 /**
