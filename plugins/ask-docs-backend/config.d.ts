@@ -179,14 +179,15 @@ export interface Config {
       unusedModelDays?: number;
     };
     llm?: {
-      /** OpenAI-compatible endpoint, e.g. http://localhost:8080/v1 */
+      /** OpenAI-compatible endpoint, an http(s) URL, e.g. http://localhost:8080/v1 */
       baseUrl?: string;
       /** @visibility secret */
       apiKey?: string;
       model?: string;
       /**
        * Per attempt (default 30000): the whole call, or when streaming the wait for the first
-       * text and every gap between texts (empty keep-alive chunks do not count).
+       * text and every gap between texts (empty keep-alive chunks do not count). At most
+       * 2147483647 (Node's longest timer).
        */
       timeoutMs?: number;
       /** Extra attempts after a timeout, 5xx, 429 or a connection failure (default 1). */
@@ -211,7 +212,10 @@ export interface Config {
       };
     };
     answer?: {
-      /** Characters of document text sent to the model (default 12000). */
+      /**
+       * Characters of document text sent to the model (default 12000); at least
+       * ingestion.maxChunkChars + 500, since a passage is sent whole or not at all.
+       */
       maxContextChars?: number;
       /** Context blocks sent to the model (default 8). */
       maxBlocks?: number;

@@ -50,6 +50,11 @@ export type FakeReply =
   | { streamThenHang: string[] }
   /** Stream these deltas, then drop the connection (non-streaming: drop at once). */
   | { streamThenClose: string[] }
+  /**
+   * Stream these deltas, then end the response cleanly without a finish reason or `[DONE]`, as
+   * a proxy that closes its upstream half way does (non-streaming: drop at once).
+   */
+  | { streamThenEnd: string[] }
   /** Send this body verbatim (malformed responses). */
   | { raw: string; status?: number; contentType?: string };
 
@@ -180,16 +185,24 @@ export async function startFakeOpenAI(
       return;
     }
 
-    if ('streamThenClose' in reply && !request.stream) {
+    if (
+      ('streamThenClose' in reply || 'streamThenEnd' in reply) &&
+      !request.stream
+    ) {
       req.socket.destroy();
       return;
     }
-    const partial = 'streamThenHang' in reply || 'streamThenClose' in reply;
+    const partial =
+      'streamThenHang' in reply ||
+      'streamThenClose' in reply ||
+      'streamThenEnd' in reply;
     const chunks =
       'streamThenHang' in reply
         ? reply.streamThenHang
         : 'streamThenClose' in reply
         ? reply.streamThenClose
+        : 'streamThenEnd' in reply
+        ? reply.streamThenEnd
         : reply.chunks ?? splitWords(reply.text);
     const text = 'text' in reply ? reply.text : chunks.join('');
     const finishReason =
@@ -245,6 +258,10 @@ export async function startFakeOpenAI(
       // Let the written deltas reach the client before the connection drops.
       await new Promise(r => setTimeout(r, 20));
       res.destroy();
+      return;
+    }
+    if ('streamThenEnd' in reply) {
+      res.end();
       return;
     }
     res.write(event({}, finishReason));

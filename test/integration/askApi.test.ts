@@ -192,6 +192,35 @@ visible`, async () => {
     expect((await health(alice)).lastFailure).toBeUndefined();
   });
 
+  it('says when the model refused a prompt over its context window', async () => {
+    fake.setBehaviour(() => ({
+      status: 400,
+      body: {
+        error: {
+          message: "This model's maximum context length is 4096 tokens.",
+          type: 'invalid_request_error',
+          code: 'context_length_exceeded',
+        },
+      },
+    }));
+    const res = await ask('How do I roll back a payments release?');
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({
+      status: 'evidence_only',
+      grounded: false,
+      reason: 'context_too_large',
+      sources: [],
+    });
+    const health = await request(backend.server)
+      .get('/api/ask-docs/health')
+      .set('Authorization', as(alice));
+    expect(health.body.llm.lastFailure).toEqual({
+      reason: 'context_too_large',
+      at: expect.any(String),
+    });
+    fake.setBehaviour(citeFirstBlock);
+  });
+
   it('never makes a source of a title the model invented or only mentioned', async () => {
     fake.setBehaviour(() => 'Roll back with deployctl. [Deployment handbook]');
     let res = await ask('How do I roll back a payments release?');

@@ -222,6 +222,9 @@ export const askDocsPlugin = createBackendPlugin({
           metrics,
           modelQuota: settings.modelQuota,
         });
+        // Like the ingester's: an ask still waiting for the model is recorded (abandoned)
+        // while the database is there, not lost with its paid call.
+        lifecycle.addShutdownHook(() => askService.stop());
         const ingestion = new IngestionController(store, ingester, authorizer);
 
         httpRouter.use(

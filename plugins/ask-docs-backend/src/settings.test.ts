@@ -165,6 +165,29 @@ describe('readAskDocsConfig', () => {
       /askDocs\.ingestion\.concurrency: expected a positive integer/,
     ],
     [{ ingestion: { maxChunkChars: -1 } }, /askDocs\.ingestion\.maxChunkChars/],
+    // A passage longer than the context budget would never be sent: every answer evidence only.
+    [
+      { answer: { maxContextChars: 1500 } },
+      new RegExp(
+        String.raw`askDocs\.answer\.maxContextChars \(1500\) must be at least ` +
+          String.raw`askDocs\.ingestion\.maxChunkChars \(1200\) \+ 500`,
+      ),
+    ],
+    [
+      { ingestion: { maxChunkChars: 20_000 } },
+      /maxContextChars \(12000\) must be at least askDocs\.ingestion\.maxChunkChars \(20000\)/,
+    ],
+    // Without a scheme the SDK would fail every call as an outage.
+    [
+      { llm: { baseUrl: 'localhost:8000/v1' } },
+      /askDocs\.llm\.baseUrl: expected an http or https URL/,
+    ],
+    [{ llm: { baseUrl: 'ftp://models/v1' } }, /askDocs\.llm\.baseUrl/],
+    // Node fires a longer timer at once: every call would time out.
+    [
+      { llm: { timeoutMs: 2 ** 31 } },
+      /askDocs\.llm\.timeoutMs: expected at most 2147483647 ms/,
+    ],
     [
       { llm: { temperature: 3 } },
       /askDocs\.llm\.temperature: expected a number from 0 to 2, got 3/,
@@ -653,7 +676,7 @@ const EVERY_KEY: JsonObject = {
     quotaPerUser: { calls: 40, per: { hours: 24 } },
   },
   answer: {
-    maxContextChars: 1,
+    maxContextChars: 1000,
     maxBlocks: 1,
     maxEvidence: 1,
     verifyClaims: true,

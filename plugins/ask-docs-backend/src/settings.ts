@@ -39,6 +39,8 @@ import {
 import type { EvidenceModel } from './retrieval/evidence';
 import { FITTED_EVIDENCE_MODELS } from './retrieval/evidenceModel.fitted';
 import { HNSW_BUILD_MEMORY_PATTERN } from './database/vectorIndex';
+import { DEFAULT_MAX_CONTEXT_CHARS } from './answer/prompt';
+import { DEFAULT_MAX_CHUNK_CHARS } from './ingestion/parsing/chunkSections';
 import type { RetrievalSettings } from './service/AskService';
 import {
   ADMINISTRATIVE_PERMISSION_NAMES,
@@ -554,11 +556,21 @@ function readLlm(config: Config): ChatModelOptions | undefined {
   const timeoutMs =
     number(config, 'llm.timeoutMs', 'positive integer') ??
     DEFAULT_LLM_TIMEOUT_MS;
+  // A timer longer than this fires at once in Node: every call would time out.
+  if (timeoutMs > MAX_TIMER_MS)
+    throw invalid('llm.timeoutMs', `at most ${MAX_TIMER_MS} ms`, timeoutMs);
   const maxRetries =
     number(config, 'llm.maxRetries', 'non-negative integer') ??
     DEFAULT_LLM_MAX_RETRIES;
   const baseUrl =
     config.getOptionalString(key('llm.baseUrl'))?.trim() || undefined;
+  // Without a scheme the SDK fails every call as a network error, which looks like an outage.
+  if (baseUrl !== undefined && !isHttpUrl(baseUrl))
+    throw invalid(
+      'llm.baseUrl',
+      'an http or https URL such as http://localhost:8000/v1',
+      baseUrl,
+    );
   const temperature = inRange(config, 'llm.temperature', 0, 2) ?? 0;
   const maxTokens = number(config, 'llm.maxTokens', 'positive integer');
   if (!model || !apiKey) return undefined;
@@ -571,6 +583,40 @@ function readLlm(config: Config): ChatModelOptions | undefined {
     temperature,
     maxTokens,
   };
+}
+
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+function isHttpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (
+      (url.protocol === 'http:' || url.protocol === 'https:') && !!url.host
+    );
+  } catch {
+    return false;
+  }
+}
+
+/** Room a passage's block takes in the prompt beside its text: title, section, cite-as lines. */
+const BLOCK_LABEL_ROOM = 500;
+
+/**
+ * A passage is sent to the model whole or not at all, so the context budget must hold the
+ * longest passage ingestion writes with its labels; otherwise every answer is evidence only.
+ */
+function checkPassageFits(
+  ingestion: IngestionSettings,
+  answer: AnswerSettings,
+): void {
+  const chunk = ingestion.maxChunkChars ?? DEFAULT_MAX_CHUNK_CHARS;
+  const context = answer.options.maxContextChars ?? DEFAULT_MAX_CONTEXT_CHARS;
+  if (context < chunk + BLOCK_LABEL_ROOM)
+    throw new Error(
+      `askDocs.answer.maxContextChars (${context}) must be at least askDocs.ingestion.` +
+        `maxChunkChars (${chunk}) + ${BLOCK_LABEL_ROOM}: a passage is sent to the model ` +
+        'whole with its title and section, and one that does not fit is never sent',
+    );
 }
 
 function readModelQuota(
@@ -654,6 +700,8 @@ export function readAskDocsConfig(config: Config): AskDocsConfig {
   const embeddings = readEmbeddings(config);
   const languages = readLanguages(config);
   const answer = readAnswer(config);
+  const ingestion = readIngestion(config);
+  checkPassageFits(ingestion, answer);
   return {
     languages,
     hunspell: readHunspell(config),
@@ -661,7 +709,7 @@ export function readAskDocsConfig(config: Config): AskDocsConfig {
       bilingualDictionary: readBilingualDictionary(config, languages),
     }),
     embeddings,
-    ingestion: readIngestion(config),
+    ingestion,
     retrieval: readRetrieval(config, embeddings),
     visibilitySync: readVisibilitySync(config),
     retention: {

@@ -242,7 +242,11 @@ export interface IngestionRunStarted {
   runId?: number;
 }
 
-/** Why the language model could not answer; `rejected` (bad key, unknown model) needs an admin. */
+/**
+ * Why the language model could not answer; `rejected` (bad key, unknown model) needs an admin,
+ * and so does `context_too_large` (the model refused a prompt longer than its context window:
+ * askDocs.answer.maxContextChars is set above what the model takes).
+ */
 export type ModelFailureReason =
   | 'timeout'
   | 'rate_limited'
@@ -250,6 +254,7 @@ export type ModelFailureReason =
   | 'connection'
   | 'bad_response'
   | 'incomplete'
+  | 'context_too_large'
   | 'rejected';
 
 export interface HealthResponse {

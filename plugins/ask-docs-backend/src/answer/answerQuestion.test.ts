@@ -290,19 +290,58 @@ retrieved`, async () => {
       expect(result.modelError?.reason).toBe('connection');
     });
 
-    it('stream cut off half way', async () => {
+    it.each([
+      ['dropped', 'streamThenClose', 'connection'],
+      ['ended without a finish reason', 'streamThenEnd', 'incomplete'],
+    ])(
+      'stream cut off half way (%s): the text the asker saw is kept for the audit',
+      async (_name, cut, reason) => {
+        const parts = ['Run deploy ', 'rollback [Release process › Rollback]'];
+        fake.setBehaviour(
+          () => ({ [cut]: parts } as { streamThenClose: string[] }),
+        );
+        const deltas: string[] = [];
+        const result = await ask(undefined, {
+          onDelta: (d: string) => deltas.push(d),
+        });
+        expect(deltas.join('')).toBe(parts.join(''));
+        // It cites a sent document, yet it is no answer: it stopped mid-way.
+        expectEvidenceOnly(result, EVIDENCE_ONLY_NOTICE, 'model_failed');
+        expect(result.modelError?.reason).toBe(reason);
+        expect(result.rawOutput).toBe(parts.join(''));
+      },
+    );
+
+    it('answer cut off at the token limit: the text is kept for the audit', async () => {
       fake.setBehaviour(() => ({
-        streamThenClose: [
-          'Run deploy ',
-          'rollback [Release process › Rollback]',
-        ],
+        text: 'Run deploy rollback [Release process › Rollback] and then',
+        finishReason: 'length',
       }));
-      const deltas: string[] = [];
-      const result = await ask(undefined, {
-        onDelta: (d: string) => deltas.push(d),
-      });
-      expect(deltas.length).toBeGreaterThan(0);
+      const result = await ask();
       expectEvidenceOnly(result, EVIDENCE_ONLY_NOTICE, 'model_failed');
+      expect(result.modelError?.reason).toBe('incomplete');
+      expect(result.rawOutput).toBe(
+        'Run deploy rollback [Release process › Rollback] and then',
+      );
+    });
+
+    it("a prompt over the model's context window is context_too_large", async () => {
+      fake.setBehaviour(() => ({
+        status: 400,
+        body: {
+          error: {
+            message: "This model's maximum context length is 4096 tokens.",
+            type: 'invalid_request_error',
+            code: 'context_length_exceeded',
+          },
+        },
+      }));
+      const result = await ask();
+      expectEvidenceOnly(result, CONTEXT_TOO_LARGE_NOTICE, 'context_too_large');
+      expect(result.modelError?.reason).toBe('context_too_large');
+      expect(result.sent).toHaveLength(3);
+      expect(result.rawOutput).toBeUndefined();
+      expect(fake.calls).toBe(1);
     });
   });
 

@@ -222,12 +222,18 @@ export async function answerQuestion(
       );
     }
     const failure = classifyModelError(error);
+    // What the asker may already have read (streamed) or the model sent before it was cut
+    // off: the record keeps it, as it does for an abandoned ask.
+    const received = streamed || failure.received;
     return evidenceOnly(
-      { reason: 'model_failed', notice: EVIDENCE_ONLY_NOTICE },
+      failure.reason === 'context_too_large'
+        ? { reason: 'context_too_large', notice: CONTEXT_TOO_LARGE_NOTICE }
+        : { reason: 'model_failed', notice: EVIDENCE_ONLY_NOTICE },
       {
         llmModel: model.model,
         sent,
         modelError: { reason: failure.reason, message: failure.message },
+        ...(received ? { rawOutput: received } : {}),
       },
     );
   }

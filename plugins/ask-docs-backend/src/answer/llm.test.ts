@@ -213,6 +213,8 @@ describe('chat model against a fake OpenAI server', () => {
         );
         expect(error.reason).toBe('incomplete');
         expect(fake.calls).toBe(calls + 1);
+        // What came before the cut is kept for the audit record.
+        expect(error.received).toBe('Then you must NOT');
       }
     }
     expect(model.lastFailure?.()).toEqual({
@@ -252,16 +254,71 @@ describe('chat model against a fake OpenAI server', () => {
     expect(fake.calls).toBe(1);
   });
 
-  it('times out a hanging server within the bounded time', async () => {
+  it('times out a hanging server, once per attempt', async () => {
     fake.setBehaviour(() => ({ hang: true }));
-    const started = Date.now();
     const error = await failure(
       make({ timeoutMs: 200, maxRetries: 1 }).complete(messages),
     );
     expect(error.reason).toBe('timeout');
+    expect(error.details.attempts).toBe(2);
     expect(fake.calls).toBe(2);
-    // 2 attempts × 200 ms + 250 ms backoff, plus slack.
-    expect(Date.now() - started).toBeLessThan(2000);
+  });
+
+  it('tells a prompt over the context window from a rejected request; no retry', async () => {
+    const replies = [
+      // OpenAI and Azure: the error code.
+      {
+        status: 400,
+        body: {
+          error: {
+            message: 'Please reduce the length of the messages.',
+            type: 'invalid_request_error',
+            code: 'context_length_exceeded',
+          },
+        },
+      },
+      // vLLM and llama.cpp: only the message says it.
+      {
+        status: 400,
+        body: {
+          object: 'error',
+          message:
+            "This model's maximum context length is 4096 tokens. However, you requested " +
+            '6120 tokens in the messages.',
+          type: 'BadRequestError',
+        },
+      },
+      {
+        status: 400,
+        body: {
+          error: {
+            code: 400,
+            message: 'the request exceeds the available context size',
+            type: 'exceed_context_size_error',
+          },
+        },
+      },
+    ];
+    for (const reply of replies) {
+      fake.reset();
+      fake.setBehaviour(() => reply);
+      const error = await failure(model.complete(messages));
+      expect(error.reason).toBe('context_too_large');
+      expect(error.details.status).toBe(400);
+      expect(fake.calls).toBe(1);
+    }
+    // Any other refused request stays `rejected`, even one that names tokens or length.
+    for (const message of [
+      'The model `gpt-5` does not exist',
+      'max_tokens is too large: 100000. This model supports at most 4096 completion tokens',
+      'Invalid value for length',
+    ]) {
+      fake.setBehaviour(() => ({
+        status: 400,
+        body: { error: { message, type: 'invalid_request_error' } },
+      }));
+      expect((await failure(model.complete(messages))).reason).toBe('rejected');
+    }
   });
 
   it('times out a stream that goes silent and does not retry after text was streamed', async () => {
@@ -286,6 +343,23 @@ describe('chat model against a fake OpenAI server', () => {
     expect(error.reason).toBe('connection');
     expect(deltas.join('')).toBe('Partial answer');
     expect(fake.calls).toBe(1);
+  });
+
+  it('fails a stream that ends cleanly without a finish reason, without retrying', async () => {
+    fake.setBehaviour(() => ({ streamThenEnd: ['Partial ', '[1] answer'] }));
+    const deltas: string[] = [];
+    const error = await failure(
+      model.complete(messages, { onDelta: d => deltas.push(d) }),
+    );
+    expect(error.reason).toBe('incomplete');
+    expect(error.received).toBe('Partial [1] answer');
+    expect(deltas.join('')).toBe('Partial [1] answer');
+    expect(fake.calls).toBe(1);
+    // The same text with its finish reason is an answer.
+    fake.setBehaviour(() => ({ text: 'Partial [1] answer' }));
+    await expect(model.complete(messages, { onDelta: () => {} })).resolves.toBe(
+      'Partial [1] answer',
+    );
   });
 
   it('classifies a dropped connection as connection', async () => {

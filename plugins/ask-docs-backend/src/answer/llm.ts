@@ -44,6 +44,8 @@ export type { ModelFailureReason };
 /** Any failure of the model; callers fall back to evidence-only answers. */
 export class ModelUnavailableError extends CustomErrorBase {
   name = 'ModelUnavailableError' as const;
+  /** Answer text the model sent before it failed (a cut-off answer): kept for the audit. */
+  received?: string;
   constructor(
     message: string,
     readonly reason: ModelFailureReason,
@@ -113,7 +115,7 @@ export function createChatModelFromOptions(
         );
         const choice = completion?.choices?.[0];
         const text = choice?.message?.content;
-        checkFinished(choice?.finish_reason);
+        checkFinished(choice?.finish_reason, text);
         if (typeof text !== 'string' || !text.trim()) {
           throw new ModelUnavailableError(
             'The model returned no answer text',
@@ -144,7 +146,17 @@ export function createChatModelFromOptions(
       if (callerSignal?.aborted) throw callerSignal.reason;
       if (deadline.signal.aborted)
         throw new Error('stream aborted by deadline');
-      checkFinished(finish);
+      // A proxy that closes its upstream half way ends the stream cleanly: without a finish
+      // reason the text may stop mid-sentence, so it is no answer.
+      if (finish === null || finish === undefined) {
+        const cut = new ModelUnavailableError(
+          'The model stream ended before the answer was finished (no finish reason)',
+          'incomplete',
+        );
+        cut.received = text;
+        throw cut;
+      }
+      checkFinished(finish, text);
       if (!text.trim()) {
         throw new ModelUnavailableError(
           'The model streamed no answer text',
@@ -229,14 +241,19 @@ export function createChatModelFromOptions(
 }
 
 /** The model stopped before its answer was complete: a cut-off answer is no answer. */
-function checkFinished(reason: string | null | undefined) {
+function checkFinished(
+  reason: string | null | undefined,
+  text: string | null | undefined,
+) {
   if (reason === 'length' || reason === 'content_filter') {
-    throw new ModelUnavailableError(
+    const cut = new ModelUnavailableError(
       reason === 'length'
         ? 'The answer was cut off at the token limit (askDocs.llm.maxTokens)'
         : "The model's content filter stopped the answer",
       'incomplete',
     );
+    if (typeof text === 'string' && text) cut.received = text;
+    throw cut;
   }
 }
 
@@ -279,6 +296,13 @@ export function classifyModelError(error: unknown): ModelUnavailableError {
   }
   if (error instanceof APIError && typeof error.status === 'number') {
     const status = error.status;
+    if (exceedsContext(error)) {
+      return unavailable(
+        `The prompt is longer than the model's context window (${status}): ${error.message}`,
+        'context_too_large',
+        { status },
+      );
+    }
     const details = { status, retryAfterMs: retryAfterMs(error.headers) };
     return unavailable(...statusFailure(status, error.message), details);
   }
@@ -298,6 +322,23 @@ export function classifyModelError(error: unknown): ModelUnavailableError {
     );
   }
   return unavailable(`Unusable model response: ${message}`, 'bad_response');
+}
+
+// How OpenAI-compatible servers word a prompt over the context window: OpenAI and Azure
+// (code context_length_exceeded), vLLM ("maximum context length"), llama.cpp
+// ("exceeds the available context size"), others ("prompt is too long", "too many tokens").
+const CONTEXT_EXCEEDED = new RegExp(
+  'context[_ ]length|context (?:window|size)|maximum context|prompt is too long|' +
+    'too many (?:input )?tokens',
+  'i',
+);
+
+/** A 400 or 413 that says the prompt does not fit: the operator's budget, not a bad key. */
+function exceedsContext(error: APIError): boolean {
+  if (error.status !== 400 && error.status !== 413) return false;
+  const code = (error as { code?: unknown }).code;
+  if (code === 'context_length_exceeded') return true;
+  return CONTEXT_EXCEEDED.test(error.message ?? '');
 }
 
 /** What an HTTP error status from the model means: a message and the reason. */

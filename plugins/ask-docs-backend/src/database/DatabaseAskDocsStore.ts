@@ -49,6 +49,7 @@ function listedNoLaterThan(asOf: Date | Knex.Raw) {
 /** Model failures in which the model generated nothing (llm.ts classifyModelError). */
 const UNSERVED_MODEL_CALLS: ModelFailureReason[] = [
   'rejected',
+  'context_too_large',
   'rate_limited',
   'server_error',
   'connection',

@@ -51,6 +51,7 @@ describe('DatabaseAskDocsStore.countModelCalls', () => {
     // window, another user's.
     for (const modelError of [
       'rejected',
+      'context_too_large',
       'rate_limited',
       'server_error',
       'connection',

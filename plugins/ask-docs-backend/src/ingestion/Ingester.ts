@@ -140,6 +140,8 @@ export class Ingester {
     options: { signal?: AbortSignal } = {},
   ): Promise<RunResult> {
     if (this.stopping.signal.aborted && !this.running) {
+      // Nothing runs: a caller waiting for the run's record must not get the last run's.
+      this.registered = Promise.resolve(undefined);
       return Promise.reject(
         new Error('ingestion is stopped: the backend is shutting down'),
       );

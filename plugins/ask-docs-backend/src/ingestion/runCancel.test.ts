@@ -9,6 +9,10 @@ import { catalogComponent } from '../testUtils/catalogComponent';
 import { mockServices } from '@backstage/backend-test-utils';
 import { startTechDocsIngestion } from '../testUtils/techDocsServer';
 import { scheduledIngestion } from './Ingester';
+import { DatabaseAskDocsStore } from '../database/DatabaseAskDocsStore';
+import { AskDocsAuthorizer } from '../service/authorization';
+import { IngestionController } from '../service/IngestionController';
+import { fakePermissions } from '../testUtils/fakePermissions';
 
 const BASE_PATH = '/api/techdocs';
 const page = (title: string) =>
@@ -198,5 +202,13 @@ describe('a run stops when the scheduler aborts its signal', () => {
     expect((await lastRun()).status).toBe('failed');
     await expect(ingester.run('manual')).rejects.toThrow(/shutting down/);
     expect((await lastRun()).status).toBe('failed');
+    // A manual start during shutdown is refused, not reported as the last run "started".
+    await expect(ingester.currentRun()).resolves.toBeUndefined();
+    const controller = new IngestionController(
+      new DatabaseAskDocsStore(ingestion.db.knex),
+      ingester,
+      new AskDocsAuthorizer(fakePermissions({})),
+    );
+    await expect(controller.start()).rejects.toThrow(/shutting down/);
   });
 });

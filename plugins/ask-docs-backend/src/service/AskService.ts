@@ -12,6 +12,7 @@ import {
   AskResponse,
   askDocsAskPermission,
   askDocsAuditReadPermission,
+  ModelFailureReason,
   noAnswerMessage,
   REDACTED_ANSWER_TEXT,
   REDACTED_NOTICE,
@@ -50,6 +51,13 @@ import {
 } from './QuestionPipeline';
 
 export type { RetrievalSettings } from './QuestionPipeline';
+
+/** Model failures that persist until an operator changes the config: logged as errors. */
+const OPERATOR_HINTS: Partial<Record<ModelFailureReason, string>> = {
+  rejected: 'check askDocs.llm (apiKey, model, baseUrl)',
+  context_too_large:
+    "lower askDocs.answer.maxContextChars to fit the model's context window",
+};
 
 export interface AskServiceOptions {
   /** The knowledge index; every read goes through the asker's visibility. */
@@ -156,6 +164,10 @@ export class AskService {
   private readonly pipeline: QuestionPipeline;
   private readonly prepared = new WeakMap<PreparedAsk, AnalysedQuestion>();
   private readonly quota?: ModelQuotaGuard;
+  /** Asks being answered here, for stop(). */
+  private readonly inFlight = new Set<Promise<unknown>>();
+  /** Aborted by stop(): every ask's signal follows it. */
+  private readonly stopping = new AbortController();
 
   constructor(private readonly o: AskServiceOptions) {
     this.authorizer = o.authorizer ?? new AskDocsAuthorizer(o.permissions);
@@ -197,6 +209,41 @@ export class AskService {
     if (!prepared)
       throw new Error('AskService.answer needs a question from prepare()');
     this.prepared.delete(handle);
+    const signal = call.signal
+      ? AbortSignal.any([call.signal, this.stopping.signal])
+      : this.stopping.signal;
+    const work = this.answerOnce(handle, prepared, { ...call, signal });
+    this.inFlight.add(work);
+    work.then(
+      () => this.inFlight.delete(work),
+      () => this.inFlight.delete(work),
+    );
+    return work;
+  }
+
+  /**
+   * For the backend's shutdown, before the database closes: lets the asks in progress finish
+   * for up to `graceMs`, then aborts the rest, which are recorded as abandoned (the model may
+   * have been paid for and its text read), and waits for those records (at most `recordMs`).
+   */
+  async stop(graceMs = 10_000, recordMs = 5_000): Promise<void> {
+    const settled = (ms: number) => {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      return Promise.race([
+        Promise.allSettled([...this.inFlight]),
+        new Promise(resolve => (timer = setTimeout(resolve, ms))),
+      ]).finally(() => clearTimeout(timer));
+    };
+    if (this.inFlight.size) await settled(graceMs);
+    this.stopping.abort(new Error('the backend is shutting down'));
+    if (this.inFlight.size) await settled(recordMs);
+  }
+
+  private async answerOnce(
+    handle: PreparedAsk,
+    prepared: AnalysedQuestion,
+    call: AnswerCallOptions,
+  ): Promise<AskResponse> {
     const started = performance.now();
     const seconds = () => (performance.now() - started) / 1000;
     try {
@@ -294,18 +341,15 @@ export class AskService {
       }
       const { retrieval, result } = run;
       if (result.modelError) {
-        // A refused request (bad key, unknown model) fails every question until an operator acts.
-        const log =
-          result.modelError.reason === 'rejected'
-            ? this.o.logger.error
-            : this.o.logger.warn;
+        // A refused request (bad key, unknown model) fails every question until an operator
+        // acts; a prompt over the model's context window fails the long ones.
         const { reason, message } = result.modelError;
+        const hint = OPERATOR_HINTS[reason];
+        const log = hint ? this.o.logger.error : this.o.logger.warn;
         log.call(
           this.o.logger,
           `ask-docs: model unavailable (${reason}): ${message}` +
-            (reason === 'rejected'
-              ? '; check askDocs.llm (apiKey, model, baseUrl)'
-              : ''),
+            (hint ? `; ${hint}` : ''),
         );
       }
 

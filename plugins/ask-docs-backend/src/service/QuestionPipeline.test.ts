@@ -621,6 +621,79 @@ describe('AskService metrics', () => {
   });
 });
 
+describe('AskService.stop (the backend shutting down)', () => {
+  /** A model that answers when `release` is called, or fails when its call is aborted. */
+  function heldModel(): ChatModel & {
+    entered: Promise<void>;
+    release(): void;
+  } {
+    let enter: () => void = () => {};
+    let release: () => void = () => {};
+    const released = new Promise<void>(r => (release = r));
+    return {
+      model: 'held',
+      entered: new Promise<void>(r => (enter = r)),
+      release: () => release(),
+      async complete(_messages, options = {}) {
+        enter();
+        options.onDelta?.('The ledger [Payments]');
+        await new Promise<void>((resolve, reject) => {
+          released.then(resolve);
+          options.signal?.addEventListener('abort', () =>
+            reject(options.signal?.reason),
+          );
+        });
+        return 'The ledger keeps the records [Payments].';
+      },
+    };
+  }
+  const statuses = (userRef: string) =>
+    db
+      .knex('ask_docs_answers')
+      .where('user_ref', userRef)
+      .pluck('status') as Promise<string[]>;
+
+  it('records an ask still waiting for the model as abandoned before it resolves', async () => {
+    const model = heldModel();
+    const service = askService({ model });
+    const userRef = 'user:default/stop-abandoned';
+    const asked = service.ask(
+      { question: 'ledger refunds' },
+      { credentials: mockCredentials.user(userRef), onDelta: () => {} },
+    );
+    asked.catch(() => {});
+    await model.entered;
+    await service.stop(50, 5_000);
+    await expect(asked).rejects.toThrow();
+    // Written before stop() resolved: the database closes after the shutdown hooks.
+    expect(await statuses(userRef)).toEqual(['abandoned']);
+    const [record] = await db
+      .knex('ask_docs_answers')
+      .where('user_ref', userRef)
+      .select('raw_output', 'llm_model');
+    expect(record).toEqual({
+      raw_output: 'The ledger [Payments]',
+      llm_model: 'held',
+    });
+  });
+
+  it('lets an ask finish within the grace period', async () => {
+    const model = heldModel();
+    const service = askService({ model });
+    const userRef = 'user:default/stop-finished';
+    const asked = service.ask(
+      { question: 'ledger refunds' },
+      { credentials: mockCredentials.user(userRef) },
+    );
+    await model.entered;
+    const stopped = service.stop(60_000, 5_000);
+    model.release();
+    await stopped;
+    expect((await asked).status).toBe('answered');
+    expect(await statuses(userRef)).toEqual(['answered']);
+  });
+});
+
 describe('AskService model quota', () => {
   const quota = { calls: 2, windowSeconds: 3600 };
   const user = (name: string) =>

@@ -628,6 +628,38 @@ describe('ask-docs router', () => {
       ).toHaveLength(2);
     });
 
+    it('takes the longest question a raised maxQuestionChars allows, and no more', async () => {
+      const logger = captureLogger(logs);
+      const router = await createRouter({
+        httpAuth: mockServices.httpAuth(),
+        auditor: captureAuditor(audit),
+        logger,
+        askService: service as unknown as AskService,
+        ingestion: {} as IngestionController,
+        health: () => ({ status: 'ok' } as any),
+        maxQuestionChars: 30_000,
+      });
+      const long = withErrorMiddleware(router, logger);
+      // 30,000 characters of three bytes each: 90 kB, over the 64 kB of a short limit.
+      const longest = '€'.repeat(30_000);
+      const ok = await request(long)
+        .post('/v1/ask')
+        .set('Authorization', alice)
+        .send({ question: longest });
+      expect(ok.status).toBe(200);
+      expect(answered).toEqual([longest]);
+      const tooLong = await request(long)
+        .post('/v1/ask')
+        .set('Authorization', alice)
+        .send({ question: '€'.repeat(40_000) });
+      expect(tooLong.status).toBe(413);
+      expect(tooLong.body.error.message).toBe(
+        'The request body is too large (at most 104 kB; a question is limited to 30000 ' +
+          'characters)',
+      );
+      expect(answered).toHaveLength(1);
+    });
+
     it('records nothing for a request that did not authenticate', async () => {
       for (const path of ['/v1/ask', '/v1/ask/stream']) {
         const res = await request(app)

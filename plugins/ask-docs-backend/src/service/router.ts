@@ -49,7 +49,8 @@ export async function createRouter(
   options: RouterOptions,
 ): Promise<express.Router> {
   const router = Router();
-  router.use(jsonBody);
+  const limitKb = bodyLimitKb(options.maxQuestionChars);
+  router.use(jsonBody(express.json({ limit: `${limitKb}kb` })));
   router.use(refuseUndeclaredHeadQuery);
   const api = await createAskDocsApiRouter();
   bindAskEndpoints(api, options);
@@ -62,15 +63,21 @@ export async function createRouter(
   );
   router.use(
     internalErrorHandler(options.logger, {
-      bodyLimitKb: BODY_LIMIT_KB,
+      bodyLimitKb: limitKb,
       maxQuestionChars: options.maxQuestionChars,
     }),
   );
   return router;
 }
 
-const BODY_LIMIT_KB = 64;
-const parseJson = express.json({ limit: `${BODY_LIMIT_KB}kb` });
+/**
+ * The largest JSON body taken: room for the longest question allowed (at most 3 bytes of UTF-8
+ * for each of its UTF-16 units), its scope and thread, and never less than 64 kB. A fixed
+ * limit would refuse, as too large, questions a raised `answer.maxQuestionChars` allows.
+ */
+export function bodyLimitKb(maxQuestionChars: number): number {
+  return Math.max(64, Math.ceil((3 * maxQuestionChars) / 1024) + 16);
+}
 
 type Parameter = { $ref?: string; name?: string; in?: string };
 type Operation = { requestBody?: unknown; parameters?: readonly Parameter[] };
@@ -90,19 +97,21 @@ function specOperation(method: string, path: string): Operation | undefined {
  * Parses the JSON body of the operations that declare one. Another media type is the spec's
  * 415 (the validator would send it as a 400, as it does all of its errors).
  */
-const jsonBody: express.RequestHandler = (req, res, next) => {
-  if (!specOperation(req.method, req.path)?.requestBody) {
-    next();
-  } else if (req.is('application/json') === false) {
-    next(
-      new UnsupportedMediaTypeError(
-        'The request body must be application/json',
-      ),
-    );
-  } else {
-    parseJson(req, res, next);
-  }
-};
+const jsonBody =
+  (parseJson: express.RequestHandler): express.RequestHandler =>
+  (req, res, next) => {
+    if (!specOperation(req.method, req.path)?.requestBody) {
+      next();
+    } else if (req.is('application/json') === false) {
+      next(
+        new UnsupportedMediaTypeError(
+          'The request body must be application/json',
+        ),
+      );
+    } else {
+      parseJson(req, res, next);
+    }
+  };
 
 /**
  * Express answers HEAD with the GET route, but the validator skips HEAD as an undocumented

@@ -1006,7 +1006,7 @@ export const spec = {
               },
               lastFailure: {
                 description:
-                  'Why the last model call failed after its retries, until one succeeds; the log has the message. `rejected` (a bad key, an unknown model) needs the operator. Only for a signed-in caller (a user or a service).\n',
+                  'Why the last model call failed after its retries, until one succeeds; the log has the message. `rejected` (a bad key, an unknown model) needs the operator, and so does `context_too_large` (the model refused a prompt longer than its context window). Only for a signed-in caller (a user or a service).\n',
                 type: 'object',
                 additionalProperties: false,
                 required: ['reason', 'at'],
@@ -1020,6 +1020,7 @@ export const spec = {
                       'connection',
                       'bad_response',
                       'incomplete',
+                      'context_too_large',
                       'rejected',
                     ],
                   },
