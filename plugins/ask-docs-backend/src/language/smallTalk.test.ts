@@ -90,6 +90,28 @@ describe('withoutSmallTalk', () => {
     expect(focus(asked)).toEqual({ text: asked, dropped: [] });
   });
 
+  it('leaves out a lead-in of small-talk words before a colon, without a marker word', () => {
+    expect(
+      focus('My team asked me to find out: which setting is mandatory?'),
+    ).toEqual({
+      text: 'which setting is mandatory?',
+      dropped: ['My team asked me to find out:'],
+    });
+    expect(
+      focus('Hello all. My boss wants to know: how do I merge layers?').text,
+    ).toBe('how do I merge layers?');
+    // Without the colon it is a clause that may say what is asked; after the first asked
+    // clause it is no lead-in; with a word of its own it names the topic.
+    for (const asked of [
+      'My team asked me to find out which setting is mandatory',
+      'How do I merge layers? My team asked me to find out: quickly',
+      'My team asked about tablespaces: where are they?',
+      'Tým se ptal na tablespaces: kde jsou?',
+      'To: which address does it go?',
+    ])
+      expect(focus(asked)).toEqual({ text: asked, dropped: [] });
+  });
+
   it('says what it left out', () => {
     expect(focus('Hello! Can someone help? How do I merge layers?')).toEqual({
       text: 'How do I merge layers?',

@@ -28,7 +28,7 @@ const ENGLISH_COMPANIONS = `
   good dear all morning afternoon evening people team advance excuse obvious dumb stupid silly
   basic beginner new quick help know knows wonder idea ideas advice tip tips hint hints pointer
   pointers suggestion suggestions clue lost trying tried figure figured find found looked
-  searched ask asking asked need needed want wanted something anything thing work job boss
+  searched ask asking asked need needed want wants wanted something anything thing work job boss
   colleague colleagues coworker coworkers manager just really actually basically anyway ok okay
   well yeah yes bit little here around couldn't can't didn't doesn't don't won't wasn't isn't
   i'm i've i'd
@@ -108,7 +108,8 @@ function splitUnpunctuated(
 /**
  * The question without its small talk: the clauses (split after . ! ? ; : , and …, and first
  * and last lines of small talk) with a marker word and otherwise only companion and function
- * words of a configured language are left out.
+ * words of a configured language are left out, and so is a lead-in of such words that ends in
+ * a colon before the first clause that asks.
  * A question whose other clauses ask nothing stays as asked.
  */
 export function withoutSmallTalk(
@@ -147,13 +148,27 @@ export function withoutSmallTalk(
       .flatMap(clause => splitUnpunctuated(clause, chat, smallTalkWord)),
     ...tail,
   ].filter(clause => clause.trim());
-  const kept = clauses.filter(c => !chat(c));
+  // A lead-in ending in a colon before the first thing asked introduces it ("My team asked me
+  // to find out:", "Asking for a colleague:"): made only of small-talk words, it needs no
+  // marker, the colon marks it. "Backstage catalog:" names the topic and stays.
+  const leadIn = (clause: string) => {
+    const ws = words(clause);
+    return (
+      /:\s*$/.test(clause) &&
+      ws.every(smallTalkWord) &&
+      ws.some(w => !functionWord(w))
+    );
+  };
+  const first = clauses.findIndex(c => !chat(c) && !leadIn(c));
+  const left = (clause: string, i: number) =>
+    chat(clause) || (i < first && leadIn(clause));
+  const kept = clauses.filter((c, i) => !left(c, i));
   // Nothing asked without it ("Hi, anyone?"): the small talk was the question.
   const asks = (clause: string) => !words(clause).every(smallTalkWord);
   if (kept.length === clauses.length || !kept.some(asks)) {
     return { text, dropped: [] };
   }
-  return { text: kept.join(' '), dropped: clauses.filter(chat) };
+  return { text: kept.join(' '), dropped: clauses.filter(left) };
 }
 
 const folded = new WeakMap<LanguageProfile, ReadonlySet<string>>();
