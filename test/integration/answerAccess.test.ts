@@ -278,6 +278,32 @@ describe('access to answers and ingestion', () => {
     expect(visible.body.redacted).toBeUndefined();
   });
 
+  it("shows an auditor only the scope's entities the auditor may see", async () => {
+    const scope = {
+      entityRefs: [
+        'component:default/Security-Handbook',
+        'component:default/engineering-handbook',
+      ],
+    };
+    const asked = await request(env.backend.server)
+      .post('/api/ask-docs/v1/ask')
+      .set('Authorization', user(bob))
+      .send({ question: SHARED, scope });
+    expect(asked.status).toBe(200);
+    // The auditor sees the answer, but not the name of the entity hidden from them.
+    const audited = await api(`/answers/${asked.body.id}`, user(carol));
+    expect(audited.status).toBe(200);
+    expect(audited.body.scope).toEqual({
+      entityRefs: ['component:default/engineering-handbook'],
+    });
+    expect(audited.body.redacted).toMatchObject({ scope: 1 });
+    expect(JSON.stringify(audited.body)).not.toMatch(/security-handbook/i);
+    // The asker reads the scope as they typed it.
+    const own = await api(`/answers/${asked.body.id}`, user(bob));
+    expect(own.body.scope).toEqual(scope);
+    expect(own.body.redacted).toBeUndefined();
+  });
+
   it('re-checks evidence passages and spelling corrections as well', async () => {
     env.fake.setBehaviour(() => ({ status: 503 }));
     const evidence = await ask(

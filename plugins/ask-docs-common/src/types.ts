@@ -201,6 +201,11 @@ export interface AnswerRedaction {
   corrections: number;
   /** The model's text was replaced by REDACTED_ANSWER_TEXT: it drew on a hidden document. */
   answerText: boolean;
+  /**
+   * Entity refs of the question's scope left out: a reader other than the asker (an auditor)
+   * sees only the refs of entities they may see.
+   */
+  scope?: number;
 }
 
 export interface AnswerFeedback {

@@ -332,4 +332,9 @@ export interface AskDocsStore {
     documentIds: string[],
     visibility: Visibility,
   ): Promise<Map<string, string | null>>;
+  /** Which of these entities (refs compared lower-case, returned so) the reader may see. */
+  visibleEntityRefs(
+    entityRefs: string[],
+    visibility: Visibility,
+  ): Promise<Set<string>>;
 }

@@ -852,6 +852,22 @@ export class DatabaseAskDocsStore implements AskDocsStore {
     return result;
   }
 
+  async visibleEntityRefs(
+    entityRefs: string[],
+    visibility: Visibility,
+  ): Promise<Set<string>> {
+    const refs = entityRefs.map(r => r.toLowerCase());
+    if (refs.length === 0) return new Set();
+    const rows: Array<{ ref: string }> = await applyVisibility(
+      visibility,
+      this.db('ask_docs_entities'),
+      'entity_ref',
+    )
+      .whereRaw('lower(entity_ref) = ANY(?::text[])', [refs])
+      .select(this.db.raw('lower(entity_ref) AS ref'));
+    return new Set(rows.map(r => r.ref));
+  }
+
   /**
    * Copies the current versions of these chunks to ask_docs_chunk_versions, superseded now, before
    * their rows change or go (migration 0008: the current text is stored once, in the chunk row).

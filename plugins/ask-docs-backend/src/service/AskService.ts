@@ -560,15 +560,20 @@ export class AskService {
       visibility,
     );
     const answerText = a.status === 'answered' && !behindText?.every(visible);
+    const scope = await this.scopeFor(a, reader, visibility);
+    const scopeLeftOut =
+      (a.scope?.entityRefs?.length ?? 0) - (scope.entityRefs?.length ?? 0);
     const redacted = {
       sources: a.sources.length - sources.length,
       evidence: a.evidence.length - evidence.length,
       corrections: (a.corrections?.length ?? 0) - corrections.length,
       answerText,
+      ...(scopeLeftOut > 0 ? { scope: scopeLeftOut } : {}),
     };
     const anyRedacted =
       answerText ||
-      redacted.sources + redacted.evidence + redacted.corrections > 0;
+      redacted.sources + redacted.evidence + redacted.corrections > 0 ||
+      scopeLeftOut > 0;
     const outdatedSources = sources
       .filter(s => current.get(s.documentId) !== s.revision)
       .map(s => ({
@@ -595,7 +600,7 @@ export class AskService {
       createdAt: a.createdAt,
       question: a.question,
       userRef: a.userRef,
-      scope: a.scope,
+      scope,
       outdatedSources,
       // The asker's comment may quote what it rates (the text, a passage, a correction): it
       // goes whenever anything is withheld; the rating stays.
@@ -604,6 +609,25 @@ export class AskService {
       ...(a.threadId ? { threadId: a.threadId } : {}),
       ...(a.askedVia ? { askedVia: a.askedVia } : {}),
       ...(anyRedacted ? { redacted } : {}),
+    };
+  }
+
+  /**
+   * The question's scope as the reader may see it: whole for the asker (they typed it); for
+   * anyone else (an auditor) only the refs of entities the reader may see, so an entity's name
+   * reaches no one through another user's question.
+   */
+  private async scopeFor(
+    a: StoredAnswer,
+    reader: BackstageCredentials,
+    visibility: Visibility,
+  ): Promise<StoredAnswer['scope']> {
+    const refs = a.scope?.entityRefs;
+    if (!refs?.length || principalRef(reader) === a.userRef) return a.scope;
+    const visible = await this.o.store.visibleEntityRefs(refs, visibility);
+    return {
+      ...a.scope,
+      entityRefs: refs.filter(r => visible.has(r.toLowerCase())),
     };
   }
 

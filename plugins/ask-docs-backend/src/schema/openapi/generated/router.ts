@@ -777,6 +777,11 @@ export const spec = {
                 type: 'boolean',
                 description: 'The answer text was replaced',
               },
+              scope: {
+                type: 'integer',
+                description:
+                  "Entity refs of the question's scope left out (a reader other than the asker sees only the refs of entities they may see)",
+              },
             },
           },
         },
