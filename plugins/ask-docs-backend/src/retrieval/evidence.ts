@@ -96,6 +96,7 @@ export interface EvidenceInput {
   /** Keyword statistics as searched (after corrections), with the tokens each candidate matched. */
   searched?: { tokens: TokenStatistics[] };
   matchedTokens?: Map<string, string[]>;
+  /** Spelling corrections that are guesses (not confident ones): the `corrected` feature. */
   corrections: number;
   tokens: number;
   /** Largest possible fused score (sum of list weights / (k + 1)), to scale `rrf`. */

@@ -810,11 +810,13 @@ describe('retrieve', () => {
       const same = typed.chunks.find(t => t.chunkId === c.chunkId)!;
       expect(c.coverage).toBeCloseTo(same.coverage!, 9);
     }
-    // Nor is the typed word missing from the docs as far as the evidence goes.
+    // Nor is the typed word missing from the docs as far as the evidence goes, nor is the
+    // question one that needed a guess: its features are the typed question's.
     expect(slipped.evidence?.features.missingShare).toBeCloseTo(
       typed.evidence!.features.missingShare,
       9,
     );
+    expect(slipped.evidence!.features.corrected).toBe(0);
     // Two slips in a long word are still a guess: half weight.
     const guessed = await retrieveAs(alice, {
       queryTokens: q('ledger', 'paymnest'),
@@ -824,6 +826,7 @@ describe('retrieve', () => {
     expect(guessed.evidence!.features.missingShare).toBeGreaterThan(
       typed.evidence!.features.missingShare,
     );
+    expect(guessed.evidence!.features.corrected).toBe(1);
     // A capitalised word is a name: its correction stays a guess.
     const named = await retrieveAs(alice, {
       queryTokens: [...q('ledger'), { ...q('paymenst')[0], capitalised: true }],

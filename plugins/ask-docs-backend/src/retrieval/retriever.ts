@@ -528,7 +528,9 @@ export async function retrieve(
     matchedTokens: new Map(
       [...keyword.values()].map(h => [h.chunkId, h.matchedTokens]),
     ),
-    corrections: corrections.length,
+    // Only guesses: a confident correction is the word the asker meant (typo.ts), so a question
+    // typed with one slip gets the decision of the question as meant.
+    corrections: corrections.filter(c => !c.confident).length,
     tokens: asked.length,
     maxFused,
     question: options.question,
