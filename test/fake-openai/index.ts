@@ -1,4 +1,4 @@
-export { startFakeOpenAI, splitWords } from './server';
+export { CONTEXT_LENGTH_EXCEEDED, startFakeOpenAI, splitWords } from './server';
 export type {
   FakeBehaviour,
   FakeChatMessage,

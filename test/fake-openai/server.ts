@@ -58,6 +58,18 @@ export type FakeReply =
   /** Send this body verbatim (malformed responses). */
   | { raw: string; status?: number; contentType?: string };
 
+/** What OpenAI answers a prompt longer than the model's context window. */
+export const CONTEXT_LENGTH_EXCEEDED: FakeReply = {
+  status: 400,
+  body: {
+    error: {
+      message: "This model's maximum context length is 4096 tokens.",
+      type: 'invalid_request_error',
+      code: 'context_length_exceeded',
+    },
+  },
+};
+
 export type FakeBehaviour = (
   request: FakeChatRequest,
 ) => FakeReply | Promise<FakeReply>;

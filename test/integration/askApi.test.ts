@@ -12,7 +12,12 @@ import {
 import fs from 'fs';
 import path from 'path';
 import request from 'supertest';
-import { FakeOpenAI, FakeReply, startFakeOpenAI } from '../fake-openai';
+import {
+  CONTEXT_LENGTH_EXCEEDED,
+  FakeOpenAI,
+  FakeReply,
+  startFakeOpenAI,
+} from '../fake-openai';
 import {
   startTestDatabase,
   TestDatabase,
@@ -193,16 +198,7 @@ visible`, async () => {
   });
 
   it('says when the model refused a prompt over its context window', async () => {
-    fake.setBehaviour(() => ({
-      status: 400,
-      body: {
-        error: {
-          message: "This model's maximum context length is 4096 tokens.",
-          type: 'invalid_request_error',
-          code: 'context_length_exceeded',
-        },
-      },
-    }));
+    fake.setBehaviour(() => CONTEXT_LENGTH_EXCEEDED);
     const res = await ask('How do I roll back a payments release?');
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({

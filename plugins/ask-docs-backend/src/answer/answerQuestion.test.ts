@@ -7,6 +7,7 @@ import {
   UNSUPPORTED_ANSWER_NOTICE,
 } from '@askdocs/plugin-ask-docs-common';
 import {
+  CONTEXT_LENGTH_EXCEEDED,
   FakeChatRequest,
   FakeOpenAI,
   startFakeOpenAI,
@@ -326,16 +327,7 @@ retrieved`, async () => {
     });
 
     it("a prompt over the model's context window is context_too_large", async () => {
-      fake.setBehaviour(() => ({
-        status: 400,
-        body: {
-          error: {
-            message: "This model's maximum context length is 4096 tokens.",
-            type: 'invalid_request_error',
-            code: 'context_length_exceeded',
-          },
-        },
-      }));
+      fake.setBehaviour(() => CONTEXT_LENGTH_EXCEEDED);
       const result = await ask();
       expectEvidenceOnly(result, CONTEXT_TOO_LARGE_NOTICE, 'context_too_large');
       expect(result.modelError?.reason).toBe('context_too_large');

@@ -266,7 +266,7 @@ describe('chat model against a fake OpenAI server', () => {
 
   it('tells a prompt over the context window from a rejected request; no retry', async () => {
     const replies = [
-      // OpenAI and Azure: the error code.
+      // OpenAI and Azure: the error code (the message alone would not say it).
       {
         status: 400,
         body: {

@@ -141,6 +141,22 @@ describe('ask-docs router', () => {
     },
   };
   const alice = mockCredentials.user.header('user:default/alice');
+  /** The router over the same fake service, with another auditor or question limit. */
+  async function appWith(
+    options: { auditor?: AuditorService; maxQuestionChars?: number } = {},
+  ) {
+    const logger = captureLogger(logs);
+    const router = await createRouter({
+      httpAuth: mockServices.httpAuth(),
+      auditor: options.auditor ?? captureAuditor(audit),
+      logger,
+      askService: service as unknown as AskService,
+      ingestion: {} as IngestionController,
+      health: () => ({ status: 'ok' } as any),
+      maxQuestionChars: options.maxQuestionChars ?? 200,
+    });
+    return withErrorMiddleware(router, logger);
+  }
   const stream = (body: unknown) =>
     request(app)
       .post('/v1/ask/stream')
@@ -596,17 +612,7 @@ describe('ask-docs router', () => {
           };
         },
       };
-      const logger = captureLogger(logs);
-      const router = await createRouter({
-        httpAuth: mockServices.httpAuth(),
-        auditor: failing,
-        logger,
-        askService: service as unknown as AskService,
-        ingestion: {} as IngestionController,
-        health: () => ({ status: 'ok' } as any),
-        maxQuestionChars: 200,
-      });
-      const withFailingAudit = withErrorMiddleware(router, logger);
+      const withFailingAudit = await appWith({ auditor: failing });
       answer = async () => ({ id: 'a1', status: 'answered', grounded: true });
       const ok = await request(withFailingAudit)
         .post('/v1/ask')
@@ -629,17 +635,7 @@ describe('ask-docs router', () => {
     });
 
     it('takes the longest question a raised maxQuestionChars allows, and no more', async () => {
-      const logger = captureLogger(logs);
-      const router = await createRouter({
-        httpAuth: mockServices.httpAuth(),
-        auditor: captureAuditor(audit),
-        logger,
-        askService: service as unknown as AskService,
-        ingestion: {} as IngestionController,
-        health: () => ({ status: 'ok' } as any),
-        maxQuestionChars: 30_000,
-      });
-      const long = withErrorMiddleware(router, logger);
+      const long = await appWith({ maxQuestionChars: 30_000 });
       // 30,000 characters of three bytes each: 90 kB, over the 64 kB of a short limit.
       const longest = '€'.repeat(30_000);
       const ok = await request(long)
