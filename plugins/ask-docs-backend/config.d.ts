@@ -213,7 +213,7 @@ export interface Config {
     };
     answer?: {
       /**
-       * Characters of document text sent to the model (default 12000); at least
+       * Characters of document text sent to the model (default 12000); with a model, at least
        * ingestion.maxChunkChars + 500, since a passage is sent whole or not at all.
        */
       maxContextChars?: number;

@@ -31,13 +31,14 @@ export type FakeReply =
   | string
   /**
    * Answer text; streamed in `chunks` (default: word by word) when the request streams, after
-   * `keepAlives` empty deltas (`chunkDelayMs` apart, as every chunk). `finishReason`: 'stop'.
+   * `keepAlives` empty deltas (`chunkDelayMs` apart, as every chunk). `finishReason`: 'stop';
+   * null for a server that never sets one (it still ends the stream with `[DONE]`).
    */
   | {
       text: string;
       chunks?: string[];
       chunkDelayMs?: number;
-      finishReason?: string;
+      finishReason?: string | null;
       keepAlives?: number;
     }
   /** An HTTP error, e.g. 500 or 429, with an OpenAI-style error body unless `body` is given. */
@@ -218,7 +219,9 @@ export async function startFakeOpenAI(
         : reply.chunks ?? splitWords(reply.text);
     const text = 'text' in reply ? reply.text : chunks.join('');
     const finishReason =
-      ('finishReason' in reply ? reply.finishReason : undefined) ?? 'stop';
+      'finishReason' in reply && reply.finishReason !== undefined
+        ? reply.finishReason
+        : 'stop';
     if (!request.stream) {
       if (partial) return; // hang
       sendJson(res, 200, {

@@ -296,7 +296,9 @@ describe('access to answers and ingestion', () => {
     expect(audited.body.scope).toEqual({
       entityRefs: ['component:default/engineering-handbook'],
     });
-    expect(audited.body.redacted).toMatchObject({ scope: 1 });
+    expect(audited.body.redacted).toMatchObject({ scope: 1, sources: 0 });
+    // No part of the answer is hidden: its own notice stays.
+    expect(audited.body.notice).toBe(asked.body.notice);
     expect(JSON.stringify(audited.body)).not.toMatch(/security-handbook/i);
     // The asker reads the scope as they typed it.
     const own = await api(`/answers/${asked.body.id}`, user(bob));

@@ -167,14 +167,17 @@ describe('readAskDocsConfig', () => {
     [{ ingestion: { maxChunkChars: -1 } }, /askDocs\.ingestion\.maxChunkChars/],
     // A passage longer than the context budget would never be sent: every answer evidence only.
     [
-      { answer: { maxContextChars: 1500 } },
+      { answer: { maxContextChars: 1500 }, llm: { model: 'm', apiKey: 'k' } },
       new RegExp(
         String.raw`askDocs\.answer\.maxContextChars \(1500\) must be at least ` +
           String.raw`askDocs\.ingestion\.maxChunkChars \(1200\) \+ 500`,
       ),
     ],
     [
-      { ingestion: { maxChunkChars: 20_000 } },
+      {
+        ingestion: { maxChunkChars: 20_000 },
+        llm: { model: 'm', apiKey: 'k' },
+      },
       /maxContextChars \(12000\) must be at least askDocs\.ingestion\.maxChunkChars \(20000\)/,
     ],
     // Without a scheme the SDK would fail every call as an outage.
@@ -310,6 +313,26 @@ describe('readAskDocsConfig', () => {
     expect(quota('30 minutes')).toEqual({ calls: 3, windowSeconds: 1_800 });
     // Kept when no model is configured: it applies as soon as one is.
     expect(quota('PT1H')).toEqual({ calls: 3, windowSeconds: 3_600 });
+  });
+
+  it('holds the context budget to the passage size only when a model is configured', () => {
+    // Without a model nothing is sent: a raised passage size is no start-up error.
+    expect(
+      read({ ingestion: { maxChunkChars: 20_000 } }).ingestion,
+    ).toMatchObject({ maxChunkChars: 20_000 });
+    expect(() =>
+      read({
+        ingestion: { maxChunkChars: 20_000 },
+        llm: { model: 'm', apiKey: 'k' },
+      }),
+    ).toThrow(/maxContextChars \(12000\) must be at least/);
+    expect(
+      read({
+        ingestion: { maxChunkChars: 20_000 },
+        answer: { maxContextChars: 20_500 },
+        llm: { model: 'm', apiKey: 'k' },
+      }).answer.options.maxContextChars,
+    ).toBe(20_500);
   });
 
   it('reads no reranker unless one is configured', () => {

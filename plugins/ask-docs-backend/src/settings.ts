@@ -701,7 +701,9 @@ export function readAskDocsConfig(config: Config): AskDocsConfig {
   const languages = readLanguages(config);
   const answer = readAnswer(config);
   const ingestion = readIngestion(config);
-  checkPassageFits(ingestion, answer);
+  const llm = readLlm(config);
+  // Without a model nothing is sent, and the budget is never used.
+  if (llm) checkPassageFits(ingestion, answer);
   return {
     languages,
     hunspell: readHunspell(config),
@@ -720,7 +722,7 @@ export function readAskDocsConfig(config: Config): AskDocsConfig {
       unusedModelDays:
         inRange(config, 'retention.unusedModelDays', 1, 3650) ?? 7,
     },
-    llm: readLlm(config),
+    llm,
     modelQuota: readModelQuota(config, answer),
     answer,
     permissions: { services: readServiceGrants(config) },

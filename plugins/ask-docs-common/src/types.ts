@@ -250,7 +250,7 @@ export interface IngestionRunStarted {
 /**
  * Why the language model could not answer; `rejected` (bad key, unknown model) needs an admin,
  * and so does `context_too_large` (the model refused a prompt longer than its context window:
- * askDocs.answer.maxContextChars is set above what the model takes).
+ * askDocs.answer.maxContextChars and askDocs.llm.maxTokens together are above what it takes).
  */
 export type ModelFailureReason =
   | 'timeout'

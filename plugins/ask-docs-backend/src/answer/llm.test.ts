@@ -355,11 +355,14 @@ describe('chat model against a fake OpenAI server', () => {
     expect(error.received).toBe('Partial [1] answer');
     expect(deltas.join('')).toBe('Partial [1] answer');
     expect(fake.calls).toBe(1);
-    // The same text with its finish reason is an answer.
-    fake.setBehaviour(() => ({ text: 'Partial [1] answer' }));
-    await expect(model.complete(messages, { onDelta: () => {} })).resolves.toBe(
-      'Partial [1] answer',
-    );
+    // The same text with its finish reason is an answer, and so is one from a server that
+    // sets no finish reason but closes the stream with [DONE].
+    for (const finishReason of ['stop', null]) {
+      fake.setBehaviour(() => ({ text: 'Partial [1] answer', finishReason }));
+      await expect(
+        model.complete(messages, { onDelta: () => {} }),
+      ).resolves.toBe('Partial [1] answer');
+    }
   });
 
   it('classifies a dropped connection as connection', async () => {

@@ -83,6 +83,7 @@ export function createChatModelFromOptions(
     maxRetries: 0,
     timeout: options.timeoutMs,
     logLevel: 'off',
+    fetch: fetchNotingDone,
   });
 
   async function attempt(
@@ -124,10 +125,9 @@ export function createChatModelFromOptions(
         }
         return text;
       }
-      const stream = await client.chat.completions.create(
-        { ...body, stream: true },
-        { signal },
-      );
+      const { data: stream, response } = await client.chat.completions
+        .create({ ...body, stream: true }, { signal })
+        .withResponse();
       let text = '';
       let finish: string | null | undefined;
       for await (const chunk of stream) {
@@ -146,9 +146,13 @@ export function createChatModelFromOptions(
       if (callerSignal?.aborted) throw callerSignal.reason;
       if (deadline.signal.aborted)
         throw new Error('stream aborted by deadline');
-      // A proxy that closes its upstream half way ends the stream cleanly: without a finish
-      // reason the text may stop mid-sentence, so it is no answer.
-      if (finish === null || finish === undefined) {
+      // A proxy that closes its upstream half way ends the stream cleanly: with neither a
+      // finish reason nor the closing [DONE] (some servers send only that) the text may stop
+      // mid-sentence, so it is no answer.
+      if (
+        (finish === null || finish === undefined) &&
+        !streamsDone.get(response)?.done
+      ) {
         const cut = new ModelUnavailableError(
           'The model stream ended before the answer was finished (no finish reason)',
           'incomplete',
@@ -239,6 +243,43 @@ export function createChatModelFromOptions(
     },
   };
 }
+
+/** Whether each event stream fetchNotingDone passed on has sent its closing `data: [DONE]`. */
+const streamsDone = new WeakMap<Response, { done: boolean }>();
+
+/**
+ * fetch, noting in streamsDone when an event stream's body sends `data: [DONE]`: the SDK reads
+ * and drops that line, and it is what tells a finished stream without a finish reason from one
+ * cut off by a proxy.
+ */
+const fetchNotingDone: typeof fetch = async (input, init) => {
+  const response = await fetch(input, init);
+  const type = response.headers.get('content-type') ?? '';
+  if (!response.body || !type.includes('text/event-stream')) return response;
+  const state = { done: false };
+  const decoder = new TextDecoder();
+  let tail = '';
+  const noted = response.body.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        if (!state.done) {
+          const text = tail + decoder.decode(chunk, { stream: true });
+          if (/(?:^|\n)data: ?\[DONE\]/.test(text)) state.done = true;
+          // Enough to find the line again when it is split across chunks.
+          tail = text.slice(-16);
+        }
+        controller.enqueue(chunk);
+      },
+    }),
+  );
+  const passed = new Response(noted, {
+    status: response.status,
+    statusText: response.statusText,
+    headers: response.headers,
+  });
+  streamsDone.set(passed, state);
+  return passed;
+};
 
 /** The model stopped before its answer was complete: a cut-off answer is no answer. */
 function checkFinished(

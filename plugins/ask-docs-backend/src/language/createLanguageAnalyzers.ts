@@ -123,6 +123,9 @@ export function genericLanguage(
         companions: new Set(
           [...profile.smallTalk.companions].map(foldDiacritics),
         ),
+        ...(profile.smallTalk.reasons && {
+          reasons: new Set([...profile.smallTalk.reasons].map(foldDiacritics)),
+        }),
       },
       asking: profile.asking && foldedAsking(profile.asking),
     },

@@ -108,6 +108,11 @@ describe('withoutSmallTalk', () => {
       'My team asked about tablespaces: where are they?',
       'Tým se ptal na tablespaces: kde jsou?',
       'To: which address does it go?',
+      // Small-talk words that name the topic, without a word of asking.
+      'Team: how do I add a member?',
+      'New job: how do I schedule it?',
+      'Tým: jak přidám člena?',
+      'Work: which tasks are mine?',
     ])
       expect(focus(asked)).toEqual({ text: asked, dropped: [] });
   });

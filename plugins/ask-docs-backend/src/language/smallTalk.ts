@@ -61,15 +61,28 @@ export function wordList(list: string): ReadonlySet<string> {
 export interface SmallTalkWords {
   markers: ReadonlySet<string>;
   companions: ReadonlySet<string>;
+  /**
+   * Words of asking or wanting to know ("asked", "wants", "know", "ptají", "zajímá"): a lead-in
+   * before a colon with one says why the question comes, not what it is about ("My team asked
+   * me to find out:"), where "Team:" or "New job:" name the topic. Without them no lead-in is
+   * left out.
+   */
+  reasons?: ReadonlySet<string>;
 }
 
 export const ENGLISH_SMALL_TALK: SmallTalkWords = {
   markers: wordList(ENGLISH_MARKERS),
   companions: wordList(ENGLISH_COMPANIONS),
+  reasons:
+    wordList(`ask asks asked asking want wants wanted need needs needed know knows
+    wonder wondering wondered find figure trying curious question questions`),
 };
 export const CZECH_SMALL_TALK: SmallTalkWords = {
   markers: wordList(CZECH_MARKERS),
   companions: wordList(CZECH_COMPANIONS),
+  reasons:
+    wordList(`pta ptam ptaji ptal ptala ptali zeptat chci chce chteji chtel potrebuji
+    potrebuju potrebuje hledam hledal zajima zajimalo vedet zjistit dotaz otazka otazku`),
 };
 
 /**
@@ -116,7 +129,7 @@ export function withoutSmallTalk(
   text: string,
   profiles: readonly LanguageProfile[],
 ): { text: string; dropped: string[] } {
-  const has = (word: string, kind: keyof SmallTalkWords) =>
+  const has = (word: string, kind: 'markers' | 'companions') =>
     profiles.some(p => p.smallTalk?.[kind].has(word));
   // Folded, as the analyzers compare Czech typed without diacritics ("uz jsem hledal").
   const functionWord = (word: string) =>
@@ -149,15 +162,14 @@ export function withoutSmallTalk(
     ...tail,
   ].filter(clause => clause.trim());
   // A lead-in ending in a colon before the first thing asked introduces it ("My team asked me
-  // to find out:", "Asking for a colleague:"): made only of small-talk words, it needs no
-  // marker, the colon marks it. "Backstage catalog:" names the topic and stays.
+  // to find out:", "Asking for a colleague:"): made only of small-talk words with a word of
+  // asking, it needs no marker, the colon marks it. "Backstage catalog:" and "Team:" name the
+  // topic and stay.
+  const reason = (w: string) =>
+    profiles.some(p => p.smallTalk?.reasons?.has(w));
   const leadIn = (clause: string) => {
     const ws = words(clause);
-    return (
-      /:\s*$/.test(clause) &&
-      ws.every(smallTalkWord) &&
-      ws.some(w => !functionWord(w))
-    );
+    return /:\s*$/.test(clause) && ws.every(smallTalkWord) && ws.some(reason);
   };
   const first = clauses.findIndex(c => !chat(c) && !leadIn(c));
   const left = (clause: string, i: number) =>

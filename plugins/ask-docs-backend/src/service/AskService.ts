@@ -55,9 +55,13 @@ export type { RetrievalSettings } from './QuestionPipeline';
 /** Model failures that persist until an operator changes the config: logged as errors. */
 const OPERATOR_HINTS: Partial<Record<ModelFailureReason, string>> = {
   rejected: 'check askDocs.llm (apiKey, model, baseUrl)',
+  // The window holds the prompt and the answer's max_tokens together.
   context_too_large:
-    "lower askDocs.answer.maxContextChars to fit the model's context window",
+    'lower askDocs.answer.maxContextChars or askDocs.llm.maxTokens: the prompt and the ' +
+    "answer's token limit must fit the model's context window",
 };
+
+const SHUTTING_DOWN = new Error('the backend is shutting down');
 
 export interface AskServiceOptions {
   /** The knowledge index; every read goes through the asker's visibility. */
@@ -164,10 +168,9 @@ export class AskService {
   private readonly pipeline: QuestionPipeline;
   private readonly prepared = new WeakMap<PreparedAsk, AnalysedQuestion>();
   private readonly quota?: ModelQuotaGuard;
-  /** Asks being answered here, for stop(). */
-  private readonly inFlight = new Set<Promise<unknown>>();
-  /** Aborted by stop(): every ask's signal follows it. */
-  private readonly stopping = new AbortController();
+  /** Asks being answered here, for stop(), each with its own abort. */
+  private readonly inFlight = new Map<Promise<unknown>, AbortController>();
+  private stopping = false;
 
   constructor(private readonly o: AskServiceOptions) {
     this.authorizer = o.authorizer ?? new AskDocsAuthorizer(o.permissions);
@@ -209,15 +212,23 @@ export class AskService {
     if (!prepared)
       throw new Error('AskService.answer needs a question from prepare()');
     this.prepared.delete(handle);
-    const signal = call.signal
-      ? AbortSignal.any([call.signal, this.stopping.signal])
-      : this.stopping.signal;
-    const work = this.answerOnce(handle, prepared, { ...call, signal });
-    this.inFlight.add(work);
-    work.then(
-      () => this.inFlight.delete(work),
-      () => this.inFlight.delete(work),
-    );
+    // One controller per ask, not AbortSignal.any over a process-long signal: dependent
+    // signals held by a long-lived one pile up in some Node versions.
+    const abort = new AbortController();
+    const forward = () => abort.abort(call.signal?.reason);
+    if (call.signal?.aborted) forward();
+    else call.signal?.addEventListener('abort', forward, { once: true });
+    if (this.stopping) abort.abort(SHUTTING_DOWN);
+    const work = this.answerOnce(handle, prepared, {
+      ...call,
+      signal: abort.signal,
+    });
+    this.inFlight.set(work, abort);
+    const done = () => {
+      this.inFlight.delete(work);
+      call.signal?.removeEventListener('abort', forward);
+    };
+    work.then(done, done);
     return work;
   }
 
@@ -230,12 +241,13 @@ export class AskService {
     const settled = (ms: number) => {
       let timer: ReturnType<typeof setTimeout> | undefined;
       return Promise.race([
-        Promise.allSettled([...this.inFlight]),
+        Promise.allSettled([...this.inFlight.keys()]),
         new Promise(resolve => (timer = setTimeout(resolve, ms))),
       ]).finally(() => clearTimeout(timer));
     };
     if (this.inFlight.size) await settled(graceMs);
-    this.stopping.abort(new Error('the backend is shutting down'));
+    this.stopping = true;
+    for (const abort of this.inFlight.values()) abort.abort(SHUTTING_DOWN);
     if (this.inFlight.size) await settled(recordMs);
   }
 
@@ -570,10 +582,12 @@ export class AskService {
       answerText,
       ...(scopeLeftOut > 0 ? { scope: scopeLeftOut } : {}),
     };
-    const anyRedacted =
+    // What the answer drew on: its notice and the comment rating it go with it. A scope ref
+    // left out hides no part of the answer.
+    const documentsRedacted =
       answerText ||
-      redacted.sources + redacted.evidence + redacted.corrections > 0 ||
-      scopeLeftOut > 0;
+      redacted.sources + redacted.evidence + redacted.corrections > 0;
+    const anyRedacted = documentsRedacted || scopeLeftOut > 0;
     const outdatedSources = sources
       .filter(s => current.get(s.documentId) !== s.revision)
       .map(s => ({
@@ -591,7 +605,7 @@ export class AskService {
       // Marker labels are model text too ("[Visible page › Hidden page]"): they go with it.
       sources: answerText ? sources.map(withoutCitations) : sources,
       evidence,
-      notice: anyRedacted ? REDACTED_NOTICE : a.notice,
+      notice: documentsRedacted ? REDACTED_NOTICE : a.notice,
       reason: a.reason,
       quota: a.quota,
       corrections,
@@ -605,7 +619,9 @@ export class AskService {
       // The asker's comment may quote what it rates (the text, a passage, a correction): it
       // goes whenever anything is withheld; the rating stays.
       feedback:
-        anyRedacted && a.feedback ? { rating: a.feedback.rating } : a.feedback,
+        documentsRedacted && a.feedback
+          ? { rating: a.feedback.rating }
+          : a.feedback,
       ...(a.threadId ? { threadId: a.threadId } : {}),
       ...(a.askedVia ? { askedVia: a.askedVia } : {}),
       ...(anyRedacted ? { redacted } : {}),

@@ -636,21 +636,27 @@ describe('ask-docs router', () => {
 
     it('takes the longest question a raised maxQuestionChars allows, and no more', async () => {
       const long = await appWith({ maxQuestionChars: 30_000 });
-      // 30,000 characters of three bytes each: 90 kB, over the 64 kB of a short limit.
-      const longest = '€'.repeat(30_000);
+      // 30,000 characters escaped as six bytes each: 180 kB, over the 64 kB of a short limit.
+      const longest = 'ř'.repeat(30_000);
+      const escaped = JSON.stringify({ question: longest }).replace(
+        /ř/g,
+        '\\u0159',
+      );
       const ok = await request(long)
         .post('/v1/ask')
         .set('Authorization', alice)
-        .send({ question: longest });
+        .set('Content-Type', 'application/json')
+        .send(escaped);
       expect(ok.status).toBe(200);
       expect(answered).toEqual([longest]);
       const tooLong = await request(long)
         .post('/v1/ask')
         .set('Authorization', alice)
-        .send({ question: '€'.repeat(40_000) });
+        .set('Content-Type', 'application/json')
+        .send(escaped.replace('"}', `${'\\u0159'.repeat(10_000)}"}`));
       expect(tooLong.status).toBe(413);
       expect(tooLong.body.error.message).toBe(
-        'The request body is too large (at most 104 kB; a question is limited to 30000 ' +
+        'The request body is too large (at most 192 kB; a question is limited to 30000 ' +
           'characters)',
       );
       expect(answered).toHaveLength(1);

@@ -71,12 +71,13 @@ export async function createRouter(
 }
 
 /**
- * The largest JSON body taken: room for the longest question allowed (at most 3 bytes of UTF-8
- * for each of its UTF-16 units), its scope and thread, and never less than 64 kB. A fixed
- * limit would refuse, as too large, questions a raised `answer.maxQuestionChars` allows.
+ * The largest JSON body taken: room for the longest question allowed (at most 6 bytes for
+ * each of its UTF-16 units, as a client that escapes non-ASCII writes "\u0159"), its scope and
+ * thread, and never less than 64 kB. A fixed limit would refuse, as too large, questions a
+ * raised `answer.maxQuestionChars` allows.
  */
 export function bodyLimitKb(maxQuestionChars: number): number {
-  return Math.max(64, Math.ceil((3 * maxQuestionChars) / 1024) + 16);
+  return Math.max(64, Math.ceil((6 * maxQuestionChars) / 1024) + 16);
 }
 
 type Parameter = { $ref?: string; name?: string; in?: string };

@@ -758,7 +758,7 @@ export const spec = {
             type: 'object',
             additionalProperties: false,
             description:
-              'Present when the reader cannot see (any more) some documents the answer used; the notice then says so. Hidden sources, evidence passages and corrections are left out; model text that cited or was sent a hidden document is replaced by a fixed text and grounded is false.\n',
+              'Present when the reader cannot see (any more) some documents the answer used (the notice then says so), or some entities of its scope (`scope`). Hidden sources, evidence passages and corrections are left out; model text that cited or was sent a hidden document is replaced by a fixed text and grounded is false.\n',
             required: ['sources', 'evidence', 'corrections', 'answerText'],
             properties: {
               sources: {
