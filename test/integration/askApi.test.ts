@@ -79,6 +79,9 @@ describe('answers API', () => {
       .post('/api/ask-docs/v1/ask')
       .set('Authorization', as(user))
       .send({ question, ...body });
+  /** An answer's audit record as stored. */
+  const storedAnswer = (id: string) =>
+    db.knex('ask_docs_answers').where('id', id).first();
 
   beforeAll(async () => {
     db = await startTestDatabase({ migrate: false });
@@ -349,10 +352,7 @@ prompts`, async () => {
     );
     expect(chat.body.status).toBe(bare.body.status);
     expect(chat.body.sources).toEqual(bare.body.sources);
-    const stored = await db
-      .knex('ask_docs_answers')
-      .where('id', chat.body.id)
-      .first();
+    const stored = await storedAnswer(chat.body.id);
     // The record keeps the question as asked and says what was not searched for.
     expect(stored.question).toMatch(/^Hi, quick question/);
     expect(stored.policy.smallTalk).toEqual([
@@ -373,10 +373,7 @@ that sentence`, async () => {
     expect(bare.body.status).toBe('answered');
     expect(framed.body.status).toBe(bare.body.status);
     expect(framed.body.sources).toEqual(bare.body.sources);
-    const stored = await db
-      .knex('ask_docs_answers')
-      .where('id', framed.body.id)
-      .first();
+    const stored = await storedAnswer(framed.body.id);
     expect(stored.policy.situation).toEqual([
       'We are migrating our internal services to another datacentre this quarter.',
     ]);
@@ -454,10 +451,7 @@ that sentence`, async () => {
 
   it('logs every answer with the retrieved set and replays it for the asker only', async () => {
     const res = await ask('How do I roll back a payments release?');
-    const stored = await db
-      .knex('ask_docs_answers')
-      .where('id', res.body.id)
-      .first();
+    const stored = await storedAnswer(res.body.id);
     expect(stored.user_ref).toBe(alice);
     expect(stored.llm_model).toBe('fake-model');
     expect(stored.raw_output).toContain('[Release process');
@@ -537,10 +531,9 @@ that sentence`, async () => {
       .set('Authorization', as(alice))
       .send({ rating: 'up' });
     expect(feedback.status).toBe(204);
-    expect(
-      (await db.knex('ask_docs_answers').where('id', res.body.id).first())
-        .feedback,
-    ).toEqual({ rating: 'up' });
+    expect((await storedAnswer(res.body.id)).feedback).toEqual({
+      rating: 'up',
+    });
     // An id of any other form is as unknown, in replay, feedback and threads (never a 500).
     for (const id of ['a'.repeat(36), '-'.repeat(36), 'not-an-id']) {
       const unknown = await request(backend.server)
