@@ -218,7 +218,10 @@ export type AskStreamEvent =
   | { type: 'status'; phase: 'retrieving' | 'generating' }
   | { type: 'delta'; text: string }
   | { type: 'done'; response: AskResponse }
-  /** A generic message; `requestId` finds the details in the server's logs. */
+  /**
+   * A generic message; `requestId` finds the details in the server's logs. Without one, a
+   * message for the user (the backend stopped while answering: ask again).
+   */
   | { type: 'error'; message: string; requestId?: string };
 
 export interface IngestionProgress {

@@ -3,7 +3,11 @@ import {
   LoggerService,
   PermissionsService,
 } from '@backstage/backend-plugin-api';
-import { InputError, NotFoundError } from '@backstage/errors';
+import {
+  InputError,
+  NotFoundError,
+  ServiceUnavailableError,
+} from '@backstage/errors';
 import {
   AnswerFeedback,
   AnswerSource,
@@ -61,7 +65,13 @@ const OPERATOR_HINTS: Partial<Record<ModelFailureReason, string>> = {
     "answer's token limit must fit the model's context window",
 };
 
-const SHUTTING_DOWN = new Error('the backend is shutting down');
+/**
+ * Why an ask stopped at shutdown, and what its caller gets: 503, as Backstage answers requests
+ * that arrive while it stops, so clients and proxies retry instead of reporting an internal error.
+ */
+const SHUTTING_DOWN = new ServiceUnavailableError(
+  'The backend is restarting; ask again in a moment',
+);
 
 export interface AskServiceOptions {
   /** The knowledge index; every read goes through the asker's visibility. */
@@ -222,6 +232,9 @@ export class AskService {
     const work = this.answerOnce(handle, prepared, {
       ...call,
       signal: abort.signal,
+    }).catch(e => {
+      // Whatever the abort broke (the model call, a query), the caller is told the reason.
+      throw abort.signal.reason === SHUTTING_DOWN ? SHUTTING_DOWN : e;
     });
     this.inFlight.set(work, abort);
     const done = () => {

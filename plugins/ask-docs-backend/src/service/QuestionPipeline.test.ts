@@ -29,6 +29,7 @@ import { KnowledgeIndex } from '../database/IndexReader';
 import type { Reranker } from '../embedding/reranker';
 import { DatabaseAskDocsStore } from '../database/DatabaseAskDocsStore';
 import { AskService } from './AskService';
+import { clientErrorStatus } from './errors';
 import { AskDocsMetrics } from '../metrics';
 
 const MODEL = 'pipeline-test/v1';
@@ -664,7 +665,11 @@ describe('AskService.stop (the backend shutting down)', () => {
     asked.catch(() => {});
     await model.entered;
     await service.stop(50, 5_000);
-    await expect(asked).rejects.toThrow();
+    // Told as Backstage tells requests during a shutdown: 503, ask again.
+    await expect(asked).rejects.toMatchObject({
+      name: 'ServiceUnavailableError',
+    });
+    expect(clientErrorStatus(await asked.catch(e => e))).toBe(503);
     // Written before stop() resolved: the database closes after the shutdown hooks.
     expect(await statuses(userRef)).toEqual(['abandoned']);
     const [record] = await db
@@ -675,6 +680,30 @@ describe('AskService.stop (the backend shutting down)', () => {
       raw_output: 'The ledger [Payments]',
       llm_model: 'held',
     });
+  });
+
+  it('answers an ask after the stop with 503, and a client that left as before', async () => {
+    const service = askService({ model: heldModel() });
+    await service.stop(0, 0);
+    await expect(
+      service.ask(
+        { question: 'ledger refunds' },
+        { credentials: mockCredentials.user('user:default/stop-late') },
+      ),
+    ).rejects.toMatchObject({ name: 'ServiceUnavailableError' });
+    // A client gone before the shutdown keeps its own reason.
+    const left = askService({ model: heldModel() });
+    const client = new AbortController();
+    client.abort(new Error('The client closed the connection'));
+    const asked = left.ask(
+      { question: 'ledger refunds' },
+      {
+        credentials: mockCredentials.user('user:default/stop-left'),
+        signal: client.signal,
+      },
+    );
+    const error = await asked.catch(e => e);
+    expect(error).not.toMatchObject({ name: 'ServiceUnavailableError' });
   });
 
   it('lets an ask finish within the grace period', async () => {

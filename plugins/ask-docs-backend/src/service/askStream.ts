@@ -9,6 +9,7 @@ import { AskService } from './AskService';
 import { answerOutcome, AuditedCall, viaMeta } from './auditing';
 import {
   abortOnClientClose,
+  clientErrorStatus,
   INTERNAL_ERROR_MESSAGE,
   logInternalError,
 } from './errors';
@@ -82,6 +83,10 @@ export function bindAskStreamEndpoint(
         logger.info(
           'ask-docs: the client left; the streaming answer was aborted',
         );
+      } else if (clientErrorStatus(e) !== undefined) {
+        // Written for the client, as the JSON endpoint's status and message (a shutdown: 503).
+        logger.info(`ask-docs: streaming answer stopped: ${e}`);
+        send({ type: 'error', message: (e as Error).message });
       } else {
         const requestId = logInternalError(logger, e, 'streaming answer');
         send({ type: 'error', message: INTERNAL_ERROR_MESSAGE, requestId });

@@ -16,6 +16,8 @@ const BACKSTAGE_CLIENT_ERRORS: Record<string, number> = {
   NotAllowedError: 403,
   NotFoundError: 404,
   ConflictError: 409,
+  // Not the client's fault, but written for it: ask again (an ask cut off at shutdown).
+  ServiceUnavailableError: 503,
 };
 
 /** A client error this plugin sends with a status Backstage has no error class for. */
@@ -37,10 +39,10 @@ export class UnsupportedMediaTypeError extends StatusError {
 }
 
 /**
- * The 4xx status of an error whose message is written for the client (Backstage's InputError
- * and friends, this plugin's 413 and 415), or undefined for everything else. An error that
- * carries its own status (an SDK's 401 for a bad API key) is an upstream failure: passed on, it
- * would tell the frontend that the user's session expired.
+ * The status of an error whose message is written for the client (Backstage's InputError and
+ * friends, 503 for a shutdown, this plugin's 413 and 415), or undefined for everything else. An
+ * error that carries its own status (an SDK's 401 for a bad API key) is an upstream failure:
+ * passed on, it would tell the frontend that the user's session expired.
  */
 export function clientErrorStatus(error: unknown): number | undefined {
   if (!isError(error)) return undefined;

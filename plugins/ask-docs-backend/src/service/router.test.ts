@@ -4,7 +4,7 @@ import {
   LoggerService,
 } from '@backstage/backend-plugin-api';
 import { mockCredentials, mockServices } from '@backstage/backend-test-utils';
-import { NotAllowedError } from '@backstage/errors';
+import { NotAllowedError, ServiceUnavailableError } from '@backstage/errors';
 import OpenAI from 'openai';
 import express from 'express';
 import http from 'http';
@@ -283,6 +283,30 @@ describe('ask-docs router', () => {
       );
     },
   );
+
+  it('answers an ask stopped by the shutdown with 503, in JSON and in the stream', async () => {
+    const restarting = 'The backend is restarting; ask again in a moment';
+    answer = async () => {
+      throw new ServiceUnavailableError(restarting);
+    };
+    const plain = await request(app)
+      .post('/v1/ask')
+      .set('Authorization', alice)
+      .send({ question: 'Roll back?' });
+    expect(plain.status).toBe(503);
+    expect(plain.body.error).toMatchObject({
+      name: 'ServiceUnavailableError',
+      message: restarting,
+    });
+    const streamed = await stream({ question: 'Roll back?' });
+    expect(parseEvents(streamed.body).find(e => e.type === 'error')).toEqual({
+      type: 'error',
+      message: restarting,
+    });
+    // No internal error with a request id: nothing failed that an operator must look up
+    // (Backstage's own handler logs the 503 as it logs every 5xx).
+    expect(logs.filter(l => l.fields.requestId)).toEqual([]);
+  });
 
   it('answers an upstream error that carries a 401 as a generic 500, not as a 401', async () => {
     // Passed on, a bad model API key would make the frontend think the session expired.

@@ -221,6 +221,17 @@ export const spec = {
           '500': {
             $ref: '#/components/responses/InternalError',
           },
+          '503': {
+            description:
+              'The backend stopped while answering (a restart); ask again.',
+            content: {
+              'application/json': {
+                schema: {
+                  $ref: '#/components/schemas/Error',
+                },
+              },
+            },
+          },
         },
       },
     },
@@ -234,7 +245,7 @@ export const spec = {
         responses: {
           '200': {
             description:
-              'text/event-stream; each event is `data: <AskStreamEvent JSON>`. `delta` events carry raw model text; the final `done` event carries the AskResponse, whose `answer` replaces the streamed text. A failure after the stream started is an `error` event with a generic message and a `requestId` for the server logs. Closing the connection aborts the answer, including the model request.\n',
+              'text/event-stream; each event is `data: <AskStreamEvent JSON>`. `delta` events carry raw model text; the final `done` event carries the AskResponse, whose `answer` replaces the streamed text. A failure after the stream started is an `error` event with a generic message and a `requestId` for the server logs, or, when the backend stopped while answering (a restart), one that says to ask again. Closing the connection aborts the answer, including the model request.\n',
             content: {
               'text/event-stream': {
                 schema: {
@@ -860,7 +871,8 @@ export const spec = {
               },
               message: {
                 type: 'string',
-                description: 'Always "Internal error"',
+                description:
+                  '"Internal error" (with a requestId), or a message for the user when the backend stopped while answering (ask again)\n',
               },
               requestId: {
                 type: 'string',
