@@ -46,6 +46,32 @@ describe('HistoryList', () => {
     expect(items[1]).not.toHaveAttribute('aria-disabled', 'true');
   });
 
+  it('cancels a stored answer it loads when another is clicked or it unmounts', async () => {
+    const a = recordOf(groundedResponse, { id: 'h-a', question: 'Question A' });
+    const b = recordOf(groundedResponse, { id: 'h-b', question: 'Question B' });
+    const api = mockAskDocsApi({
+      listAnswers: jest.fn(async () => [a, b]),
+      getAnswer: jest.fn((_id: string, options) =>
+        untilAborted<AnswerRecord>(options?.signal),
+      ),
+    });
+    const onSelect = jest.fn();
+    const { unmount } = await renderInTestApp(
+      <TestApiProvider apis={[[askDocsApiRef, api]]}>
+        <HistoryList onSelect={onSelect} />
+      </TestApiProvider>,
+    );
+    const items = await screen.findAllByTestId('ask-docs-history-item');
+    await userEvent.click(within(items[0]).getByText('Question A'));
+    await userEvent.click(within(items[1]).getByText('Question B'));
+    const [first, second] = api.getAnswer.mock.calls.map(c => c[1]?.signal);
+    expect([first?.aborted, second?.aborted]).toEqual([true, false]);
+    unmount();
+    expect(second?.aborted).toBe(true);
+    await settle();
+    expect(onSelect).not.toHaveBeenCalled();
+  });
+
   it('cancels the listing when it unmounts', async () => {
     const api = mockAskDocsApi({
       listAnswers: jest.fn(() => new Promise<AnswerRecord[]>(() => {})),

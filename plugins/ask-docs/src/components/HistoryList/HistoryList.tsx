@@ -92,15 +92,24 @@ export function HistoryList(props: HistoryListProps) {
     }
   };
 
+  // The stored answer loading for onSelect: the next click or leaving the page aborts it.
+  const opening = useRef<AbortController>();
+  useEffect(() => () => opening.current?.abort(), []);
   const open = (id: string) =>
     run(id, async isLatest => {
       if (onOpen) {
         await onOpen(id);
         return;
       }
-      const record = await api.getAnswer(id);
+      opening.current?.abort();
+      const controller = new AbortController();
+      opening.current = controller;
+      const { signal } = controller;
+      const record = await api.getAnswer(id, { signal }).catch(e => {
+        if (!signal.aborted) throw e;
+      });
       // Clicking A, then B: A loading last must not replace B.
-      if (isLatest()) onSelect?.(record);
+      if (record && isLatest() && !signal.aborted) onSelect?.(record);
     });
 
   return (
