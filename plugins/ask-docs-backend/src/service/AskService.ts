@@ -65,13 +65,14 @@ const OPERATOR_HINTS: Partial<Record<ModelFailureReason, string>> = {
     "answer's token limit must fit the model's context window",
 };
 
+/** The abort reason of asks stopped by the shutdown. */
+const SHUTTING_DOWN = new Error('the backend is shutting down');
 /**
- * Why an ask stopped at shutdown, and what its caller gets: 503, as Backstage answers requests
- * that arrive while it stops, so clients and proxies retry instead of reporting an internal error.
+ * What their callers get: 503, as Backstage answers requests that arrive while it stops, so
+ * clients and proxies retry instead of reporting an internal error.
  */
-const SHUTTING_DOWN = new ServiceUnavailableError(
-  'The backend is restarting; ask again in a moment',
-);
+export const RESTARTING_MESSAGE =
+  'The backend is restarting; ask again in a moment';
 
 export interface AskServiceOptions {
   /** The knowledge index; every read goes through the asker's visibility. */
@@ -233,8 +234,10 @@ export class AskService {
       ...call,
       signal: abort.signal,
     }).catch(e => {
-      // Whatever the abort broke (the model call, a query), the caller is told the reason.
-      throw abort.signal.reason === SHUTTING_DOWN ? SHUTTING_DOWN : e;
+      // Whatever the abort broke (the model call, a query), the caller is told the reason;
+      // what broke stays its cause.
+      if (abort.signal.reason !== SHUTTING_DOWN) throw e;
+      throw new ServiceUnavailableError(RESTARTING_MESSAGE, e);
     });
     this.inFlight.set(work, abort);
     const done = () => {

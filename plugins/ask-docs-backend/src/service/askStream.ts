@@ -83,8 +83,8 @@ export function bindAskStreamEndpoint(
         logger.info(
           'ask-docs: the client left; the streaming answer was aborted',
         );
-      } else if (clientErrorStatus(e) !== undefined) {
-        // Written for the client, as the JSON endpoint's status and message (a shutdown: 503).
+      } else if (clientErrorStatus(e) === 503) {
+        // The shutdown stopped it: the JSON endpoint's 503 and message, nothing to look up.
         logger.info(`ask-docs: streaming answer stopped: ${e}`);
         send({ type: 'error', message: (e as Error).message });
       } else {

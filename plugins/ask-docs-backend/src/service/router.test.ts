@@ -10,7 +10,11 @@ import express from 'express';
 import http from 'http';
 import { AddressInfo } from 'net';
 import request from 'supertest';
-import { AnswerCallOptions, AskService } from './AskService';
+import {
+  AnswerCallOptions,
+  AskService,
+  RESTARTING_MESSAGE,
+} from './AskService';
 import { IngestionController } from './IngestionController';
 import { createRouter } from './router';
 import { abortOnClientClose } from './errors';
@@ -285,7 +289,7 @@ describe('ask-docs router', () => {
   );
 
   it('answers an ask stopped by the shutdown with 503, in JSON and in the stream', async () => {
-    const restarting = 'The backend is restarting; ask again in a moment';
+    const restarting = RESTARTING_MESSAGE;
     answer = async () => {
       throw new ServiceUnavailableError(restarting);
     };
