@@ -5,7 +5,11 @@
 import fs from 'fs';
 import path from 'path';
 import { corporaDir } from '../../plugins/ask-docs-backend/src/ingestion/parsing/testUtils';
-import { chatVariants, contextVariants } from './questionContext';
+import {
+  chatVariants,
+  contextVariants,
+  signOffVariants,
+} from './questionContext';
 import { formVariants } from './questionForm';
 import { typingVariants } from './questionTyping';
 
@@ -56,6 +60,11 @@ export const EVAL_SETS = [
   'context-train',
   'context-dev',
   'context-test',
+  // Train, dev and shared-dev questions typed without punctuation and signed off with thanks
+  // (questionContext.ts); run when named. The test split's is its chat frame with "Cheers".
+  'signoff-shared-dev',
+  'signoff-train',
+  'signoff-dev',
   // The same questions with one typing slip, and Czech ones without diacritics
   // (questionTyping.ts); run when named.
   'typo-shared-dev',
@@ -74,7 +83,7 @@ export const EVAL_SETS = [
  * comparable with earlier runs).
  */
 export const DEFAULT_EVAL_SETS: readonly string[] = EVAL_SETS.filter(
-  s => !/^(form|cross|chat|context|typo|plain)-/.test(s),
+  s => !/^(form|cross|chat|context|signoff|typo|plain)-/.test(s),
 );
 
 /**
@@ -88,6 +97,7 @@ export function loadAllEvalItems(): EvalItem[] {
     ...formVariants(written),
     ...chatVariants(written),
     ...contextVariants(written),
+    ...signOffVariants(written),
     ...typingVariants(written),
   ];
   const ids = new Set<string>();

@@ -98,6 +98,32 @@ const TEST_SITUATION_FRAMES: Record<string, readonly string[]> = {
   ],
 };
 
+/**
+ * Sign-off frames: the question typed without its closing punctuation and a word of thanks after
+ * it, as chat messages often are. Train, dev and shared-dev only, written after the test split's
+ * single report showed its chat frame "Good morning all! {q} Cheers" refusing answerable
+ * questions (decision record 0009, nineteenth round): a rule measured here is measured on the
+ * test split through that one frame.
+ */
+const SIGN_OFF_FRAMES: Record<string, readonly string[]> = {
+  en: [
+    '{q} thanks',
+    '{q} Thanks',
+    '{q} thx',
+    '{q} thank you',
+    '{q} thanks in advance',
+    '{q} many thanks',
+  ],
+  cs: [
+    '{q} díky',
+    '{q} Díky',
+    '{q} děkuji',
+    '{q} předem díky',
+    '{q} díky moc',
+    '{q} děkuju za radu',
+  ],
+};
+
 /** The language a question is typed in: the item's, or the other one for a cross-lingual one. */
 function questionLang(item: EvalItem): string {
   if (item.kind !== 'crosslingual') return item.lang;
@@ -109,6 +135,11 @@ export function chatSet(set: string): string {
   return `chat-${set.replace(/^items-/, '')}`;
 }
 
+/** "signoff-<split>" for an item of "items-<split>" or "shared-dev". */
+export function signOffSet(set: string): string {
+  return `signoff-${set.replace(/^items-/, '')}`;
+}
+
 /** "context-<split>" for an item of "items-<split>" or "shared-dev". */
 export function contextSet(set: string): string {
   return `context-${set.replace(/^items-/, '')}`;
@@ -118,23 +149,21 @@ export function contextSet(set: string): string {
  * The question inside its frame (a chat frame, or with `kind: 'situation'` a situation frame);
  * a lowercase start after "but" keeps the sentence.
  */
-export function framed(
-  item: EvalItem,
-  kind: 'chat' | 'situation' = 'chat',
-): string {
+export function framed(item: EvalItem, kind: FrameKind = 'chat'): string {
   const test = item.set === 'items-test';
-  const bySplit =
-    kind === 'chat'
-      ? test
-        ? TEST_FRAMES
-        : FRAMES
-      : test
-      ? TEST_SITUATION_FRAMES
-      : SITUATION_FRAMES;
+  const bySplit = {
+    chat: test ? TEST_FRAMES : FRAMES,
+    situation: test ? TEST_SITUATION_FRAMES : SITUATION_FRAMES,
+    signOff: SIGN_OFF_FRAMES,
+  }[kind];
   const frames = bySplit[questionLang(item)] ?? bySplit.en;
   const pick = createHash('sha256').update(item.id).digest()[0] % frames.length;
   const frame = frames[pick];
-  const q = item.question.trim();
+  // A sign-off is typed after the question's last word, its punctuation left out.
+  const q =
+    kind === 'signOff'
+      ? item.question.trim().replace(/[\s?.!]+$/u, '')
+      : item.question.trim();
   const asTyped = /(?:but|ale) \{q\}$/.test(frame)
     ? q.charAt(0).toLowerCase() + q.slice(1)
     : q;
@@ -145,26 +174,39 @@ export function framed(
   return words.replace('{q}', asTyped);
 }
 
+type FrameKind = 'chat' | 'situation' | 'signOff';
+
 /** One variant per hand-written item in the documents' language sets, framed as `kind`. */
 function framedVariants(
   items: readonly EvalItem[],
-  kind: 'chat' | 'situation',
+  kind: FrameKind,
 ): EvalItem[] {
-  const name = kind === 'chat' ? 'chat' : 'context';
-  return items
-    .filter(item => !item.set.startsWith('cross-'))
-    .map(item => ({
-      ...item,
-      id: `${item.id}~${name}`,
-      question: framed(item, kind),
-      set: kind === 'chat' ? chatSet(item.set) : contextSet(item.set),
-      note: `${name} variant of ${item.id}`,
-    }));
+  const name = { chat: 'chat', situation: 'context', signOff: 'signoff' }[kind];
+  const setOf = { chat: chatSet, situation: contextSet, signOff: signOffSet }[
+    kind
+  ];
+  return (
+    items
+      .filter(item => !item.set.startsWith('cross-'))
+      // Sign-off frames exist for train, dev and shared-dev only.
+      .filter(item => kind !== 'signOff' || item.set !== 'items-test')
+      .map(item => ({
+        ...item,
+        id: `${item.id}~${name}`,
+        question: framed(item, kind),
+        set: setOf(item.set),
+        note: `${name} variant of ${item.id}`,
+      }))
+  );
 }
 
 /** Each item inside a chat frame (greeting, reason for asking, thanks). */
 export const chatVariants = (items: readonly EvalItem[]) =>
   framedVariants(items, 'chat');
+
+/** Each train, dev and shared-dev item typed without punctuation, with a sign-off of thanks. */
+export const signOffVariants = (items: readonly EvalItem[]) =>
+  framedVariants(items, 'signOff');
 
 /** Each item after or before a sentence of situation context. */
 export const contextVariants = (items: readonly EvalItem[]) =>

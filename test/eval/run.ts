@@ -180,6 +180,7 @@ function parseArgs(argv: string[]) {
           '  in their other form, cross-train, cross-dev, cross-test: questions in\n' +
           '  the other language than the documents, chat-*: inside a chat message,\n' +
           '  context-*: after or before a sentence of context,\n' +
+          '  signoff-*: unpunctuated with thanks (train, dev, shared-dev),\n' +
           '  typo-*: with one typing slip, plain-*: Czech without diacritics;\n' +
           '  all only when named)\n' +
           '  [--evidence thresholds|fitted] [--fusion rrf|scores] [--title-weight w]\n' +

@@ -4,6 +4,7 @@ import {
   chatVariants,
   contextSet,
   contextVariants,
+  signOffVariants,
 } from '../eval/questionContext';
 
 const item = (over: Partial<EvalItem>) =>
@@ -59,5 +60,25 @@ describe('context variants', () => {
     for (const v of contextVariants(items))
       expect(v.question).not.toBe(chat.get(v.id.replace('~context', '~chat')));
     expect(contextVariants([item({ set: 'cross-train' })])).toEqual([]);
+  });
+});
+
+describe('sign-off variants', () => {
+  it('type the question without its punctuation, then thanks, outside the test split', () => {
+    const variants = signOffVariants(items);
+    expect(variants.some(v => v.set === 'signoff-test')).toBe(false);
+    expect(new Set(variants.map(v => v.set))).toEqual(
+      new Set(['signoff-train', 'signoff-dev']),
+    );
+    for (const v of variants) {
+      const source = items.find(i => `${i.id}~signoff` === v.id)!;
+      const bare = source.question.replace(/\?$/, '');
+      expect(v.question.startsWith(`${bare} `)).toBe(true);
+      expect(v.question).not.toContain('?');
+      expect(v).toMatchObject({ gold: source.gold, lang: source.lang });
+    }
+    // Each language signs off in its own words.
+    const czech = variants.filter(v => v.lang === 'cs');
+    expect(czech.every(v => /d[ěí]k/i.test(v.question))).toBe(true);
   });
 });

@@ -126,6 +126,9 @@ export function genericLanguage(
         ...(profile.smallTalk.reasons && {
           reasons: new Set([...profile.smallTalk.reasons].map(foldDiacritics)),
         }),
+        ...(profile.smallTalk.signOff && {
+          signOff: new Set([...profile.smallTalk.signOff].map(foldDiacritics)),
+        }),
       },
       asking: profile.asking && foldedAsking(profile.asking),
     },

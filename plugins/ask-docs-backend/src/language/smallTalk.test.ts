@@ -43,6 +43,63 @@ describe('withoutSmallTalk', () => {
       expect(focus(asked)).toEqual({ text: asked, dropped: [] });
   });
 
+  it('finds a sign-off of thanks typed without punctuation or capital', () => {
+    for (const [asked, searched, dropped] of [
+      ['how do I vacuum a table thanks', 'how do I vacuum a table', 'thanks'],
+      ['how do I vacuum a table Cheers', 'how do I vacuum a table', 'Cheers'],
+      [
+        'merge layers thank you very much',
+        'merge layers',
+        'thank you very much',
+      ],
+      [
+        'jak nastavit replikaci diky predem',
+        'jak nastavit replikaci',
+        'diky predem',
+      ],
+      // The whole phrase goes, and only the phrase: "pomoc" is asked here.
+      ['jak zavolat pomoc děkuji', 'jak zavolat pomoc', 'děkuji'],
+      [
+        'K čemu se hodí rozprašovač děkuju za radu',
+        'K čemu se hodí rozprašovač',
+        'děkuju za radu',
+      ],
+      // After a word that asks nothing itself, in a message that asks something.
+      [
+        'restore stalls at the start, why many thanks',
+        'restore stalls at the start, why',
+        'many thanks',
+      ],
+    ])
+      expect(focus(asked)).toEqual({ text: searched, dropped: [dropped] });
+  });
+
+  it('finds small talk before a sign-off as it does without one', () => {
+    for (const thanks of ['thanks', 'Thanks'])
+      expect(
+        focus(`how do I vacuum a table Sorry if this is basic ${thanks}`),
+      ).toEqual({
+        text: 'how do I vacuum a table',
+        dropped: ['Sorry if this is basic', thanks],
+      });
+  });
+
+  it('keeps words of a sign-off that are not one, and thanks that ask nothing else', () => {
+    for (const asked of [
+      // Words that go with thanks, without them: asked.
+      'how to pay in advance',
+      'jak zaplatit předem',
+      // Thanks inside what is asked, not at its end.
+      'the alpha option Thanks Quick Mask',
+      'does thanks in advance work as a search term in the docs',
+      // Nothing asked without it.
+      'thanks a lot',
+      'Díky moc',
+      'Can I thank you',
+    ])
+      expect(focus(asked)).toEqual({ text: asked, dropped: [] });
+  });
+
   it('reads a first or last line of small talk as a clause of its own', () => {
     expect(
       focus('Hi all\nquick question\nhow do I merge layers\nthanks in advance'),

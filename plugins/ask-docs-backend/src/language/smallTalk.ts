@@ -53,7 +53,7 @@ export function wordList(list: string): ReadonlySet<string> {
     list
       .split(/\s+/)
       .filter(Boolean)
-      .map(w => foldDiacritics(w.replace('_', ' '))),
+      .map(w => foldDiacritics(w.replace(/_/g, ' '))),
   );
 }
 
@@ -68,6 +68,32 @@ export interface SmallTalkWords {
    * left out.
    */
   reasons?: ReadonlySet<string>;
+  /**
+   * Sign-offs of thanks ("thanks", "thanks in advance", "díky předem"), each a phrase of words
+   * separated by spaces: one that ends a clause after other words is small talk even typed
+   * without punctuation or capital, as chat messages often are ("… vacuum a table thanks").
+   * Whole phrases, so "how to pay in advance" keeps its words. Without them only a punctuated
+   * or capitalised tail is found.
+   */
+  signOff?: ReadonlySet<string>;
+}
+
+/**
+ * Sign-offs: each word of thanks alone, after a word that goes before it ("many thanks",
+ * "předem díky") or before one that follows it ("thanks in advance", "děkuju za radu"). Lists
+ * as wordList reads them.
+ */
+function signOffs(thanks: string, before: string, after: string) {
+  const list = (text: string) => text.split(/\s+/).filter(Boolean);
+  return wordList(
+    list(thanks)
+      .flatMap(t => [
+        t,
+        ...list(before).map(b => `${b}_${t}`),
+        ...list(after).map(a => `${t}_${a}`),
+      ])
+      .join(' '),
+  );
 }
 
 export const ENGLISH_SMALL_TALK: SmallTalkWords = {
@@ -76,6 +102,11 @@ export const ENGLISH_SMALL_TALK: SmallTalkWords = {
   reasons:
     wordList(`ask asks asked asking want wants wanted need needs needed know knows
     wonder wondering wondered find figure trying curious question questions`),
+  signOff: signOffs(
+    'thanks thank_you thx cheers much_appreciated',
+    'many',
+    `in_advance a_lot so_much very_much again for_the_help for_your_help`,
+  ),
 };
 export const CZECH_SMALL_TALK: SmallTalkWords = {
   markers: wordList(CZECH_MARKERS),
@@ -83,29 +114,50 @@ export const CZECH_SMALL_TALK: SmallTalkWords = {
   reasons:
     wordList(`pta ptam ptaji ptal ptala ptali zeptat chci chce chteji chtel potrebuji
     potrebuju potrebuje hledam hledal zajima zajimalo vedet zjistit dotaz otazka otazku`),
+  signOff: signOffs(
+    'diky dik dekuji dekuju dekujeme',
+    'moc predem mockrat',
+    'moc predem mockrat za_radu za_pomoc za_odpoved',
+  ),
 };
 
 /**
  * A clause whose end is a sentence of small talk typed without the full stop before it ("… bulk
  * load rows Sorry if this is basic.", "… column Thanks!"): split where a capitalised word (not
  * "I") follows a lower-case one and the rest is small talk. One word counts only with "!": "open
- * the Help" names a menu.
+ * the Help" names a menu. A sign-off of thanks (`signOff`) after other words is split off
+ * wherever it starts ("… a table thanks in advance").
  */
 function splitUnpunctuated(
   clause: string,
   chat: (text: string) => boolean,
   smallTalkWord: (word: string) => boolean,
+  signOff: (phrase: string) => boolean,
 ): string[] {
   // A tail is small talk only after the clause's last other word, and the longest such tail
   // is the one to try: one check, not one per capital (a 2,000-character question took 50 ms).
   let asked = 0;
   // The runs tokenize() reads as words: it drops invisible characters inside them (a soft
   // hyphen) and joins them across hyphens.
+  const runs: Array<{ start: number; words: string[] }> = [];
   for (const m of clause.matchAll(
     /(?:(?!\s)[\p{L}\p{M}\p{N}\p{Default_Ignorable_Code_Point}'’ʼ\-‐‑])+/gu,
   )) {
-    if (tokenize(m[0]).some(w => !smallTalkWord(foldDiacritics(w))))
-      asked = m.index! + m[0].length;
+    const words = tokenize(m[0]).map(foldDiacritics);
+    if (words.length === 0) continue;
+    runs.push({ start: m.index!, words });
+    if (words.some(w => !smallTalkWord(w))) asked = m.index! + m[0].length;
+  }
+  // Its words need not be small talk ("lot", "again"), nor the words before it ("…, why
+  // many thanks"): a message of nothing else stays as asked (withoutSmallTalk).
+  const thanks = signOffStart(runs, signOff);
+  if (thanks !== undefined && thanks > runs[0].start) {
+    // What comes before it may end in small talk of its own ("… Sorry if this is basic").
+    const head = clause.slice(0, thanks).trimEnd();
+    return [
+      ...splitUnpunctuated(head, chat, smallTalkWord, signOff),
+      clause.slice(thanks),
+    ];
   }
   // English "I" is capitalised anywhere: "… although I didn't ask for it" is one sentence.
   const boundary = /(?<=\p{Ll})\s+(?=\p{Lu})(?!I\b)/gu;
@@ -116,6 +168,21 @@ function splitUnpunctuated(
   return chat(tail) && (tokenize(tail).length > 1 || /!\s*$/.test(tail))
     ? [clause.slice(0, m.index), tail]
     : [clause];
+}
+
+/** Where the longest sign-off phrase that ends the clause starts, if one does (whole runs). */
+function signOffStart(
+  runs: ReadonlyArray<{ start: number; words: string[] }>,
+  signOff: (phrase: string) => boolean,
+): number | undefined {
+  let found: number | undefined;
+  let words: string[] = [];
+  // Sign-offs are a few words long: look back over the last five runs at most.
+  for (let i = runs.length - 1; i >= Math.max(0, runs.length - 5); i--) {
+    words = [...runs[i].words, ...words];
+    if (signOff(words.join(' '))) found = runs[i].start;
+  }
+  return found;
 }
 
 /**
@@ -137,12 +204,14 @@ export function withoutSmallTalk(
   const words = (clause: string) => tokenize(clause).map(foldDiacritics);
   const smallTalkWord = (w: string) =>
     has(w, 'markers') || has(w, 'companions') || functionWord(w);
+  const signOff = (phrase: string) =>
+    profiles.some(p => p.smallTalk?.signOff?.has(phrase));
   const chat = (clause: string) => {
     const ws = words(clause);
     const marked = ws.some(
       (w, i) => has(w, 'markers') || has(`${w} ${ws[i + 1]}`, 'markers'),
     );
-    return marked && ws.every(smallTalkWord);
+    return (marked && ws.every(smallTalkWord)) || signOff(ws.join(' '));
   };
   // Chat messages put a greeting or a sign-off on a line of its own ("Hi all", "thanks in
   // advance"): such first and last lines are clauses. Other line breaks are no boundary: a
@@ -158,7 +227,9 @@ export function withoutSmallTalk(
     ...lines
       .join('\n')
       .split(/(?<=[.!?;:,…])\s+/u)
-      .flatMap(clause => splitUnpunctuated(clause, chat, smallTalkWord)),
+      .flatMap(clause =>
+        splitUnpunctuated(clause, chat, smallTalkWord, signOff),
+      ),
     ...tail,
   ].filter(clause => clause.trim());
   // A lead-in ending in a colon before the first thing asked introduces it ("My team asked me
