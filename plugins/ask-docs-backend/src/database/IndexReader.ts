@@ -1,5 +1,10 @@
 import { ChunkPassage } from '@askdocs/plugin-ask-docs-common';
 import { Knex } from 'knex';
+import {
+  ACCENTED_FORMS,
+  foldDiacritics,
+  LETTER_FOLDS,
+} from '../language/tokenize';
 import { Visibility } from '../permissions/visibility';
 import {
   embeddingExpression,
@@ -276,15 +281,18 @@ export class IndexReader {
 
   /**
    * Surface words that may be `maxEdits` spelling edits or fewer from `word` (lower case and
-   * NFC, as `tokenize` makes the dictionary's words), with a visible list: first or second letter
-   * among the word's first two (an edit there leaves one of them in place), length within
-   * `maxEdits` of the word's. Letter and length are the keys of two indexes of the key
-   * dictionary (migration 0006). Past `limit`, the lengths closest to the word's are kept.
+   * NFC, as `tokenize` makes the dictionary's words), both compared without diacritics (typo.ts),
+   * with a visible list: first or second letter among the word's first two or their accented
+   * forms (an edit there leaves one of them in place), length within `maxEdits` of the word's.
+   * Letter and length are the keys of two indexes of the key dictionary (migration 0006), probed
+   * once per form. Past `limit`, the lengths closest to the word's are kept.
    *
    * Before the visible-list probe (most of the cost), two lower bounds of the edit distance
    * drop words out of reach: a candidate's letters absent from the word each need an insertion
    * or substitution, the word's letters absent from the candidate a deletion or substitution
-   * (a transposition brings in no letter).
+   * (a transposition brings in no letter). The database folds the letters LETTER_FOLDS lists
+   * (Latin-1 and Latin Extended-A); other accented letters count as foreign there, which can
+   * only leave a candidate out.
    */
   async spellingCandidates(
     options: {
@@ -295,18 +303,26 @@ export class IndexReader {
     scope?: ListScope,
   ): Promise<string[]> {
     const { knex, visibility } = this;
-    const { word, maxEdits } = options;
+    const { maxEdits } = options;
+    // Compared without diacritics, as typo.ts compares: "vthlazovani" is one slip from
+    // "vyhlazování".
+    const word = foldDiacritics(options.word);
     const chars = Array.from(word);
     const length = chars.length;
-    const heads = Array.from(new Set(chars.slice(0, 2)));
+    const heads = Array.from(
+      new Set(
+        chars.slice(0, 2).flatMap(c => [c, ...(ACCENTED_FORMS.get(c) ?? [])]),
+      ),
+    );
     const letters = Array.from(new Set(word)).join('');
+    const folded = `translate(k.term, '${LETTER_FOLDS.from}', '${LETTER_FOLDS.to}')`;
     const result = await knex.raw(
       `SELECT k.term FROM ask_docs_keys AS k
           WHERE k.kind = 'w'
             AND (substr(k.term, 1, 1) = ANY(?::text[]) OR substr(k.term, 2, 1) = ANY(?::text[]))
             AND char_length(k.term) BETWEEN ? AND ?
-            AND char_length(translate(k.term, ?, '')) <= ?
-            AND char_length(translate(?, k.term, '')) <= ?
+            AND char_length(translate(${folded}, ?, '')) <= ?
+            AND char_length(translate(?, ${folded}, '')) <= ?
             AND EXISTS (SELECT 1 FROM ? AS p WHERE p.key_id = k.key_id)
           ORDER BY abs(char_length(k.term) - ?), k.term LIMIT ?`,
       [

@@ -1,6 +1,8 @@
 import {
+  ACCENTED_FORMS,
   foldDiacritics,
   hasDiacritics,
+  LETTER_FOLDS,
   MAX_TOKEN_LENGTH,
   tokenize,
 } from './tokenize';
@@ -73,6 +75,19 @@ describe('foldDiacritics', () => {
   it('folds letters that do not decompose and leaves ASCII alone', () => {
     expect(foldDiacritics('łódź straße')).toBe('lodz strasse');
     expect(foldDiacritics('plain-ascii 123')).toBe('plain-ascii 123');
+  });
+
+  it('gives SQL the letter folds foldDiacritics makes, one letter each', () => {
+    const { from, to } = LETTER_FOLDS;
+    expect(Array.from(from)).toHaveLength(to.length);
+    Array.from(from).forEach((letter, i) =>
+      expect([letter, foldDiacritics(letter)]).toEqual([letter, to[i]]),
+    );
+    // Every Czech accented letter; not "ß", which folds to two.
+    for (const letter of 'áčďéěíňóřšťúůýž') expect(from).toContain(letter);
+    expect(from).not.toContain('ß');
+    expect(ACCENTED_FORMS.get('u')).toEqual(expect.arrayContaining(['ú', 'ů']));
+    expect(ACCENTED_FORMS.has('q')).toBe(false);
   });
 
   it('hasDiacritics tells accented words from plain and non-Latin ones', () => {

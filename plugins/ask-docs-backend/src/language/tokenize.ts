@@ -119,3 +119,32 @@ export function hasDiacritics(word: string): boolean {
 export function hasLetter(token: string): boolean {
   return HAS_LETTER.test(token);
 }
+
+/**
+ * The lowercase accented letters of Latin-1 and Latin Extended-A that fold to one ASCII letter
+ * ("á" → "a", "ř" → "r"), as two strings for SQL's translate(): a database folds words as
+ * foldDiacritics does without a function of its own. Letters that fold to two ("ß") are left out.
+ */
+export const LETTER_FOLDS: { from: string; to: string } = (() => {
+  let from = '';
+  let to = '';
+  for (let code = 0xe0; code <= 0x17f; code++) {
+    const letter = String.fromCodePoint(code);
+    const base = foldDiacritics(letter);
+    if (letter === letter.toLowerCase() && /^[a-z]$/.test(base)) {
+      from += letter;
+      to += base;
+    }
+  }
+  return { from, to };
+})();
+
+/** The accented letters that fold to each ASCII letter ("s" → "śŝşš"). */
+export const ACCENTED_FORMS: ReadonlyMap<string, string[]> = (() => {
+  const forms = new Map<string, string[]>();
+  Array.from(LETTER_FOLDS.from).forEach((letter, i) => {
+    const base = LETTER_FOLDS.to[i];
+    forms.set(base, [...(forms.get(base) ?? []), letter]);
+  });
+  return forms;
+})();

@@ -530,8 +530,8 @@ describe('suggestCorrections', () => {
     });
 
   it("corrects from the asker's visible vocabulary", async () => {
-    expect(await suggest(alice, 'ledgr', 'bookeeping')).toEqual([
-      { from: 'ledgr', to: 'ledger', distance: 1, df: 2, confident: false },
+    expect(await suggest(alice, 'kedger', 'bookeeping')).toEqual([
+      { from: 'kedger', to: 'ledger', distance: 1, df: 2, confident: false },
       {
         from: 'bookeeping',
         to: 'bookkeeping',
@@ -763,10 +763,10 @@ describe('retrieve', () => {
 
   it('applies corrections from the visible vocabulary and reports them', async () => {
     const result = await retrieveAs(alice, {
-      queryTokens: q('ledgr'),
+      queryTokens: q('kedger'),
       mode: 'keyword',
     });
-    expect(result.corrections).toEqual([{ from: 'ledgr', to: 'ledger' }]);
+    expect(result.corrections).toEqual([{ from: 'kedger', to: 'ledger' }]);
     expect(result.chunks.map(c => c.chunkId).sort()).toEqual(['l1', 'p1']);
     // A corrected word counts half (CORRECTION_WEIGHT) in score and coverage.
     const typed = await retrieveAs(alice, {
@@ -784,7 +784,7 @@ describe('retrieve', () => {
     // So a question resting on a correction alone falls below a stricter coverage bar.
     const strict = await retrieveAs(alice, {
       thresholds: { minSimilarity: 0.8, minCoverage: 0.6 },
-      queryTokens: q('ledgr'),
+      queryTokens: q('kedger'),
       mode: 'keyword',
     });
     expect(strict.chunks).toEqual([]);

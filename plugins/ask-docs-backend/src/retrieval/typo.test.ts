@@ -33,6 +33,9 @@ describe('isConfidentCorrection', () => {
     ['colour', 'color', 1],
     // Six letters is enough.
     ['session', 'sesion', 1],
+    // Accents aside: the same word, or one slip.
+    ['šablony', 'sablony', 0],
+    ['vyhlazování', 'vthlazovani', 1],
     // Slips that only look British ("vers…", "-lled", "-ised") are slips.
     ['version', 'versoin', 1],
     ['installed', 'isntalled', 1],
@@ -52,6 +55,28 @@ describe('isConfidentCorrection', () => {
     ['paymnest', 'payments', 2],
   ])('%s → %s is a guess', (from, to, distance) => {
     expect(isConfidentCorrection(from, to, distance)).toBe(false);
+  });
+
+  it('takes a six-letter word with a letter left out when nothing else is that near', () => {
+    const only = { onlyNeighbour: true };
+    expect(isConfidentCorrection('vauum', 'vacuum', 1, only)).toBe(true);
+    expect(isConfidentCorrection('seral', 'serial', 1, only)).toBe(true);
+    // Another visible word one slip away ("jedna", "jedno" for "jednm"): a guess.
+    expect(isConfidentCorrection('jednm', 'jednom', 1)).toBe(false);
+    // Only a letter left out of six: a mistyped or added letter in five, a shorter word, a
+    // first letter, a capital or two slips stay guesses.
+    for (const [from, to, distance, capitalised] of [
+      ['fomrs', 'forms', 1],
+      ['ledgr', 'ledge', 1],
+      ['fomr', 'form', 1],
+      ['kedgr', 'ledger', 2],
+      ['edger', 'ledger', 1],
+      ['Vauum', 'vacuum', 1, true],
+      ['vaum', 'vacuum', 2],
+    ] as const)
+      expect(
+        isConfidentCorrection(from, to, distance, { ...only, capitalised }),
+      ).toBe(false);
   });
 
   it('takes a word typed capitalised for a name: Gradle is no slip of grade', () => {

@@ -4,6 +4,7 @@ import type {
   RetrievalScope,
 } from '../database/visibilityPredicate';
 import { isSpellingVariant } from '../language/spellingVariants';
+import { foldDiacritics } from '../language/tokenize';
 import { exactKeys, normaliseTokens, QueryToken } from './keywordSearch';
 
 export interface Correction {
@@ -20,30 +21,42 @@ export interface Correction {
 export const CONFIDENT_MIN_LENGTH = 6;
 
 /**
- * Whether a correction is as sure as a typing slip gets: the same word in its other spelling
- * ("minimise" → "minimize"), or one slip (a letter swapped, left out, doubled or mistyped) in a
- * lowercase word of six or more letters that keeps its first letter. Most misspellings are one
- * such slip and the first letter is rarely the one missed, while an unknown name that happens to
- * be near a docs word usually differs in it ("Procreate" → "recreate") or is typed capitalised
- * ("Gradle" → "grade", "PostgREST" → "postgres"). The British spelling of an English word is
- * sure only of its American spelling ("parallelise" is "parallelize", not "parallelism").
+ * Whether a correction is as sure as a typing slip gets: the same word without its accents
+ * ("sablony" → "šablony") or in its other spelling ("minimise" → "minimize"), or one slip (a
+ * letter swapped, left out, doubled or mistyped; accents aside) in a lowercase word of six or
+ * more letters that keeps its first letter. Most misspellings are one such slip and the first
+ * letter is rarely the one missed, while an unknown name that happens to be near a docs word
+ * usually differs in it ("Procreate" → "recreate") or is typed capitalised ("Gradle" → "grade",
+ * "PostgREST" → "postgres"). The British spelling of an English word is sure only of its
+ * American spelling ("parallelise" is "parallelize", not "parallelism").
+ * A word of six letters typed with one left out ("vauum", "seral") is as sure when it is the
+ * only visible word that close with that first letter (`onlyNeighbour`): five-letter words
+ * have many neighbours, so a letter left out is a slip only when nothing else is that near.
  */
 export function isConfidentCorrection(
   from: string,
   to: string,
   distance: number,
-  options: { capitalised?: boolean; britishSpelling?: boolean } = {},
+  options: {
+    capitalised?: boolean;
+    britishSpelling?: boolean;
+    onlyNeighbour?: boolean;
+  } = {},
 ): boolean {
-  const typed = from.toLowerCase();
-  const meant = to.toLowerCase();
-  if (isSpellingVariant(typed, meant)) return true;
+  // Without diacritics, as the candidates are compared (suggestCorrections).
+  const typed = foldDiacritics(from.toLowerCase());
+  const meant = foldDiacritics(to.toLowerCase());
+  // The same word but for its accents, or in its other spelling.
+  if (typed === meant || isSpellingVariant(typed, meant)) return true;
   if (options.capitalised || options.britishSpelling) return false;
   const letters = Array.from(typed);
-  return (
-    distance === 1 &&
-    letters.length >= CONFIDENT_MIN_LENGTH &&
-    letters[0] === Array.from(meant)[0]
-  );
+  const meantLength = Array.from(meant).length;
+  const long =
+    letters.length >= CONFIDENT_MIN_LENGTH ||
+    (options.onlyNeighbour === true &&
+      letters.length === CONFIDENT_MIN_LENGTH - 1 &&
+      meantLength === CONFIDENT_MIN_LENGTH);
+  return distance === 1 && long && letters[0] === Array.from(meant)[0];
 }
 
 export interface TypoOptions {
@@ -146,7 +159,9 @@ export async function suggestCorrections(
 
   const words: Array<{ t: QueryToken; word: string; chars: string[] }> = [];
   for (const [tok, t] of tokens.entries()) {
-    const word = t.token.toLowerCase();
+    // Compared without diacritics: a word typed without them and with a slip ("vthlazovani")
+    // is one slip from the docs' "vyhlazování", not three.
+    const word = foldDiacritics(t.token.toLowerCase());
     const chars = Array.from(word);
     // Numbers, versions and identifiers with digits are not misspellings of words.
     if (
@@ -171,9 +186,11 @@ export async function suggestCorrections(
         { word, maxEdits: maxDistance, limit: maxCandidates },
         selection,
       );
-      return candidates.flatMap(term => {
-        const candidate = term.toLowerCase();
-        if (candidate === word) return [];
+      const within = candidates.flatMap(term => {
+        if (term.toLowerCase() === t.token.toLowerCase()) return [];
+        const candidate = foldDiacritics(term.toLowerCase());
+        // 0 for the same word but for its accents ("sablony" typed in an English question,
+        // "šablony" in the docs: the languages' keys differ).
         const distance = boundedDamerauLevenshtein(
           word,
           candidate,
@@ -182,21 +199,45 @@ export async function suggestCorrections(
         if (distance > maxDistance) return [];
         // A dictionary word is no misspelling: "cable" absent from the docs is not their
         // "table". Only its other spelling ("minimise" → "minimize") is the same word.
-        if (t.dictionaryWord && !isSpellingVariant(word, candidate)) return [];
-        return [{ term, distance }];
+        if (
+          t.dictionaryWord &&
+          distance > 0 &&
+          !isSpellingVariant(word, candidate)
+        )
+          return [];
+        // With the accents as typed: "podějovat" is nearer "poděkovat" than "podekovat".
+        const asTyped = boundedDamerauLevenshtein(
+          t.token.toLowerCase(),
+          term.toLowerCase(),
+          maxDistance + 2,
+        );
+        return [{ term, distance, asTyped }];
       });
+      // Past the cap a neighbour may be missing, so none is known to be the only one.
+      return { within, complete: candidates.length < maxCandidates };
     }),
   );
-  const terms = Array.from(new Set(near.flat().map(n => n.term)));
+  const terms = Array.from(
+    new Set(near.flatMap(n => n.within).map(n => n.term)),
+  );
   const dfOf = await reader.wordDf(terms, selection);
   const corrections: Correction[] = [];
-  words.forEach(({ t }, i) => {
+  words.forEach(({ t, chars }, i) => {
+    // Visible words one slip away that keep the first letter: the only one is a sure slip of
+    // a letter left out (isConfidentCorrection).
+    const neighbours = new Set(
+      near[i].within
+        .map(n => n.distance === 1 && foldDiacritics(n.term.toLowerCase()))
+        .filter(w => w && w.startsWith(chars[0])),
+    ).size;
     let best: Correction | undefined;
-    for (const { term, distance } of near[i]) {
+    let bestAsTyped = Infinity;
+    for (const { term, distance, asTyped } of near[i].within) {
       const df = dfOf.get(term);
       if (!df) continue; // gone (or hidden) since the candidates were read
-      // At the same distance the word's other spelling wins ("parallelise" → "parallelize",
-      // not the more frequent "parallelism"), then the more frequent word.
+      // At the same distance the word nearest as typed wins (the accents the asker typed are
+      // the docs word's), then its other spelling ("parallelise" → "parallelize", not the more
+      // frequent "parallelism"), then the more frequent word.
       const variant = isSpellingVariant(
         t.token.toLowerCase(),
         term.toLowerCase(),
@@ -208,10 +249,13 @@ export async function suggestCorrections(
         !best ||
         distance < best.distance ||
         (distance === best.distance &&
-          (variant !== bestVariant
+          (asTyped !== bestAsTyped
+            ? asTyped < bestAsTyped
+            : variant !== bestVariant
             ? variant
             : df > best.df || (df === best.df && term < best.to)))
       ) {
+        bestAsTyped = asTyped;
         best = {
           from: t.token,
           to: term,
@@ -220,6 +264,7 @@ export async function suggestCorrections(
           confident: isConfidentCorrection(t.token, term, distance, {
             capitalised: t.capitalised,
             britishSpelling: t.britishSpelling,
+            onlyNeighbour: near[i].complete && neighbours === 1,
           }),
         };
       }

@@ -5,6 +5,7 @@ import { fakePermissions } from '../testUtils/fakePermissions';
 import { queryTokens, seedIndex } from './testUtils/seed';
 import { boundedDamerauLevenshtein, suggestCorrections } from './typo';
 import { IndexReader } from '../database/IndexReader';
+import { foldDiacritics } from '../language/tokenize';
 
 /** The typo path does bounded work however many misspelled words a question has. */
 
@@ -71,6 +72,23 @@ beforeAll(async () => {
         title: 'Spelling',
         chunks: [{ text: NEAR.join(' ') }],
       },
+      {
+        entityRef: 'component:default/payments',
+        title: 'Neighbours',
+        // "ledge" is one slip from "ledgr" too: the only near word no longer.
+        chunks: [{ text: 'ledger ledge' }],
+      },
+      {
+        entityRef: 'component:default/payments',
+        title: 'Czech',
+        // "šablon" typed without its accent in another page: still one word.
+        chunks: [{ text: 'vyhlazování sponzorskými šablona šablon poděkovat' }],
+      },
+      {
+        entityRef: 'component:default/payments',
+        title: 'Czech typed plain',
+        chunks: [{ text: 'sablon podekovat' }, { text: 'podekovat' }],
+      },
     ],
   });
   everyone = await resolveVisibility({
@@ -85,7 +103,11 @@ afterAll(async () => {
 
 const suggest = (
   ws: string[],
-  options: { maxWords?: number; maxWordLength?: number } = {},
+  options: {
+    maxWords?: number;
+    maxWordLength?: number;
+    maxCandidates?: number;
+  } = {},
 ) =>
   suggestCorrections({
     reader: new IndexReader(db.knex, everyone),
@@ -125,6 +147,63 @@ describe('suggestCorrections bounds', () => {
   });
 });
 
+describe('a letter left out of a six-letter word', () => {
+  it('is a sure slip only when no other visible word is one slip away', async () => {
+    expect(await suggest(['refnd', 'ledgr'])).toEqual([
+      { from: 'refnd', to: 'refund', distance: 1, df: 1, confident: true },
+      { from: 'ledgr', to: 'ledger', distance: 1, df: 2, confident: false },
+    ]);
+    // One word with and without its accents is one neighbour.
+    expect(await suggest(['sablo'])).toEqual([
+      expect.objectContaining({ distance: 1, confident: true }),
+    ]);
+    // Past the candidate cap another neighbour may not have been read: a guess.
+    expect(await suggest(['refnd'], { maxCandidates: 1 })).toEqual([
+      { from: 'refnd', to: 'refund', distance: 1, df: 1, confident: false },
+    ]);
+  });
+});
+
+describe('a word typed without diacritics and with a slip', () => {
+  it('is one slip from the docs word, compared without diacritics', async () => {
+    expect(await suggest(['vthlazovani', 'sponzorakymi', 'sablna'])).toEqual([
+      {
+        from: 'vthlazovani',
+        to: 'vyhlazování',
+        distance: 1,
+        df: 1,
+        confident: true,
+      },
+      {
+        from: 'sponzorakymi',
+        to: 'sponzorskými',
+        distance: 1,
+        df: 1,
+        confident: true,
+      },
+      // Its first letter is "š" in the docs: the same letter, found by the letter index.
+      { from: 'sablna', to: 'šablona', distance: 1, df: 1, confident: true },
+    ]);
+    // Of one word with and without accents, the form nearer as typed: the accents typed are
+    // the docs word's ("podekovat" is the more frequent here).
+    expect(await suggest(['podějovat', 'podejovat'])).toEqual([
+      expect.objectContaining({ from: 'podějovat', to: 'poděkovat' }),
+      expect.objectContaining({ from: 'podejovat', to: 'podekovat' }),
+    ]);
+    // Unaccented but otherwise as the docs write it, where no key matched it (another
+    // language's analysis): the same word.
+    expect(await suggest(['vyhlazovani'])).toEqual([
+      {
+        from: 'vyhlazovani',
+        to: 'vyhlazování',
+        distance: 0,
+        df: 1,
+        confident: true,
+      },
+    ]);
+  });
+});
+
 describe('spelling candidates', () => {
   it('keeps every visible word within two edits, and reads no word out of reach', async () => {
     const reader = new IndexReader(db.knex, everyone);
@@ -134,9 +213,12 @@ describe('spelling candidates', () => {
       maxEdits: 2,
       limit: 100_000,
     });
-    const distance = (w: string) => boundedDamerauLevenshtein(BASE, w, 2);
+    // Without diacritics, as words are compared: "č" is "c".
+    const distance = (w: string) =>
+      boundedDamerauLevenshtein(BASE, foldDiacritics(w), 2);
+    const head = (w: string, i: number) => heads.includes(foldDiacritics(w[i]));
     const inReach = NEAR.filter(
-      w => distance(w) <= 2 && (heads.includes(w[0]) || heads.includes(w[1])),
+      w => distance(w) <= 2 && (head(w, 0) || head(w, 1)),
     );
     expect(inReach.length).toBeGreaterThan(500);
     expect(candidates.filter(w => distance(w) <= 2).sort()).toEqual(
@@ -144,12 +226,12 @@ describe('spelling candidates', () => {
     );
     // The letter bounds drop words before their lists are probed; the length alone would not.
     const foreign = (a: string, b: string) =>
-      Array.from(a).filter(c => !b.includes(c)).length;
+      Array.from(foldDiacritics(a)).filter(c => !b.includes(c)).length;
     const outOfReach = NEAR.filter(
       w =>
-        (heads.includes(w[0]) || heads.includes(w[1])) &&
+        (head(w, 0) || head(w, 1)) &&
         Math.abs(w.length - BASE.length) <= 2 &&
-        Math.max(foreign(w, BASE), foreign(BASE, w)) > 2,
+        Math.max(foreign(w, BASE), foreign(BASE, foldDiacritics(w))) > 2,
     );
     expect(outOfReach).toEqual(expect.arrayContaining(['kxzxcx', 'kolxzx']));
     expect(outOfReach.length).toBeGreaterThan(50);
