@@ -21,12 +21,12 @@ const settle = () =>
   });
 
 describe('HistoryList', () => {
-  it('selects only the item clicked last and keeps it loading until it loads', async () => {
-    const a = recordOf(groundedResponse, { id: 'h-a', question: 'Question A' });
-    const b = recordOf(groundedResponse, { id: 'h-b', question: 'Question B' });
-    const { api, load } = mockHistoryLoadedByHand([a, b]);
+  const a = recordOf(groundedResponse, { id: 'h-a', question: 'Question A' });
+  const b = recordOf(groundedResponse, { id: 'h-b', question: 'Question B' });
+  /** The list of A and B with `onSelect`, A clicked, then B. */
+  async function clickAThenB(api: AskDocsApi) {
     const onSelect = jest.fn();
-    await renderInTestApp(
+    const { unmount } = await renderInTestApp(
       <TestApiProvider apis={[[askDocsApiRef, api]]}>
         <HistoryList onSelect={onSelect} />
       </TestApiProvider>,
@@ -34,6 +34,12 @@ describe('HistoryList', () => {
     const items = await screen.findAllByTestId('ask-docs-history-item');
     await userEvent.click(within(items[0]).getByText('Question A'));
     await userEvent.click(within(items[1]).getByText('Question B'));
+    return { onSelect, unmount, items };
+  }
+
+  it('selects only the item clicked last and keeps it loading until it loads', async () => {
+    const { api, load } = mockHistoryLoadedByHand([a, b]);
+    const { onSelect, items } = await clickAThenB(api);
 
     await act(async () => load('h-a'));
     expect(onSelect).not.toHaveBeenCalled();
@@ -47,23 +53,13 @@ describe('HistoryList', () => {
   });
 
   it('cancels a stored answer it loads when another is clicked or it unmounts', async () => {
-    const a = recordOf(groundedResponse, { id: 'h-a', question: 'Question A' });
-    const b = recordOf(groundedResponse, { id: 'h-b', question: 'Question B' });
     const api = mockAskDocsApi({
       listAnswers: jest.fn(async () => [a, b]),
       getAnswer: jest.fn((_id: string, options) =>
         untilAborted<AnswerRecord>(options?.signal),
       ),
     });
-    const onSelect = jest.fn();
-    const { unmount } = await renderInTestApp(
-      <TestApiProvider apis={[[askDocsApiRef, api]]}>
-        <HistoryList onSelect={onSelect} />
-      </TestApiProvider>,
-    );
-    const items = await screen.findAllByTestId('ask-docs-history-item');
-    await userEvent.click(within(items[0]).getByText('Question A'));
-    await userEvent.click(within(items[1]).getByText('Question B'));
+    const { onSelect, unmount } = await clickAThenB(api);
     const [first, second] = api.getAnswer.mock.calls.map(c => c[1]?.signal);
     expect([first?.aborted, second?.aborted]).toEqual([true, false]);
     unmount();
