@@ -64,11 +64,16 @@ describe('withoutSmallTalk', () => {
         'K čemu se hodí rozprašovač',
         'děkuju za radu',
       ],
-      // After a word that asks nothing itself, in a message that asks something.
+      // After words that ask nothing themselves, the clause is small talk as a whole.
       [
         'restore stalls at the start, why many thanks',
-        'restore stalls at the start, why',
-        'many thanks',
+        'restore stalls at the start,',
+        'why many thanks',
+      ],
+      [
+        'Co udělá Ctrl u rozprašovače? Předem díky za radu.',
+        'Co udělá Ctrl u rozprašovače?',
+        'Předem díky za radu.',
       ],
     ])
       expect(focus(asked)).toEqual({ text: searched, dropped: [dropped] });

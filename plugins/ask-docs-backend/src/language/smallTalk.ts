@@ -139,19 +139,21 @@ function splitUnpunctuated(
   let asked = 0;
   // The runs tokenize() reads as words: it drops invisible characters inside them (a soft
   // hyphen) and joins them across hyphens.
-  const runs: Array<{ start: number; words: string[] }> = [];
+  const runs: Array<{ start: number; words: string[]; asks: boolean }> = [];
   for (const m of clause.matchAll(
     /(?:(?!\s)[\p{L}\p{M}\p{N}\p{Default_Ignorable_Code_Point}'’ʼ\-‐‑])+/gu,
   )) {
     const words = tokenize(m[0]).map(foldDiacritics);
     if (words.length === 0) continue;
-    runs.push({ start: m.index!, words });
-    if (words.some(w => !smallTalkWord(w))) asked = m.index! + m[0].length;
+    const asks = words.some(w => !smallTalkWord(w));
+    runs.push({ start: m.index!, words, asks });
+    if (asks) asked = m.index! + m[0].length;
   }
-  // Its words need not be small talk ("lot", "again"), nor the words before it ("…, why
-  // many thanks"): a message of nothing else stays as asked (withoutSmallTalk).
+  // Its words need not be small talk ("lot", "again"); an asked word must come before it,
+  // or the clause is small talk and a sign-off, which chat() reads whole ("Předem díky za
+  // radu", "…, why many thanks").
   const thanks = signOffStart(runs, signOff);
-  if (thanks !== undefined && thanks > runs[0].start) {
+  if (thanks !== undefined && runs.some(r => r.asks && r.start < thanks)) {
     // What comes before it may end in small talk of its own ("… Sorry if this is basic").
     const head = clause.slice(0, thanks).trimEnd();
     return [
@@ -211,7 +213,16 @@ export function withoutSmallTalk(
     const marked = ws.some(
       (w, i) => has(w, 'markers') || has(`${w} ${ws[i + 1]}`, 'markers'),
     );
-    return (marked && ws.every(smallTalkWord)) || signOff(ws.join(' '));
+    if (marked && ws.every(smallTalkWord)) return true;
+    // A sign-off after nothing but small talk ("předem díky za radu", "why many thanks").
+    for (let k = 1; k <= Math.min(5, ws.length); k++) {
+      if (
+        signOff(ws.slice(-k).join(' ')) &&
+        ws.slice(0, -k).every(smallTalkWord)
+      )
+        return true;
+    }
+    return false;
   };
   // Chat messages put a greeting or a sign-off on a line of its own ("Hi all", "thanks in
   // advance"): such first and last lines are clauses. Other line breaks are no boundary: a
