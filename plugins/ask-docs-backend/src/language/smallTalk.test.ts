@@ -79,6 +79,16 @@ describe('withoutSmallTalk', () => {
       expect(focus(asked)).toEqual({ text: searched, dropped: [dropped] });
   });
 
+  it('peels any number of sign-offs off the end, in one pass', () => {
+    expect(focus('merge layers thanks thx cheers')).toEqual({
+      text: 'merge layers',
+      dropped: ['thanks', 'thx', 'cheers'],
+    });
+    // A long run of them is no deep recursion (a 16,000-character question overflowed it).
+    const many = `kafka${' thx'.repeat(4000)}`;
+    expect(focus(many).text).toBe('kafka');
+  });
+
   it('finds small talk before a sign-off as it does without one', () => {
     for (const thanks of ['thanks', 'Thanks'])
       expect(
@@ -97,6 +107,9 @@ describe('withoutSmallTalk', () => {
       // Thanks inside what is asked, not at its end.
       'the alpha option Thanks Quick Mask',
       'does thanks in advance work as a search term in the docs',
+      // A word of thanks in a quote or a path is what is asked about.
+      'How do I print "thanks"',
+      'error in path/to/thanks',
       // Nothing asked without it.
       'thanks a lot',
       'Díky moc',

@@ -125,8 +125,8 @@ export const CZECH_SMALL_TALK: SmallTalkWords = {
  * A clause whose end is a sentence of small talk typed without the full stop before it ("… bulk
  * load rows Sorry if this is basic.", "… column Thanks!"): split where a capitalised word (not
  * "I") follows a lower-case one and the rest is small talk. One word counts only with "!": "open
- * the Help" names a menu. A sign-off of thanks (`signOff`) after other words is split off
- * wherever it starts ("… a table thanks in advance").
+ * the Help" names a menu. Sign-offs of thanks (`signOff`) after an asked word are split off
+ * wherever they start ("… a table thanks in advance").
  */
 function splitUnpunctuated(
   clause: string,
@@ -134,33 +134,56 @@ function splitUnpunctuated(
   smallTalkWord: (word: string) => boolean,
   signOff: (phrase: string) => boolean,
 ): string[] {
-  // A tail is small talk only after the clause's last other word, and the longest such tail
-  // is the one to try: one check, not one per capital (a 2,000-character question took 50 ms).
-  let asked = 0;
   // The runs tokenize() reads as words: it drops invisible characters inside them (a soft
   // hyphen) and joins them across hyphens.
-  const runs: Array<{ start: number; words: string[]; asks: boolean }> = [];
+  const runs: Run[] = [];
   for (const m of clause.matchAll(
     /(?:(?!\s)[\p{L}\p{M}\p{N}\p{Default_Ignorable_Code_Point}'’ʼ\-‐‑])+/gu,
   )) {
     const words = tokenize(m[0]).map(foldDiacritics);
     if (words.length === 0) continue;
     const asks = words.some(w => !smallTalkWord(w));
-    runs.push({ start: m.index!, words, asks });
-    if (asks) asked = m.index! + m[0].length;
+    runs.push({ start: m.index!, end: m.index! + m[0].length, words, asks });
   }
-  // Its words need not be small talk ("lot", "again"); an asked word must come before it,
-  // or the clause is small talk and a sign-off, which chat() reads whole ("Předem díky za
-  // radu", "…, why many thanks").
-  const thanks = signOffStart(runs, signOff);
-  if (thanks !== undefined && runs.some(r => r.asks && r.start < thanks)) {
-    // What comes before it may end in small talk of its own ("… Sorry if this is basic").
-    const head = clause.slice(0, thanks).trimEnd();
-    return [
-      ...splitUnpunctuated(head, chat, smallTalkWord, signOff),
-      clause.slice(thanks),
-    ];
+  // Sign-offs from the end, each after an asked word ("… a table Sorry thanks"); their words
+  // need not be small talk ("lot", "again"). Without an asked word before it the clause is
+  // small talk and a sign-off, which chat() reads whole ("Předem díky za radu").
+  const tails: string[] = [];
+  let head = runs.length;
+  let headEnd = clause.length;
+  for (;;) {
+    const first = signOffStart(clause, runs.slice(0, head), headEnd, signOff);
+    if (first === undefined || !runs.slice(0, first).some(r => r.asks)) break;
+    tails.unshift(clause.slice(runs[first].start, headEnd));
+    head = first;
+    headEnd = runs[first - 1].end;
   }
+  return [
+    ...capitalisedTail(clause.slice(0, headEnd), runs.slice(0, head), chat),
+    ...tails,
+  ];
+}
+
+/** A word run of a clause: where it is, its words (folded), and whether one is asked. */
+interface Run {
+  start: number;
+  end: number;
+  words: string[];
+  asks: boolean;
+}
+
+/**
+ * The small-talk sentence a capitalised word starts after the clause's last asked word, typed
+ * without the full stop before it. A tail is small talk only after that word, and the longest
+ * such tail is the one to try: one check, not one per capital (a 2,000-character question took
+ * 50 ms).
+ */
+function capitalisedTail(
+  clause: string,
+  runs: readonly Run[],
+  chat: (text: string) => boolean,
+): string[] {
+  const asked = runs.filter(r => r.asks).pop()?.end ?? 0;
   // English "I" is capitalised anywhere: "… although I didn't ask for it" is one sentence.
   const boundary = /(?<=\p{Ll})\s+(?=\p{Lu})(?!I\b)/gu;
   boundary.lastIndex = asked;
@@ -172,17 +195,33 @@ function splitUnpunctuated(
     : [clause];
 }
 
-/** Where the longest sign-off phrase that ends the clause starts, if one does (whole runs). */
+/**
+ * The first run of the longest sign-off phrase that ends the text at `end` (whole runs, apart
+ * by spaces, followed by nothing but closing punctuation, after a space or the clause's start:
+ * not "path/to/thanks" or a quoted "thanks").
+ */
 function signOffStart(
-  runs: ReadonlyArray<{ start: number; words: string[] }>,
+  clause: string,
+  runs: readonly Run[],
+  end: number,
   signOff: (phrase: string) => boolean,
 ): number | undefined {
+  const last = runs.length - 1;
+  if (last < 0 || !/^[\s.!?…]*$/u.test(clause.slice(runs[last].end, end)))
+    return undefined;
   let found: number | undefined;
   let words: string[] = [];
   // Sign-offs are a few words long: look back over the last five runs at most.
-  for (let i = runs.length - 1; i >= Math.max(0, runs.length - 5); i--) {
+  for (let i = last; i >= Math.max(0, last - 4); i--) {
+    if (i < last && !/^\s+$/.test(clause.slice(runs[i].end, runs[i + 1].start)))
+      break;
     words = [...runs[i].words, ...words];
-    if (signOff(words.join(' '))) found = runs[i].start;
+    const start = runs[i].start;
+    if (
+      signOff(words.join(' ')) &&
+      (start === 0 || /\s/.test(clause[start - 1]))
+    )
+      found = i;
   }
   return found;
 }

@@ -234,10 +234,11 @@ export class AskService {
       ...call,
       signal: abort.signal,
     }).catch(e => {
-      // Whatever the abort broke (the model call, a query), the caller is told the reason;
-      // what broke stays its cause.
+      // Whatever the abort broke (the model call, a query), the caller is told the reason. What
+      // broke goes to the log only: as a cause it would be in the message and the body.
       if (abort.signal.reason !== SHUTTING_DOWN) throw e;
-      throw new ServiceUnavailableError(RESTARTING_MESSAGE, e);
+      this.o.logger.info(`ask-docs: an ask stopped by the shutdown: ${e}`);
+      throw new ServiceUnavailableError(RESTARTING_MESSAGE);
     });
     this.inFlight.set(work, abort);
     const done = () => {
