@@ -70,7 +70,7 @@ export interface SmallTalkWords {
   reasons?: ReadonlySet<string>;
   /**
    * Sign-offs of thanks ("thanks", "thanks in advance", "díky předem"), each a phrase of words
-   * separated by spaces: one that ends a clause after other words is small talk even typed
+   * separated by spaces: one that ends a clause after an asked word is small talk even typed
    * without punctuation or capital, as chat messages often are ("… vacuum a table thanks").
    * Whole phrases, so "how to pay in advance" keeps its words. Without them only a punctuated
    * or capitalised tail is found.
