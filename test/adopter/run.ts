@@ -488,7 +488,15 @@ async function main() {
         headers: { 'X-Requested-With': 'XMLHttpRequest' },
       });
       token = session.backstageIdentity.token;
-      return `embedder ${health.embedder?.modelId}`;
+      // Anonymous (a load balancer's probe): only up; which models run is for a signed-in caller.
+      if (JSON.stringify(health) !== '{"status":"ok"}')
+        throw new Error(
+          `anonymous /health says more: ${JSON.stringify(health)}`,
+        );
+      const signedIn = await json(`${BACKEND}/api/ask-docs/health`, {
+        token,
+      });
+      return `embedder ${signedIn.embedder?.modelId}`;
     },
   );
 

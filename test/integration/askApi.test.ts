@@ -173,31 +173,37 @@ visible`, async () => {
     }
   });
 
-  it('says on /health why the model last failed, to a signed-in caller only', async () => {
+  it('says on /health what runs and why the model failed, to a signed-in caller only', async () => {
     const health = (user?: string) => {
       const req = request(backend.server)
         .get('/api/ask-docs/health')
         .set('Authorization', user ? as(user) : mockCredentials.none.header());
       return req.then(r => {
         expect(r.status).toBe(200);
-        return r.body.llm;
+        return r.body;
       });
     };
     fake.setBehaviour(() => ({ status: 401 }));
     const res = await ask('How do I roll back a payments release?');
     expect(res.body.status).toBe('evidence_only');
-    expect(await health(alice)).toEqual({
+    expect((await health(alice)).llm).toEqual({
       configured: true,
       model: 'fake-model',
       lastFailure: { reason: 'rejected', at: expect.any(String) },
     });
-    expect(await health()).toEqual({ configured: true, model: 'fake-model' });
+    expect(await health(alice)).toMatchObject({
+      status: 'ok',
+      embedder: { kind: 'hashing-fallback' },
+      languages: expect.arrayContaining(['en']),
+    });
+    // Anonymous (a load balancer's probe): up, and nothing about the models.
+    expect(await health()).toEqual({ status: 'ok' });
     // A call that succeeds clears it.
     fake.setBehaviour(citeFirstBlock);
     expect(
       (await ask('How do I roll back a payments release?')).body.status,
     ).toBe('answered');
-    expect((await health(alice)).lastFailure).toBeUndefined();
+    expect((await health(alice)).llm.lastFailure).toBeUndefined();
   });
 
   it('says when the model refused a prompt over its context window', async () => {

@@ -326,7 +326,9 @@ describe('permission leak fuzz over every read path (seeded policies, oracle, ca
       for (const c of e.canaries)
         expect({ c, stored: stored.includes(c) }).toEqual({ c, stored: true });
     }
-    const health = await request(backend.server).get('/api/ask-docs/health');
+    const health = await request(backend.server)
+      .get('/api/ask-docs/health')
+      .set('Authorization', PRINCIPALS[1].header);
     expect(health.body.embedder.modelId).toBe(embedder.modelId);
   });
 

@@ -235,13 +235,16 @@ export const askDocsPlugin = createBackendPlugin({
             askService,
             ingestion,
             maxQuestionChars: settings.answer.maxQuestionChars,
-            health: ({ signedIn }) => ({
-              status: 'ok',
-              embedder: embedderInfo(embedder),
-              llm: llmHealth(model, signedIn),
-              languages: analyzers.languages,
-              ...(reranked.info ? { reranker: reranked.info } : {}),
-            }),
+            health: ({ signedIn }) =>
+              signedIn
+                ? {
+                    status: 'ok',
+                    embedder: embedderInfo(embedder),
+                    llm: llmHealth(model),
+                    languages: analyzers.languages,
+                    ...(reranked.info ? { reranker: reranked.info } : {}),
+                  }
+                : { status: 'ok' },
           }),
         );
         httpRouter.addAuthPolicy({ path: '/health', allow: 'unauthenticated' });
@@ -261,11 +264,11 @@ export const askDocsPlugin = createBackendPlugin({
 });
 
 /**
- * Whether a model is configured, and for a signed-in caller why its last call failed (reason
- * and time; the message is in the log).
+ * Whether a model is configured, and why its last call failed (reason and time; the message is
+ * in the log).
  */
-function llmHealth(model: ChatModel | undefined, signedIn: boolean) {
-  const failure = signedIn ? model?.lastFailure?.() : undefined;
+function llmHealth(model: ChatModel | undefined) {
+  const failure = model?.lastFailure?.();
   return {
     configured: Boolean(model),
     ...(model ? { model: model.model } : {}),

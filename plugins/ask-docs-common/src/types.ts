@@ -265,21 +265,25 @@ export type ModelFailureReason =
   | 'context_too_large'
   | 'rejected';
 
+/**
+ * `GET /health`: only `status` for an anonymous caller (a load balancer's probe); the rest for a
+ * signed-in one.
+ */
 export interface HealthResponse {
   status: 'ok';
-  embedder: {
+  embedder?: {
     modelId: string;
     kind: 'transformers' | 'hashing-fallback';
     dimension: number;
     note?: string;
   };
-  llm: {
+  llm?: {
     configured: boolean;
     model?: string;
     /** Why the last model call failed after its retries, until one succeeds (the log has more). */
     lastFailure?: { reason: ModelFailureReason; at: string };
   };
-  languages: string[];
+  languages?: string[];
   /** The optional cross-encoder reranker; absent when none is configured. */
   reranker?: {
     modelId: string;

@@ -138,7 +138,8 @@ const refuseUndeclaredHeadQuery: express.RequestHandler = (req, _res, next) => {
 function bindAskEndpoints(api: AskDocsApiRouter, options: RouterOptions) {
   const { httpAuth, auditor, logger, askService, maxQuestionChars } = options;
   api.get('/health', async (req, res) => {
-    // Public (load balancers probe it); the model's last failure only for a signed-in caller.
+    // Public (load balancers probe it): an anonymous caller learns only that the plugin is up;
+    // which models run, and why the model last failed, is for a signed-in caller.
     const signedIn = await httpAuth
       .credentials(req, { allow: ['user', 'service'] })
       .then(

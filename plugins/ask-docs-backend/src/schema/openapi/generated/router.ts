@@ -166,6 +166,8 @@ export const spec = {
       get: {
         operationId: 'GetHealth',
         summary: 'Embedder, model and language status',
+        description:
+          'Public, for load balancers: without a token the body is only `{"status": "ok"}`. The embedder, the model, the languages and the reranker are for a signed-in caller (a user or a service).',
         security: [],
         responses: {
           '200': {
@@ -984,7 +986,7 @@ export const spec = {
       HealthResponse: {
         type: 'object',
         additionalProperties: false,
-        required: ['status', 'embedder', 'llm', 'languages'],
+        required: ['status'],
         properties: {
           status: {
             type: 'string',
@@ -1023,7 +1025,7 @@ export const spec = {
               },
               lastFailure: {
                 description:
-                  'Why the last model call failed after its retries, until one succeeds; the log has the message. `rejected` (a bad key, an unknown model) needs the operator, and so does `context_too_large` (the model refused a prompt longer than its context window). Only for a signed-in caller (a user or a service).\n',
+                  'Why the last model call failed after its retries, until one succeeds; the log has the message. `rejected` (a bad key, an unknown model) needs the operator, and so does `context_too_large` (the model refused a prompt longer than its context window).\n',
                 type: 'object',
                 additionalProperties: false,
                 required: ['reason', 'at'],
