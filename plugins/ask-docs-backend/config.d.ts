@@ -179,7 +179,10 @@ export interface Config {
       unusedModelDays?: number;
     };
     llm?: {
-      /** OpenAI-compatible endpoint, an http(s) URL, e.g. http://localhost:8080/v1 */
+      /**
+       * OpenAI-compatible endpoint, an http(s) URL, e.g. http://localhost:8080/v1; required
+       * with a model (https://api.openai.com/v1 for OpenAI itself), never a default.
+       */
       baseUrl?: string;
       /** @visibility secret */
       apiKey?: string;

@@ -145,6 +145,12 @@ export const askDocsPlugin = createBackendPlugin({
             'ask-docs: no language model configured: askDocs.llm needs model and apiKey (apiKey: ' +
               'none for a server without authentication); answers will be evidence only',
           );
+        } else {
+          // Where the passages go, said once: an operator checks it against what they meant.
+          logger.info(
+            `ask-docs: language model ${settings.llm!.model} at ` +
+              `${new URL(settings.llm!.baseUrl).origin}`,
+          );
         }
 
         // TechDocs' own key (its schema declares it): where its publishers keep sites, and so

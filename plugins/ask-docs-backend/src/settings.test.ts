@@ -167,7 +167,10 @@ describe('readAskDocsConfig', () => {
     [{ ingestion: { maxChunkChars: -1 } }, /askDocs\.ingestion\.maxChunkChars/],
     // A passage longer than the context budget would never be sent: every answer evidence only.
     [
-      { answer: { maxContextChars: 1500 }, llm: { model: 'm', apiKey: 'k' } },
+      {
+        answer: { maxContextChars: 1500 },
+        llm: { model: 'm', apiKey: 'k', baseUrl: 'http://x/v1' },
+      },
       new RegExp(
         String.raw`askDocs\.answer\.maxContextChars \(1500\) must be at least ` +
           String.raw`askDocs\.ingestion\.maxChunkChars \(1200\) \+ 500`,
@@ -176,7 +179,7 @@ describe('readAskDocsConfig', () => {
     [
       {
         ingestion: { maxChunkChars: 20_000 },
-        llm: { model: 'm', apiKey: 'k' },
+        llm: { model: 'm', apiKey: 'k', baseUrl: 'http://x/v1' },
       },
       /maxContextChars \(12000\) must be at least askDocs\.ingestion\.maxChunkChars \(20000\)/,
     ],
@@ -186,6 +189,15 @@ describe('readAskDocsConfig', () => {
       /askDocs\.llm\.baseUrl: expected an http or https URL/,
     ],
     [{ llm: { baseUrl: 'ftp://models/v1' } }, /askDocs\.llm\.baseUrl/],
+    // Without it the SDK would send the passages to OPENAI_BASE_URL or api.openai.com.
+    [
+      { llm: { model: 'm', apiKey: 'k' } },
+      /askDocs\.llm\.baseUrl: required with a model/,
+    ],
+    [
+      { llm: { model: 'm', apiKey: 'k', baseUrl: ' ' } },
+      /askDocs\.llm\.baseUrl: required with a model/,
+    ],
     // Node fires a longer timer at once: every call would time out.
     [
       { llm: { timeoutMs: 2 ** 31 } },
@@ -323,14 +335,14 @@ describe('readAskDocsConfig', () => {
     expect(() =>
       read({
         ingestion: { maxChunkChars: 20_000 },
-        llm: { model: 'm', apiKey: 'k' },
+        llm: { model: 'm', apiKey: 'k', baseUrl: 'http://x/v1' },
       }),
     ).toThrow(/maxContextChars \(12000\) must be at least/);
     expect(
       read({
         ingestion: { maxChunkChars: 20_000 },
         answer: { maxContextChars: 20_500 },
-        llm: { model: 'm', apiKey: 'k' },
+        llm: { model: 'm', apiKey: 'k', baseUrl: 'http://x/v1' },
       }).answer.options.maxContextChars,
     ).toBe(20_500);
   });
@@ -428,7 +440,13 @@ default`, () => {
   it('accepts the edges of each range', () => {
     const c = read({
       retrieval: { rrfK: 0, hnswBuildMemory: '64kB' },
-      llm: { model: 'm', apiKey: 'k', temperature: 2, maxRetries: 0 },
+      llm: {
+        model: 'm',
+        apiKey: 'k',
+        baseUrl: 'http://x/v1',
+        temperature: 2,
+        maxRetries: 0,
+      },
       answer: { minClaimOverlap: 0 },
     });
     expect(c.retrieval).toMatchObject({ rrfK: 0, hnswBuildMemory: '64kB' });

@@ -574,6 +574,14 @@ function readLlm(config: Config): ChatModelOptions | undefined {
   const temperature = inRange(config, 'llm.temperature', 0, 2) ?? 0;
   const maxTokens = number(config, 'llm.maxTokens', 'positive integer');
   if (!model || !apiKey) return undefined;
+  // Without one the OpenAI SDK picks OPENAI_BASE_URL or api.openai.com: a variable left unset
+  // would send the passages to a third party. The endpoint is always named.
+  if (baseUrl === undefined)
+    throw new Error(
+      'Invalid config askDocs.llm.baseUrl: required with a model; name the ' +
+        'OpenAI-compatible endpoint the passages go to, e.g. http://localhost:8000/v1 ' +
+        '(https://api.openai.com/v1 for OpenAI itself)',
+    );
   return {
     baseUrl,
     apiKey,

@@ -47,10 +47,12 @@ describe('readChatModelOptions / createChatModel', () => {
   it('applies defaults and reads overrides', () => {
     expect(
       readChatModelOptions(
-        new ConfigReader({ askDocs: { llm: { model: 'm', apiKey: 'k' } } }),
+        new ConfigReader({
+          askDocs: { llm: { model: 'm', apiKey: 'k', baseUrl: 'http://x/v1' } },
+        }),
       ),
     ).toEqual({
-      baseUrl: undefined,
+      baseUrl: 'http://x/v1',
       apiKey: 'k',
       model: 'm',
       timeoutMs: 30000,

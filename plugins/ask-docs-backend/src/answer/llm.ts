@@ -22,8 +22,11 @@ import type {
 
 /** Settings under `askDocs.llm`. */
 export interface ChatModelOptions {
-  /** OpenAI-compatible endpoint including `/v1`; the SDK default (api.openai.com) when absent. */
-  baseUrl?: string;
+  /**
+   * OpenAI-compatible endpoint including `/v1`. Always named: the SDK's default would be
+   * OPENAI_BASE_URL or api.openai.com, which a variable left unset must not choose.
+   */
+  baseUrl: string;
   apiKey: string;
   model: string;
   /** Per attempt: whole call when not streaming; first byte and every gap when streaming. */
