@@ -129,6 +129,11 @@ export function genericLanguage(
         ...(profile.smallTalk.signOff && {
           signOff: new Set([...profile.smallTalk.signOff].map(foldDiacritics)),
         }),
+        ...(profile.smallTalk.beforeNoun && {
+          beforeNoun: new Set(
+            [...profile.smallTalk.beforeNoun].map(foldDiacritics),
+          ),
+        }),
       },
       asking: profile.asking && foldedAsking(profile.asking),
     },

@@ -47,6 +47,8 @@ describe('withoutSmallTalk', () => {
     for (const [asked, searched, dropped] of [
       ['how do I vacuum a table thanks', 'how do I vacuum a table', 'thanks'],
       ['how do I vacuum a table Cheers', 'how do I vacuum a table', 'Cheers'],
+      // An English preposition can end a question.
+      ['what is this option for thanks', 'what is this option for', 'thanks'],
       [
         'merge layers thank you very much',
         'merge layers',
@@ -110,6 +112,11 @@ describe('withoutSmallTalk', () => {
       // A word of thanks in a quote or a path is what is asked about.
       'How do I print "thanks"',
       'error in path/to/thanks',
+      // Thanks after an article or a preposition are the thing asked about.
+      'how do I add a thank you',
+      'How do I add a Thank You',
+      'where do I send my thanks',
+      'jak poslat e-mail s díky',
       // Nothing asked without it.
       'thanks a lot',
       'Díky moc',

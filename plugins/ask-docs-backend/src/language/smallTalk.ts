@@ -76,6 +76,12 @@ export interface SmallTalkWords {
    * or capitalised tail is found.
    */
   signOff?: ReadonlySet<string>;
+  /**
+   * Words a noun follows (articles, possessives, Czech prepositions): after one, words of thanks
+   * are what is asked about ("how do I add a thank you", "poslat e-mail s díky"), not a
+   * sign-off.
+   */
+  beforeNoun?: ReadonlySet<string>;
 }
 
 /**
@@ -107,6 +113,10 @@ export const ENGLISH_SMALL_TALK: SmallTalkWords = {
     'many',
     `in_advance a_lot so_much very_much again for_the_help for_your_help`,
   ),
+  // Not prepositions: an English question can end in one ("what is it used for thanks").
+  beforeNoun:
+    wordList(`a an the my your our their his her its and or nor every each
+    another`),
 };
 export const CZECH_SMALL_TALK: SmallTalkWords = {
   markers: wordList(CZECH_MARKERS),
@@ -119,6 +129,9 @@ export const CZECH_SMALL_TALK: SmallTalkWords = {
     'moc predem mockrat',
     'moc predem mockrat za_radu za_pomoc za_odpoved',
   ),
+  beforeNoun:
+    wordList(`a i nebo ani s se z ze k ke o u pro bez na do od po při přes mezi
+    můj moje tvůj tvoje náš naše váš vaše jeho její jejich svůj svoje`),
 };
 
 /**
@@ -133,6 +146,7 @@ function splitUnpunctuated(
   chat: (text: string) => boolean,
   smallTalkWord: (word: string) => boolean,
   signOff: (phrase: string) => boolean,
+  beforeNoun: (word: string) => boolean,
 ): string[] {
   // The runs tokenize() reads as words: it drops invisible characters inside them (a soft
   // hyphen) and joins them across hyphens.
@@ -154,12 +168,19 @@ function splitUnpunctuated(
   for (;;) {
     const first = signOffStart(clause, runs.slice(0, head), headEnd, signOff);
     if (first === undefined || !runs.slice(0, first).some(r => r.asks)) break;
+    if (beforeNoun(runs[first - 1].words[runs[first - 1].words.length - 1]))
+      break;
     tails.unshift(clause.slice(runs[first].start, headEnd));
     head = first;
     headEnd = runs[first - 1].end;
   }
   return [
-    ...capitalisedTail(clause.slice(0, headEnd), runs.slice(0, head), chat),
+    ...capitalisedTail(
+      clause.slice(0, headEnd),
+      runs.slice(0, head),
+      chat,
+      beforeNoun,
+    ),
     ...tails,
   ];
 }
@@ -182,6 +203,7 @@ function capitalisedTail(
   clause: string,
   runs: readonly Run[],
   chat: (text: string) => boolean,
+  beforeNoun: (word: string) => boolean,
 ): string[] {
   const asked = runs.filter(r => r.asks).pop()?.end ?? 0;
   // English "I" is capitalised anywhere: "… although I didn't ask for it" is one sentence.
@@ -190,7 +212,10 @@ function capitalisedTail(
   const m = boundary.exec(clause);
   if (!m) return [clause];
   const tail = clause.slice(m.index + m[0].length);
-  return chat(tail) && (tokenize(tail).length > 1 || /!\s*$/.test(tail))
+  const before = tokenize(clause.slice(0, m.index)).map(foldDiacritics).pop();
+  return chat(tail) &&
+    (tokenize(tail).length > 1 || /!\s*$/.test(tail)) &&
+    !(before !== undefined && beforeNoun(before))
     ? [clause.slice(0, m.index), tail]
     : [clause];
 }
@@ -247,6 +272,8 @@ export function withoutSmallTalk(
     has(w, 'markers') || has(w, 'companions') || functionWord(w);
   const signOff = (phrase: string) =>
     profiles.some(p => p.smallTalk?.signOff?.has(phrase));
+  const beforeNoun = (word: string) =>
+    profiles.some(p => p.smallTalk?.beforeNoun?.has(word));
   const chat = (clause: string) => {
     const ws = words(clause);
     const marked = ws.some(
@@ -278,7 +305,7 @@ export function withoutSmallTalk(
       .join('\n')
       .split(/(?<=[.!?;:,…])\s+/u)
       .flatMap(clause =>
-        splitUnpunctuated(clause, chat, smallTalkWord, signOff),
+        splitUnpunctuated(clause, chat, smallTalkWord, signOff, beforeNoun),
       ),
     ...tail,
   ].filter(clause => clause.trim());
