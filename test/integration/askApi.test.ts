@@ -195,6 +195,12 @@ visible`, async () => {
       status: 'ok',
       embedder: { kind: 'hashing-fallback' },
       languages: expect.arrayContaining(['en']),
+      // The ingestion run counts as a complete listing.
+      visibility: {
+        stale: false,
+        maxStalenessSeconds: 3600,
+        lastSyncAt: expect.any(String),
+      },
     });
     // Anonymous (a load balancer's probe): up, and nothing about the models.
     expect(await health()).toEqual({ status: 'ok' });

@@ -11,6 +11,7 @@ import { askDocsPermissions } from '@askdocs/plugin-ask-docs-common';
 import { registerAskDocsActions } from './actions';
 import { ChatModel, createChatModelFromOptions } from './answer';
 import { DatabaseAskDocsStore } from './database/DatabaseAskDocsStore';
+import type { VisibilitySyncState } from './database/AskDocsStore';
 import { KnowledgeIndex } from './database/IndexReader';
 import { applyDatabaseMigrations } from './database/migrations';
 import { requirePostgresWithVector } from './database/requirePostgres';
@@ -241,7 +242,8 @@ export const askDocsPlugin = createBackendPlugin({
             askService,
             ingestion,
             maxQuestionChars: settings.answer.maxQuestionChars,
-            health: ({ signedIn }) =>
+            // Anonymous probes touch no database: a load balancer's check stays cheap.
+            health: async ({ signedIn }) =>
               signedIn
                 ? {
                     status: 'ok',
@@ -249,6 +251,9 @@ export const askDocsPlugin = createBackendPlugin({
                     llm: llmHealth(model),
                     languages: analyzers.languages,
                     ...(reranked.info ? { reranker: reranked.info } : {}),
+                    visibility: visibilityHealth(
+                      await store.visibilitySyncState(),
+                    ),
                   }
                 : { status: 'ok' },
           }),
@@ -268,6 +273,19 @@ export const askDocsPlugin = createBackendPlugin({
     });
   },
 });
+
+/** The freshness guard's state, as /health reports it. */
+function visibilityHealth(state: VisibilitySyncState) {
+  return {
+    stale: state.stale,
+    ...(state.lastSuccessAt
+      ? { lastSyncAt: state.lastSuccessAt.toISOString() }
+      : {}),
+    ...(state.maxStalenessSeconds !== undefined
+      ? { maxStalenessSeconds: state.maxStalenessSeconds }
+      : {}),
+  };
+}
 
 /**
  * Whether a model is configured, and why its last call failed (reason and time; the message is

@@ -284,6 +284,16 @@ export interface HealthResponse {
     lastFailure?: { reason: ModelFailureReason; at: string };
   };
   languages?: string[];
+  /**
+   * The visibility attributes' freshness guard (`askDocs.visibilitySync`): when the last
+   * complete catalog listing started, the bound (absent: the guard is off), and whether it is
+   * exceeded; then nothing is visible and asks answer 503.
+   */
+  visibility?: {
+    lastSyncAt?: string;
+    maxStalenessSeconds?: number;
+    stale: boolean;
+  };
   /** The optional cross-encoder reranker; absent when none is configured. */
   reranker?: {
     modelId: string;

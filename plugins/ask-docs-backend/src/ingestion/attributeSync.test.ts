@@ -235,6 +235,33 @@ re-added`, async () => {
     expect(await ownedBy('group:default/team-ledger')).toEqual([PAY]);
   });
 
+  it('warns when a listing takes more than half the staleness bound', async () => {
+    const slow: EntitySource = {
+      async *listEntities() {
+        await new Promise(resolve => setTimeout(resolve, 30));
+        yield* catalog.listEntities();
+      },
+    };
+    const slowSync = (maxStalenessSeconds: number) =>
+      new EntityAttributeSync({
+        store,
+        entities: slow,
+        logger,
+        maxStalenessSeconds,
+      }).run();
+    logger.warn.mockClear();
+    expect(await slowSync(600)).toBeDefined();
+    expect(logger.warn).not.toHaveBeenCalled();
+    // 30 ms of listing against a bound of 40 ms.
+    expect(await slowSync(0.04)).toBeDefined();
+    expect(logger.warn).toHaveBeenCalledTimes(1);
+    const [warning] = logger.warn.mock.calls[0];
+    expect(warning).toMatch(
+      /listing the catalog took \d+ s, more than half of askDocs\.visibilitySync\.maxStaleness/,
+    );
+    expect(warning).toMatch(/\(0\.04 s\).*raise maxStaleness$/);
+  });
+
   it('an older listing never overwrites attributes a newer one wrote', async () => {
     const old = await store.databaseNow();
     // The sync's listing must start strictly later: the server clock may tick in milliseconds.

@@ -45,12 +45,15 @@ export class EntityAttributeSync {
       store: AskDocsStore;
       entities: EntitySource;
       logger: LoggerService;
+      /** The freshness guard's bound, to warn when a listing takes most of it. */
+      maxStalenessSeconds?: number;
     },
   ) {}
 
   async run(): Promise<AttributeSyncResult | undefined> {
     const { store, entities, logger } = this.o;
     let asOf: Date | undefined;
+    const started = Date.now();
     try {
       asOf = await store.databaseNow();
       const listed = new Set<string>();
@@ -69,6 +72,7 @@ export class EntityAttributeSync {
       updated += await store.syncEntityAttributes(batch, asOf);
       const hidden = await store.hideEntitiesNotListed([...listed], asOf);
       await store.recordVisibilitySync(asOf);
+      this.warnIfSlow((Date.now() - started) / 1000);
       if (updated + hidden > 0) {
         logger.info(
           `ask-docs: visibility sync: ${updated} entities updated, ` +
@@ -105,6 +109,23 @@ export class EntityAttributeSync {
       );
       return undefined;
     }
+  }
+
+  /**
+   * The guard counts from a listing's start, so one that takes more than half the bound leaves
+   * the next one too little time: nothing is visible between the two.
+   */
+  private warnIfSlow(seconds: number) {
+    const bound = this.o.maxStalenessSeconds;
+    if (bound === undefined || seconds <= bound / 2) return;
+    this.o.logger.warn(
+      `ask-docs: visibility sync: listing the catalog took ${Math.round(
+        seconds,
+      )} s, more ` +
+        `than half of askDocs.visibilitySync.maxStaleness (${bound} s); nothing is visible ` +
+        'once the last complete listing started longer ago than that (asks answer 503) and a ' +
+        'listing is stopped after it: raise maxStaleness',
+    );
   }
 
   private async reportFailure(e: unknown) {
@@ -147,7 +168,10 @@ export async function startEntityAttributeSync(o: {
     settings.enabled ? settings.maxStalenessSeconds : undefined,
   );
   if (!settings.enabled) return;
-  const sync = new EntityAttributeSync(o);
+  const sync = new EntityAttributeSync({
+    ...o,
+    maxStalenessSeconds: settings.maxStalenessSeconds,
+  });
   await o.scheduler.scheduleTask({
     id: 'ask-docs-visibility-sync',
     frequency: settings.frequency,

@@ -74,6 +74,13 @@ const SHUTTING_DOWN = new Error('the backend is shutting down');
 export const RESTARTING_MESSAGE =
   'The backend is restarting; ask again in a moment';
 
+/**
+ * A 503 too: while the visibility attributes are staler than the freshness guard allows nothing
+ * is visible (fail closed), and "not in the knowledge base" would tell the asker something false.
+ */
+export const STALE_VISIBILITY_MESSAGE =
+  'Who may read which docs is being refreshed; ask again in a moment';
+
 export interface AskServiceOptions {
   /** The knowledge index; every read goes through the asker's visibility. */
   index: KnowledgeIndex;
@@ -195,7 +202,7 @@ export class AskService {
 
   /**
    * Everything that can refuse a question before any answer byte is sent: the input bounds
-   * (400) and the ask permission (403).
+   * (400), the ask permission (403) and stale visibility attributes (503).
    */
   async prepare(
     request: AskRequest,
@@ -208,6 +215,7 @@ export class AskService {
       'You may not ask the docs',
     );
     const question = this.pipeline.analyse(request.question);
+    await this.requireFreshVisibility();
     const handle: PreparedAsk = Object.freeze({ request, credentials });
     this.prepared.set(handle, question);
     return handle;
@@ -791,6 +799,15 @@ export class AskService {
     return this.pipeline.retrieve(embedded, visibility, {
       scope: request.scope,
     });
+  }
+
+  /**
+   * Refuses with 503 while the freshness guard hides everything. Every query keeps the guard
+   * (a sync that goes stale after this check still shows nothing); this only names the cause.
+   */
+  private async requireFreshVisibility(): Promise<void> {
+    if ((await this.o.store.visibilitySyncState()).stale)
+      throw new ServiceUnavailableError(STALE_VISIBILITY_MESSAGE);
   }
 }
 

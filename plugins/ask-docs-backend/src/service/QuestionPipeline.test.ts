@@ -28,7 +28,11 @@ import {
 import { KnowledgeIndex } from '../database/IndexReader';
 import type { Reranker } from '../embedding/reranker';
 import { DatabaseAskDocsStore } from '../database/DatabaseAskDocsStore';
-import { AskService, RESTARTING_MESSAGE } from './AskService';
+import {
+  AskService,
+  RESTARTING_MESSAGE,
+  STALE_VISIBILITY_MESSAGE,
+} from './AskService';
 import { clientErrorStatus } from './errors';
 import { AskDocsMetrics } from '../metrics';
 
@@ -724,6 +728,54 @@ describe('AskService.stop (the backend shutting down)', () => {
     await stopped;
     expect((await asked).status).toBe('answered');
     expect(await statuses(userRef)).toEqual(['answered']);
+  });
+});
+
+describe('AskService while the visibility attributes are stale', () => {
+  const credentials = mockCredentials.user('user:default/stale-asker');
+  const asked = () =>
+    db
+      .knex('ask_docs_answers')
+      .where('user_ref', 'user:default/stale-asker')
+      .pluck('status');
+  afterEach(async () => {
+    await new DatabaseAskDocsStore(db.knex).configureVisibilityFreshness(
+      undefined,
+    );
+  });
+
+  it('answers 503 saying why, not "not in the knowledge base", and records nothing', async () => {
+    const store = new DatabaseAskDocsStore(db.knex);
+    const service = askService({ store });
+    await store.configureVisibilityFreshness(60);
+    await store.recordVisibilitySync(await store.databaseNow());
+    expect(
+      (await service.ask({ question: 'ledger refunds' }, { credentials }))
+        .status,
+    ).toBe('evidence_only');
+    // The last complete listing started longer ago than the bound allows.
+    await db.knex.raw(
+      `UPDATE ask_docs_visibility_sync
+          SET last_success_at = now() - interval '61 seconds'`,
+    );
+    for (const call of [
+      () => service.ask({ question: 'ledger refunds' }, { credentials }),
+      () => service.search({ question: 'ledger refunds' }, { credentials }),
+    ]) {
+      const error = await call().catch(e => e);
+      expect(error).toMatchObject({
+        name: 'ServiceUnavailableError',
+        message: STALE_VISIBILITY_MESSAGE,
+      });
+      expect(clientErrorStatus(error)).toBe(503);
+    }
+    expect(await asked()).toEqual(['evidence_only']);
+    // With the guard off, age does not matter.
+    await store.configureVisibilityFreshness(undefined);
+    expect(
+      (await service.ask({ question: 'ledger refunds' }, { credentials }))
+        .status,
+    ).toBe('evidence_only');
   });
 });
 

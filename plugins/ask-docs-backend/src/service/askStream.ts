@@ -32,7 +32,8 @@ export function bindAskStreamEndpoint(
 ) {
   const { httpAuth, auditor, logger, askService, maxQuestionChars } = options;
   api.post('/v1/ask/stream', async (req, res) => {
-    // Input, authentication and the ask permission fail as JSON 4xx before the stream starts.
+    // Input, authentication, the ask permission and stale visibility (503) fail as JSON before
+    // the stream starts.
     const request = parseAskRequest(req.body, maxQuestionChars);
     const credentials = await httpAuth.credentials(req, {
       allow: ['user', 'service'],

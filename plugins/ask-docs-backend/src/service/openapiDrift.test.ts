@@ -242,6 +242,11 @@ const health: Wire.HealthResponse = {
   },
   llm: { configured: true, model: 'fake-model' },
   languages: ['en', 'cs'],
+  visibility: {
+    lastSyncAt: '2026-12-07T10:00:00.000Z',
+    maxStalenessSeconds: 90,
+    stale: false,
+  },
   reranker: {
     modelId: 'cross-encoder',
     loaded: false,
@@ -308,7 +313,7 @@ describe('ask-docs router and OpenAPI spec', () => {
       logger,
       askService: service as unknown as AskService,
       ingestion: ingestion as unknown as IngestionController,
-      health: () => health,
+      health: async () => health,
       maxQuestionChars: 200,
     });
     app = withErrorMiddleware(router, logger);

@@ -35,8 +35,8 @@ export interface RouterOptions {
   logger: LoggerService;
   askService: AskService;
   ingestion: IngestionController;
-  /** `signedIn`: the caller is a user or a service, who may see why the model last failed. */
-  health: (o: { signedIn: boolean }) => HealthResponse;
+  /** `signedIn`: the caller is a user or a service, who may see what runs and how it fares. */
+  health: (o: { signedIn: boolean }) => Promise<HealthResponse>;
   maxQuestionChars: number;
 }
 
@@ -146,7 +146,7 @@ function bindAskEndpoints(api: AskDocsApiRouter, options: RouterOptions) {
         () => true,
         () => false,
       );
-    res.json(options.health({ signedIn }));
+    res.json(await options.health({ signedIn }));
   });
 
   api.post('/v1/ask', async (req, res) => {

@@ -167,7 +167,7 @@ export const spec = {
         operationId: 'GetHealth',
         summary: 'Embedder, model and language status',
         description:
-          'Public, for load balancers: without a token the body is only `{"status": "ok"}`. The embedder, the model, the languages and the reranker are for a signed-in caller (a user or a service).',
+          'Public, for load balancers: without a token the body is only `{"status": "ok"}`. The embedder, the model, the languages, the reranker and the visibility attributes\' freshness are for a signed-in caller (a user or a service).',
         security: [],
         responses: {
           '200': {
@@ -225,7 +225,7 @@ export const spec = {
           },
           '503': {
             description:
-              'The backend stopped while answering (a restart); ask again.',
+              'The backend stopped while answering (a restart), or who may read which docs is being refreshed (the visibility attributes are staler than askDocs.visibilitySync.maxStaleness allows); ask again.',
             content: {
               'application/json': {
                 schema: {
@@ -247,7 +247,7 @@ export const spec = {
         responses: {
           '200': {
             description:
-              'text/event-stream; each event is `data: <AskStreamEvent JSON>`. `delta` events carry raw model text; the final `done` event carries the AskResponse, whose `answer` replaces the streamed text. A failure after the stream started is an `error` event with a generic message and a `requestId` for the server logs, or, when the backend stopped while answering (a restart), one that says to ask again. Closing the connection aborts the answer, including the model request.\n',
+              'text/event-stream; each event is `data: <AskStreamEvent JSON>`. `delta` events carry raw model text; the final `done` event carries the AskResponse, whose `answer` replaces the streamed text. A failure after the stream started is an `error` event with a generic message and a `requestId` for the server logs, or, when the backend stopped while answering (a restart), one that says to ask again. Stale visibility attributes are a 503 before the stream starts, as on /v1/ask. Closing the connection aborts the answer, including the model request.\n',
             content: {
               'text/event-stream': {
                 schema: {
@@ -281,6 +281,17 @@ export const spec = {
           },
           '500': {
             $ref: '#/components/responses/InternalError',
+          },
+          '503': {
+            description:
+              'Who may read which docs is being refreshed (the visibility attributes are staler than askDocs.visibilitySync.maxStaleness allows); sent as JSON before any byte of the stream. Ask again.',
+            content: {
+              'application/json': {
+                schema: {
+                  $ref: '#/components/schemas/Error',
+                },
+              },
+            },
           },
         },
       },
@@ -1055,6 +1066,25 @@ export const spec = {
             type: 'array',
             items: {
               type: 'string',
+            },
+          },
+          visibility: {
+            description:
+              "The visibility attributes' freshness guard (askDocs.visibilitySync): when the last complete catalog listing started, the bound (absent: the guard is off), and whether it is exceeded; then nothing is visible and asks answer 503.",
+            type: 'object',
+            additionalProperties: false,
+            required: ['stale'],
+            properties: {
+              lastSyncAt: {
+                type: 'string',
+                format: 'date-time',
+              },
+              maxStalenessSeconds: {
+                type: 'integer',
+              },
+              stale: {
+                type: 'boolean',
+              },
             },
           },
           reranker: {
