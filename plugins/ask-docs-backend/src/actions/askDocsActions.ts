@@ -63,7 +63,8 @@ const scopeSchema = (z: Zod) =>
         .array(z.string().min(1).max(300))
         .max(50)
         .describe(
-          'Only documents of these entities, e.g. "component:default/payments"',
+          'Only documents of these entities, each kind:namespace/name, e.g. ' +
+            '"component:default/payments" (namespace default when left out)',
         ),
     })
     .strict()

@@ -25,6 +25,36 @@ describe('parseLimit', () => {
   });
 });
 
+describe('scope entity refs', () => {
+  const scoped = (...entityRefs: string[]) =>
+    parseAskRequest({ question: 'Roll back?', scope: { entityRefs } }, 200)
+      .scope?.entityRefs;
+
+  it('are read as the catalog reads them, in the default namespace unless named', () => {
+    expect(
+      scoped('component:payments', 'Component:Ops/Ledger', 'api:default/x'),
+    ).toEqual([
+      'component:default/payments',
+      'Component:Ops/Ledger',
+      'api:default/x',
+    ]);
+    expect(
+      parseAskRequest({ question: 'Roll back?', scope: {} }, 200).scope,
+    ).toEqual({});
+  });
+
+  it.each([
+    'payments',
+    'default/payments',
+    'component:',
+    'component:default/',
+    ':x',
+  ])('refuse %p with a 400 naming the expected form', ref => {
+    expect(() => scoped('component:default/ok', ref)).toThrow(InputError);
+    expect(() => scoped(ref)).toThrow(/expected kind:namespace\/name/);
+  });
+});
+
 describe('NUL characters, which Postgres cannot store', () => {
   it.each([
     ['the question', { question: 'How\u0000 do I roll back?' }],

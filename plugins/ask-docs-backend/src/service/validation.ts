@@ -1,3 +1,4 @@
+import { parseEntityRef } from '@backstage/catalog-model';
 import { InputError } from '@backstage/errors';
 import {
   AnswerFeedback,
@@ -42,9 +43,35 @@ export function parseAskRequest(
   }
   return {
     question,
-    scope: body.scope,
+    scope: body.scope && {
+      ...body.scope,
+      ...(body.scope.entityRefs && {
+        entityRefs: body.scope.entityRefs.map(scopeRef),
+      }),
+    },
     ...(body.threadId ? { threadId: body.threadId } : {}),
   };
+}
+
+/**
+ * A scope's entity ref in full ("component:payments" is in namespace default), as typed
+ * otherwise: the asker reads it back so, and retrieval compares refs without case. Without a kind
+ * it names no entity: a 400, not a question answered from nothing.
+ */
+function scopeRef(ref: string): string {
+  try {
+    const { kind, namespace, name } = parseEntityRef(ref, {
+      defaultNamespace: 'default',
+    });
+    return `${kind}:${namespace}/${name}`;
+  } catch {
+    throw new InputError(
+      `The scope's entity ref ${JSON.stringify(
+        ref.slice(0, 100),
+      )} is not one: ` +
+        'expected kind:namespace/name, e.g. component:default/payments',
+    );
+  }
 }
 
 /** A feedback body the store can hold. */

@@ -657,7 +657,8 @@ export const spec = {
         properties: {
           entityRefs: {
             type: 'array',
-            description: 'Restrict retrieval to documents of these entities',
+            description:
+              'Restrict retrieval to documents of these entities, each `kind:namespace/name` (namespace `default` when left out; compared without case). A ref without a kind is refused with 400.',
             maxItems: 50,
             items: {
               type: 'string',
