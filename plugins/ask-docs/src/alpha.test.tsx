@@ -1,6 +1,11 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { renderTestApp } from '@backstage/frontend-test-utils';
+import {
+  createExtensionTester,
+  renderTestApp,
+} from '@backstage/frontend-test-utils';
+import { EntityCardBlueprint } from '@backstage/plugin-catalog-react/alpha';
+import type { Entity } from '@backstage/catalog-model';
 import {
   PageBlueprint,
   createFrontendPlugin,
@@ -11,7 +16,7 @@ import { askDocsApiRef } from './api/AskDocsApi';
 import { groundedResponse } from './testUtils/fixtures';
 import { mockAskDocsApi, streamOf } from './testUtils/mockApi';
 import type { AskResponse } from '@askdocs/plugin-ask-docs-common';
-import askDocsPlugin from './alpha';
+import askDocsPlugin, { askDocsEntityCard } from './alpha';
 
 /** Stands in for the TechDocs plugin, with its reader mounted at /tech instead of /docs. */
 function techdocsAt(path: string) {
@@ -32,6 +37,32 @@ function techdocsAt(path: string) {
 }
 
 describe('ask-docs frontend plugin (new frontend system)', () => {
+  it('offers the entity card on entities with TechDocs only', () => {
+    const shown = createExtensionTester(askDocsEntityCard).get(
+      EntityCardBlueprint.dataRefs.filterFunction,
+    )!;
+    const entity = (kind: string, annotations: Record<string, string>) =>
+      ({
+        apiVersion: 'backstage.io/v1alpha1',
+        kind,
+        metadata: { name: 'x', annotations },
+      } as Entity);
+    expect(
+      shown(entity('Component', { 'backstage.io/techdocs-ref': 'dir:.' })),
+    ).toBe(true);
+    expect(
+      shown(
+        entity('Component', {
+          'backstage.io/techdocs-entity': 'component:docs',
+        }),
+      ),
+    ).toBe(true);
+    expect(shown(entity('Group', {}))).toBe(false);
+    expect(
+      shown(entity('Component', { 'backstage.io/source-location': 'url:x' })),
+    ).toBe(false);
+  });
+
   it('serves the panel and the history at /ask-docs', async () => {
     const api = mockAskDocsApi({
       listAnswers: jest.fn(async () => []),

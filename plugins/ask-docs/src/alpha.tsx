@@ -26,6 +26,7 @@ import { askDocsApiRef } from './api/AskDocsApi';
 import { AskDocsClient } from './api/AskDocsClient';
 import { rootRouteRef, techdocsReaderRouteRef } from './routes';
 import { ASK_DOCS_SEARCH_RESULT_TYPE } from './searchResultType';
+import { hasTechDocs } from './components/entityScope';
 import { askDocsTranslationRef } from './translation';
 
 export { askDocsTranslationRef };
@@ -55,11 +56,15 @@ export const askDocsPage = PageBlueprint.make({
   },
 });
 
-/** "Ask about this component's docs" on entity overview pages. */
+/**
+ * "Ask about this component's docs" on the overview pages of entities with TechDocs (an app can
+ * set another `filter` in its config).
+ */
 export const askDocsEntityCard = EntityCardBlueprint.make({
   name: 'ask',
   params: {
     type: 'content',
+    filter: hasTechDocs,
     loader: () =>
       import('./components/EntityAskDocsCard').then(m => (
         <m.EntityAskDocsCard />

@@ -4,6 +4,20 @@ import type { AskScope } from '@askdocs/plugin-ask-docs-common';
 
 /** Names the entity whose TechDocs an entity's Docs tab shows (its pages are indexed there). */
 const TECHDOCS_EXTERNAL_ANNOTATION = 'backstage.io/techdocs-entity';
+/** Where an entity's own TechDocs are built from. */
+const TECHDOCS_REF_ANNOTATION = 'backstage.io/techdocs-ref';
+
+/**
+ * Whether the entity has docs to ask about, as the TechDocs plugin decides whether to show its
+ * Docs tab: its own, or another entity's it names. A user's or a group's page has none.
+ */
+export function hasTechDocs(entity: Entity): boolean {
+  const annotations = entity.metadata.annotations ?? {};
+  return Boolean(
+    annotations[TECHDOCS_REF_ANNOTATION] ||
+      annotations[TECHDOCS_EXTERNAL_ANNOTATION],
+  );
+}
 
 /**
  * The scope that limits retrieval to one entity's documents: its own, and those of the entity
