@@ -18,6 +18,8 @@ function scriptedPostgres(answers: {
     executed.push(sql);
     if (sql.startsWith('SHOW server_version_num'))
       return { rows: [{ server_version_num: answers.version }] };
+    if (sql.includes('to_regtype'))
+      return { rows: [{ found: true, schema: 'public', path: ['public'] }] };
     if (sql.includes('FROM pg_extension'))
       return {
         rows: answers.installed
@@ -119,6 +121,35 @@ describe('requirePostgresWithVector', () => {
       );
       expect(rows).toHaveLength(1);
       await expect(requirePostgresWithVector(db.knex)).resolves.toBeUndefined();
+    });
+
+    it('names the schema to move pgvector to when it is not on the search_path', async () => {
+      await requirePostgresWithVector(db.knex);
+      const { rows } = await db.knex.raw(
+        `SELECT n.nspname AS schema, current_database() AS db FROM pg_extension e
+           JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'vector'`,
+      );
+      // As Backstage connects a plugin in pluginDivisionMode: schema.
+      await db.knex.raw('CREATE SCHEMA IF NOT EXISTS ask_docs_own');
+      const own = knexFactory({
+        ...db.knex.client.config,
+        searchPath: ['ask_docs_own'],
+        pool: { min: 1, max: 1 },
+      });
+      try {
+        const error = await requirePostgresWithVector(own).catch(e => e);
+        expect(error).toBeInstanceOf(DatabaseRequirementError);
+        expect(error.message).toContain(
+          `database "${rows[0].db}" has the extension in schema "${rows[0].schema}" and ` +
+            `the path is "ask_docs_own"`,
+        );
+        expect(error.message).toContain(
+          'an administrator runs: ALTER EXTENSION vector SET SCHEMA "ask_docs_own";',
+        );
+      } finally {
+        await own.destroy();
+        await db.knex.raw('DROP SCHEMA IF EXISTS ask_docs_own');
+      }
     });
 
     it('tells the administrator which SQL to run when the user may not create it', async () => {

@@ -75,6 +75,7 @@ export async function requirePostgresWithVector(knex: Knex): Promise<void> {
   const installed = await installedPgvector(knex);
   if (installed) {
     await assertPgvectorVersion(knex, installed.extversion);
+    await assertVectorOnSearchPath(knex);
     return;
   }
   const available = await firstRow(
@@ -101,6 +102,7 @@ export async function requirePostgresWithVector(knex: Knex): Promise<void> {
         await installedPgvector(knex)
       )?.extversion,
     );
+    await assertVectorOnSearchPath(knex);
   } catch (error) {
     if (error instanceof DatabaseRequirementError) throw error;
     throw new DatabaseRequirementError(
@@ -112,6 +114,50 @@ export async function requirePostgresWithVector(knex: Knex): Promise<void> {
       error,
     );
   }
+}
+
+/**
+ * The plugin's tables and queries name pgvector's types and operators unqualified, so its schema
+ * must be on the connection's search_path. It is not when an administrator created the extension
+ * in "public" and Backstage gives each plugin a schema of its own
+ * (backend.database.pluginDivisionMode: schema): then every migration would fail on a type
+ * "vector" that does not exist.
+ */
+async function assertVectorOnSearchPath(knex: Knex) {
+  const row = await firstRow<{
+    found: boolean;
+    schema: string | null;
+    path: string[] | string;
+    db: string;
+  }>(
+    knex,
+    `SELECT to_regtype('vector') IS NOT NULL AS found,
+            (SELECT n.nspname FROM pg_extension e
+               JOIN pg_namespace n ON n.oid = e.extnamespace
+              WHERE e.extname = 'vector') AS schema,
+            current_schemas(false) AS path,
+            current_database() AS db`,
+  );
+  if (!row || row.found) return;
+  // node-postgres parses name[] as an array; an unparsed literal ("{a,b}") as text.
+  const path = Array.isArray(row.path)
+    ? row.path
+    : String(row.path ?? '')
+        .replace(/^\{|\}$/g, '')
+        .split(',')
+        .filter(Boolean);
+  const own = path[0];
+  throw new DatabaseRequirementError(
+    `ask-docs needs pgvector's types on its connection's search_path, but database ` +
+      `"${row.db}" has the extension in schema "${row.schema}" and the path is ` +
+      `${path.length ? path.map(s => `"${s}"`).join(', ') : 'empty'} ` +
+      `(backend.database.pluginDivisionMode: schema gives each plugin its own schema); ` +
+      (own
+        ? `an administrator runs: ALTER EXTENSION vector SET SCHEMA "${own}"; in database ` +
+          `"${row.db}" when nothing else there uses it, or `
+        : '') +
+      `the plugin keeps a database of its own (pluginDivisionMode: database, the default).`,
+  );
 }
 
 function installedPgvector(knex: Knex) {
