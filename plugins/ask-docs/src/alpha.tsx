@@ -4,6 +4,7 @@
  * @packageDocumentation
  */
 import { ComponentType, Suspense, lazy } from 'react';
+import { z } from 'zod/v4';
 import QuestionAnswerIcon from '@material-ui/icons/QuestionAnswer';
 import {
   ApiBlueprint,
@@ -121,13 +122,23 @@ const SearchAnswerCard = lazyComponent(() =>
  * An answer for the current term on the stock search page. The page has no slot above the
  * results; its search-filter input is the only one that renders an arbitrary component
  * inside the search context, so the answer sits in the filter column (hidden on mobile).
+ * A button asks; `autoAsk: true` in the extension's config asks about every term.
  */
-export const askDocsSearchAnswer = SearchFilterBlueprint.make({
+export const askDocsSearchAnswer = SearchFilterBlueprint.makeWithOverrides({
   name: 'answer',
-  params: {
-    component: ({ className }) => (
-      <SearchAnswerCard embedded className={className} />
-    ),
+  configSchema: {
+    autoAsk: z.boolean().default(false),
+  },
+  factory(originalFactory, { config }) {
+    return originalFactory({
+      component: ({ className }) => (
+        <SearchAnswerCard
+          embedded
+          autoAsk={config.autoAsk}
+          className={className}
+        />
+      ),
+    });
   },
 });
 

@@ -141,6 +141,7 @@ answers leave that period. These are the most relevant passages from the documen
     },
     searchAnswer: {
       title: 'Answer from the docs',
+      ask: 'Ask the docs: “{{term}}”',
     },
     searchResult: {
       ask: 'Ask the docs',

@@ -101,7 +101,8 @@ function SearchPageContent(props: SearchPageWithAnswersProps) {
           )}
         </Grid>
         <Grid item xs>
-          <AskDocsSearchAnswerCard />
+          {/* This portal answers every term above the results (a model call per term). */}
+          <AskDocsSearchAnswerCard autoAsk />
           <SearchPagination />
           <SearchResult>
             {({ results }) => (

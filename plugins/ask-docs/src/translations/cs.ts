@@ -101,6 +101,7 @@ export default {
   'ingestionPanel.start': 'Spustit indexování',
   'ingestionPanel.refresh': 'Obnovit',
   'searchAnswer.title': 'Odpověď z dokumentace',
+  'searchAnswer.ask': 'Zeptat se dokumentace: „{{term}}“',
   'searchResult.ask': 'Zeptat se dokumentace',
   'errors.requestFailed': 'Požadavek selhal ({{status}})',
   'errors.incompleteStream':

@@ -20,6 +20,7 @@ async function renderWithTerm(
   api = mockAskDocsApi({
     askStream: jest.fn(() => streamOf(groundedResponse)),
   }),
+  autoAsk = true,
 ) {
   await renderInTestApp(
     <TestApiProvider
@@ -29,7 +30,8 @@ async function renderWithTerm(
       ]}
     >
       <SearchContextProvider initialState={{ term, types: [], filters: {} }}>
-        <AskDocsSearchAnswerCard debounceMs={0} />
+        <TermInput />
+        <AskDocsSearchAnswerCard autoAsk={autoAsk} debounceMs={0} />
       </SearchContextProvider>
     </TestApiProvider>,
   );
@@ -43,7 +45,39 @@ function TermInput() {
 }
 
 describe('AskDocsSearchAnswerCard', () => {
-  it('answers the current search term', async () => {
+  it('offers to ask about the term and asks only when clicked (a model call each)', async () => {
+    const api = await renderWithTerm('how to roll back', undefined, false);
+    const button = await screen.findByTestId('ask-docs-search-ask');
+    expect(button).toHaveTextContent('Ask the docs: “how to roll back”');
+    await new Promise(r => setTimeout(r, 20));
+    expect(api.askStream).not.toHaveBeenCalled();
+    fireEvent.click(button);
+    expect(
+      await screen.findByTestId('ask-docs-state-grounded'),
+    ).toBeInTheDocument();
+    expect(api.askStream).toHaveBeenCalledTimes(1);
+    expect(api.askStream.mock.calls[0][0]).toEqual({
+      question: 'how to roll back',
+    });
+    // A new term drops the answer and offers the button again, asking nothing.
+    fireEvent.change(screen.getByRole('textbox', { name: 'term' }), {
+      target: { value: 'canary release' },
+    });
+    expect(await screen.findByTestId('ask-docs-search-ask')).toHaveTextContent(
+      '“canary release”',
+    );
+    expect(screen.queryByTestId('ask-docs-state-grounded')).toBeNull();
+    expect(api.askStream).toHaveBeenCalledTimes(1);
+    // Too short a term: no button.
+    fireEvent.change(screen.getByRole('textbox', { name: 'term' }), {
+      target: { value: 'ab' },
+    });
+    await waitFor(() =>
+      expect(screen.queryByTestId('ask-docs-search-ask')).toBeNull(),
+    );
+  });
+
+  it('with autoAsk, answers the current search term', async () => {
     const api = await renderWithTerm('how to roll back');
     expect(
       await screen.findByTestId('ask-docs-state-grounded'),
@@ -56,7 +90,7 @@ describe('AskDocsSearchAnswerCard', () => {
     });
   });
 
-  it('does not ask about a term that is too short', async () => {
+  it('with autoAsk, does not ask about a term that is too short', async () => {
     const api = await renderWithTerm('ab');
     await new Promise(r => setTimeout(r, 20));
     await waitFor(() => expect(api.askStream).not.toHaveBeenCalled());
@@ -85,7 +119,7 @@ describe('AskDocsSearchAnswerCard', () => {
             initialState={{ term: 'rollback', types: [], filters: {} }}
           >
             <TermInput />
-            <AskDocsSearchAnswerCard />
+            <AskDocsSearchAnswerCard autoAsk />
           </SearchContextProvider>
         </TestApiProvider>,
       );

@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
 import Box from '@material-ui/core/Box';
+import Button from '@material-ui/core/Button';
 import Paper from '@material-ui/core/Paper';
 import Typography from '@material-ui/core/Typography';
 import { makeStyles } from '@material-ui/core/styles';
@@ -14,7 +15,13 @@ const useStyles = makeStyles(theme => ({
 }));
 
 export interface AskDocsSearchAnswerCardProps {
-  /** Quiet time after the last keystroke before asking. */
+  /**
+   * Ask about every term once the user stops typing. Off by default: each ask is a model call
+   * that counts against the user's quota and lands in their history, so the card offers a
+   * button for the term instead.
+   */
+  autoAsk?: boolean;
+  /** With `autoAsk`: quiet time after the last keystroke before asking. */
   debounceMs?: number;
   /** Shorter terms are not asked about (single letters rarely make a question). */
   minLength?: number;
@@ -31,7 +38,7 @@ export interface AskDocsSearchAnswerCardProps {
  * Reads the term from the surrounding SearchContextProvider.
  */
 export function AskDocsSearchAnswerCard(props: AskDocsSearchAnswerCardProps) {
-  const { debounceMs = 800, minLength = 3 } = props;
+  const { autoAsk = false, debounceMs = 800, minLength = 3 } = props;
   const classes = useStyles();
   const { t } = useTranslationRef(askDocsTranslationRef);
   const { term } = useSearch();
@@ -42,23 +49,35 @@ export function AskDocsSearchAnswerCard(props: AskDocsSearchAnswerCardProps) {
     // The previous term's answer (or its request in flight) would otherwise sit beside the
     // new term's results until the debounce ends.
     reset();
-    if (question.length < minLength) return undefined;
+    if (!autoAsk || question.length < minLength) return undefined;
     // Asking costs a model call, so wait until the user stops typing.
     const timer = setTimeout(() => ask(question), debounceMs);
     return () => clearTimeout(timer);
-  }, [question, minLength, debounceMs, ask, reset]);
+  }, [question, autoAsk, minLength, debounceMs, ask, reset]);
 
-  if (state.phase === 'idle') return null;
-  const content = (
-    <>
-      <Typography variant="overline" color="textSecondary">
-        {t('searchAnswer.title')}
-      </Typography>
-      <Box>
-        <AskStateView state={state} onRetry={() => ask(question)} />
-      </Box>
-    </>
-  );
+  if (question.length < minLength) return null;
+  if (state.phase === 'idle' && autoAsk) return null;
+  const content =
+    state.phase === 'idle' ? (
+      <Button
+        variant="outlined"
+        color="primary"
+        size="small"
+        onClick={() => ask(question)}
+        data-testid="ask-docs-search-ask"
+      >
+        {t('searchAnswer.ask', { term: question })}
+      </Button>
+    ) : (
+      <>
+        <Typography variant="overline" color="textSecondary">
+          {t('searchAnswer.title')}
+        </Typography>
+        <Box>
+          <AskStateView state={state} onRetry={() => ask(question)} />
+        </Box>
+      </>
+    );
   if (props.embedded) {
     return (
       <Box className={props.className} data-testid="ask-docs-search-answer">

@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { renderTestApp } from '@backstage/frontend-test-utils';
 import searchPlugin from '@backstage/plugin-search/alpha';
 import { MockSearchApi, searchApiRef } from '@backstage/plugin-search-react';
@@ -56,14 +56,18 @@ function renderStockSearchPage(
 }
 
 describe('the stock search page with the ask-docs plugin installed', () => {
-  it('shows an answer for the search term beside the results', async () => {
+  it('offers an answer for the search term beside the results, asked with a click', async () => {
     const api = renderStockSearchPage('/search?query=how%20to%20roll%20back');
-    const answer = await screen.findByTestId(
-      'ask-docs-search-answer',
-      {},
-      // Generous: the whole app renders, and the gate runs on 2 shared cores.
-      { timeout: 15_000 },
-    );
+    // The stock results are rendered (the page has settled its term from the URL) ...
+    expect(
+      await screen.findByText('Rollback checklist', {}, { timeout: 15_000 }),
+    ).toBeInTheDocument();
+    // ... and beside them a button that asks; nothing is asked before it is clicked.
+    const button = await screen.findByTestId('ask-docs-search-ask');
+    expect(button).toHaveTextContent('how to roll back');
+    expect(api.askStream).not.toHaveBeenCalled();
+    fireEvent.click(button);
+    const answer = screen.getByTestId('ask-docs-search-answer');
     await waitFor(
       () =>
         expect(
@@ -75,8 +79,35 @@ describe('the stock search page with the ask-docs plugin installed', () => {
     expect(api.askStream.mock.calls[0][0]).toEqual({
       question: 'how to roll back',
     });
-    // The stock results are still rendered next to the answer.
-    expect(await screen.findByText('Rollback checklist')).toBeInTheDocument();
+    expect(screen.getByText('Rollback checklist')).toBeInTheDocument();
+  }, 40_000);
+
+  it('with autoAsk in its config, answers the term without a click', async () => {
+    const api = renderStockSearchPage('/search?query=how%20to%20roll%20back', {
+      config: {
+        app: {
+          extensions: [
+            { 'search-filter:ask-docs/answer': { config: { autoAsk: true } } },
+          ],
+        },
+      },
+    });
+    const answer = await screen.findByTestId(
+      'ask-docs-search-answer',
+      {},
+      { timeout: 15_000 },
+    );
+    await waitFor(
+      () =>
+        expect(
+          answer.querySelector('[data-testid="ask-docs-state-grounded"]'),
+        ).not.toBeNull(),
+      { timeout: 10_000 },
+    );
+    expect(screen.queryByTestId('ask-docs-search-ask')).toBeNull();
+    expect(api.askStream.mock.calls[0][0]).toEqual({
+      question: 'how to roll back',
+    });
   }, 40_000);
 
   it('asks nothing while there is no search term', async () => {
