@@ -496,7 +496,11 @@ async function main() {
       const signedIn = await json(`${BACKEND}/api/ask-docs/health`, {
         token,
       });
-      return `embedder ${signedIn.embedder?.modelId}`;
+      if (!signedIn.embedder || !signedIn.llm || !signedIn.visibility)
+        throw new Error(
+          `signed-in /health lacks what runs: ${JSON.stringify(signedIn)}`,
+        );
+      return `embedder ${signedIn.embedder.modelId}`;
     },
   );
 

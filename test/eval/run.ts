@@ -56,8 +56,8 @@ function llmFromEnvironment() {
   );
   if (!model)
     throw new Error(
-      '--answers llm needs ASK_DOCS_LLM_MODEL and ASK_DOCS_LLM_API_KEY (and ' +
-        'ASK_DOCS_LLM_BASE_URL for a non-OpenAI endpoint)',
+      '--answers llm needs ASK_DOCS_LLM_BASE_URL (https://api.openai.com/v1 for OpenAI), ' +
+        'ASK_DOCS_LLM_MODEL and ASK_DOCS_LLM_API_KEY',
     );
   return model;
 }

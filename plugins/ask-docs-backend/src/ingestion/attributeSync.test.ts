@@ -262,6 +262,22 @@ re-added`, async () => {
     expect(warning).toMatch(/\(0\.04 s\).*raise maxStaleness$/);
   });
 
+  it('stops a listing at the task timeout, recording nothing', async () => {
+    const before = (await store.visibilitySyncState()).lastSuccessAt;
+    catalog.entities = [component('payments', 'group:default/team-ledger')];
+    const timedOut = new AbortController();
+    timedOut.abort();
+    logger.warn.mockClear();
+    expect(await sync.run(timedOut.signal)).toBeUndefined();
+    expect(logger.warn).toHaveBeenCalledWith(
+      expect.stringMatching(/stopped at the task timeout/),
+    );
+    expect((await store.visibilitySyncState()).lastSuccessAt).toEqual(before);
+    // Nothing of the partial listing was written or hidden.
+    expect(await ownedBy('group:default/team-pay')).toEqual([PAY]);
+    expect(await seen('ALLOW')).toEqual([PAY, SEARCH]);
+  });
+
   it('an older listing never overwrites attributes a newer one wrote', async () => {
     const old = await store.databaseNow();
     // The sync's listing must start strictly later: the server clock may tick in milliseconds.

@@ -50,7 +50,8 @@ export class EntityAttributeSync {
     },
   ) {}
 
-  async run(): Promise<AttributeSyncResult | undefined> {
+  /** `signal`: the scheduler's, aborted at the task's timeout; the listing stops there. */
+  async run(signal?: AbortSignal): Promise<AttributeSyncResult | undefined> {
     const { store, entities, logger } = this.o;
     let asOf: Date | undefined;
     const started = Date.now();
@@ -60,6 +61,11 @@ export class EntityAttributeSync {
       let batch: EntityRow[] = [];
       let updated = 0;
       for await (const entity of entities.listEntities()) {
+        // A partial listing records nothing; one past the bound would be stale on arrival.
+        if (signal?.aborted)
+          throw new Error(
+            'the listing was stopped at the task timeout (askDocs.visibilitySync.maxStaleness)',
+          );
         const row = this.rowOf(entity);
         if (!row) continue; // not listed: hidden below
         listed.add(row.entityRef);
@@ -176,8 +182,8 @@ export async function startEntityAttributeSync(o: {
     id: 'ask-docs-visibility-sync',
     frequency: settings.frequency,
     timeout: { seconds: settings.maxStalenessSeconds },
-    fn: async () => {
-      await sync.run();
+    fn: async signal => {
+      await sync.run(signal);
     },
   });
 }

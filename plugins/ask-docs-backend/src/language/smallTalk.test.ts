@@ -49,6 +49,19 @@ describe('withoutSmallTalk', () => {
       ['how do I vacuum a table Cheers', 'how do I vacuum a table', 'Cheers'],
       // An English preposition can end a question.
       ['what is this option for thanks', 'what is this option for', 'thanks'],
+      // A word another language puts before a noun (Czech "do") is no article in English, and
+      // a sign-off after "and" is one.
+      ['what does vacuum do thanks', 'what does vacuum do', 'thanks'],
+      [
+        'how do I vacuum a table and thanks in advance',
+        'how do I vacuum a table and',
+        'thanks in advance',
+      ],
+      [
+        'jak nastavit replikaci a předem díky',
+        'jak nastavit replikaci a',
+        'předem díky',
+      ],
       [
         'merge layers thank you very much',
         'merge layers',

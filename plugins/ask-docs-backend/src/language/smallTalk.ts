@@ -114,9 +114,10 @@ export const ENGLISH_SMALL_TALK: SmallTalkWords = {
     `in_advance a_lot so_much very_much again for_the_help for_your_help`,
   ),
   // Not prepositions: an English question can end in one ("what is it used for thanks").
-  beforeNoun:
-    wordList(`a an the my your our their his her its and or nor every each
-    another`),
+  // Nor conjunctions: "… and thanks in advance" signs off after "and".
+  beforeNoun: wordList(
+    `a an the my your our their his her its every each another`,
+  ),
 };
 export const CZECH_SMALL_TALK: SmallTalkWords = {
   markers: wordList(CZECH_MARKERS),
@@ -129,9 +130,10 @@ export const CZECH_SMALL_TALK: SmallTalkWords = {
     'moc predem mockrat',
     'moc predem mockrat za_radu za_pomoc za_odpoved',
   ),
+  // Not conjunctions: "… a předem díky" signs off after "and".
   beforeNoun:
-    wordList(`a i nebo ani s se z ze k ke o u pro bez na do od po při přes mezi
-    můj moje tvůj tvoje náš naše váš vaše jeho její jejich svůj svoje`),
+    wordList(`s se z ze k ke o u pro bez na do od po při přes mezi můj moje tvůj tvoje náš
+    naše váš vaše jeho její jejich svůj svoje`),
 };
 
 /**
@@ -146,7 +148,7 @@ function splitUnpunctuated(
   chat: (text: string) => boolean,
   smallTalkWord: (word: string) => boolean,
   signOff: (phrase: string) => boolean,
-  beforeNoun: (word: string) => boolean,
+  thanksAsNoun: (phrase: string, before: string) => boolean,
 ): string[] {
   // The runs tokenize() reads as words: it drops invisible characters inside them (a soft
   // hyphen) and joins them across hyphens.
@@ -168,8 +170,8 @@ function splitUnpunctuated(
   for (;;) {
     const first = signOffStart(clause, runs.slice(0, head), headEnd, signOff);
     if (first === undefined || !runs.slice(0, first).some(r => r.asks)) break;
-    if (beforeNoun(runs[first - 1].words[runs[first - 1].words.length - 1]))
-      break;
+    const phrase = runs.slice(first, head).flatMap(r => r.words);
+    if (thanksAsNoun(phrase.join(' '), runs[first - 1].words.at(-1)!)) break;
     tails.unshift(clause.slice(runs[first].start, headEnd));
     head = first;
     headEnd = runs[first - 1].end;
@@ -179,7 +181,7 @@ function splitUnpunctuated(
       clause.slice(0, headEnd),
       runs.slice(0, head),
       chat,
-      beforeNoun,
+      thanksAsNoun,
     ),
     ...tails,
   ];
@@ -203,7 +205,7 @@ function capitalisedTail(
   clause: string,
   runs: readonly Run[],
   chat: (text: string) => boolean,
-  beforeNoun: (word: string) => boolean,
+  thanksAsNoun: (phrase: string, before: string) => boolean,
 ): string[] {
   const asked = runs.filter(r => r.asks).pop()?.end ?? 0;
   // English "I" is capitalised anywhere: "… although I didn't ask for it" is one sentence.
@@ -213,9 +215,10 @@ function capitalisedTail(
   if (!m) return [clause];
   const tail = clause.slice(m.index + m[0].length);
   const before = tokenize(clause.slice(0, m.index)).map(foldDiacritics).pop();
+  const phrase = tokenize(tail).map(foldDiacritics).join(' ');
   return chat(tail) &&
     (tokenize(tail).length > 1 || /!\s*$/.test(tail)) &&
-    !(before !== undefined && beforeNoun(before))
+    !(before !== undefined && thanksAsNoun(phrase, before))
     ? [clause.slice(0, m.index), tail]
     : [clause];
 }
@@ -272,8 +275,13 @@ export function withoutSmallTalk(
     has(w, 'markers') || has(w, 'companions') || functionWord(w);
   const signOff = (phrase: string) =>
     profiles.some(p => p.smallTalk?.signOff?.has(phrase));
-  const beforeNoun = (word: string) =>
-    profiles.some(p => p.smallTalk?.beforeNoun?.has(word));
+  // In the sign-off's own language: Czech "do" is no article before English "thanks".
+  const thanksAsNoun = (phrase: string, before: string) =>
+    profiles.some(
+      p =>
+        p.smallTalk?.signOff?.has(phrase) &&
+        p.smallTalk.beforeNoun?.has(before),
+    );
   const chat = (clause: string) => {
     const ws = words(clause);
     const marked = ws.some(
@@ -305,7 +313,7 @@ export function withoutSmallTalk(
       .join('\n')
       .split(/(?<=[.!?;:,…])\s+/u)
       .flatMap(clause =>
-        splitUnpunctuated(clause, chat, smallTalkWord, signOff, beforeNoun),
+        splitUnpunctuated(clause, chat, smallTalkWord, signOff, thanksAsNoun),
       ),
     ...tail,
   ].filter(clause => clause.trim());

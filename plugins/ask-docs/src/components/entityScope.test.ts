@@ -1,5 +1,5 @@
 import type { Entity } from '@backstage/catalog-model';
-import { entityScope } from './entityScope';
+import { entityScope, followUpScope } from './entityScope';
 
 function entityWith(annotation?: string): Entity {
   return {
@@ -43,5 +43,18 @@ describe('entityScope', () => {
     expect(entityScope(entityWith('Component:team-a/Payments'))).toEqual({
       entityRefs: ['component:team-a/payments'],
     });
+  });
+});
+
+describe('followUpScope', () => {
+  it('keeps the refs the backend reads as entity refs, and nothing when none is left', () => {
+    expect(
+      followUpScope({
+        entityRefs: ['component:default/payments', 'payments', 'api:ledger'],
+      }),
+    ).toEqual({ entityRefs: ['component:default/payments', 'api:ledger'] });
+    expect(followUpScope({ entityRefs: ['payments'] })).toBeUndefined();
+    expect(followUpScope({ entityRefs: [] })).toBeUndefined();
+    expect(followUpScope(undefined)).toBeUndefined();
   });
 });

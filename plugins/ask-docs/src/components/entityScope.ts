@@ -33,6 +33,23 @@ export function entityScope(entity: Entity | CompoundEntityRef): AskScope {
 }
 
 /**
+ * A stored answer's scope, to ask follow-ups in: only its refs the backend reads as entity refs
+ * (one stored by an API caller before refs were checked may name none, and would be a 400);
+ * undefined when none is left, as for an answer across all docs.
+ */
+export function followUpScope(scope?: AskScope): AskScope | undefined {
+  const refs = (scope?.entityRefs ?? []).filter(ref => {
+    try {
+      parseEntityRef(ref, { defaultNamespace: 'default' });
+      return true;
+    } catch {
+      return false;
+    }
+  });
+  return refs.length ? { ...scope, entityRefs: refs } : undefined;
+}
+
+/**
  * Parsed as the TechDocs plugin does for the Docs tab (no defaults: the namespace is 'default',
  * a ref without kind is ignored), so the scope names the entity whose pages the tab shows.
  */

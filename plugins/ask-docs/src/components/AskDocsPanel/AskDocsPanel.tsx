@@ -9,6 +9,7 @@ import { Alert, AlertTitle } from '@material-ui/lab';
 import type { AskScope } from '@askdocs/plugin-ask-docs-common';
 import { useTranslationRef } from '@backstage/frontend-plugin-api';
 import { AnswerText } from '../AnswerText';
+import { followUpScope } from '../entityScope';
 import { AnswerView } from '../AnswerView';
 import { HistoryList } from '../HistoryList';
 import { useAskDocs } from '../../hooks/useAskDocs';
@@ -169,9 +170,7 @@ export function AskDocsPanel(props: AskDocsPanelProps) {
             // A replayed answer starts a thread of its own: follow-ups continue from it.
             setThread([{ id: record.id, question: record.question }]);
             // Its entities, if it had any; an answer across all docs leaves the panel's scope.
-            setThreadScope(
-              record.scope?.entityRefs?.length ? record.scope : undefined,
-            );
+            setThreadScope(followUpScope(record.scope));
             setAsked(record.threadId);
           }}
         />

@@ -105,6 +105,7 @@ describe('the stock search page with the ask-docs plugin installed', () => {
       { timeout: 10_000 },
     );
     expect(screen.queryByTestId('ask-docs-search-ask')).toBeNull();
+    expect(api.askStream).toHaveBeenCalledTimes(1);
     expect(api.askStream.mock.calls[0][0]).toEqual({
       question: 'how to roll back',
     });
