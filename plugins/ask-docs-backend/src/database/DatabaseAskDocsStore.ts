@@ -203,6 +203,22 @@ export class DatabaseAskDocsStore implements AskDocsStore {
     );
   }
 
+  async techDocsSiteKey(entityRef: string): Promise<string | undefined> {
+    const row = await this.db('ask_docs_entities')
+      .where('entity_ref', entityRef)
+      .first('techdocs_site_key');
+    return row?.techdocs_site_key ?? undefined;
+  }
+
+  async setTechDocsSiteKey(
+    entityRef: string,
+    key: string | undefined,
+  ): Promise<void> {
+    await this.db('ask_docs_entities')
+      .where('entity_ref', entityRef)
+      .update({ techdocs_site_key: key ?? null });
+  }
+
   async documentStates(
     entityRef: string,
     modelId: string,

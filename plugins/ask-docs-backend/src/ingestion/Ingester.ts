@@ -28,8 +28,10 @@ import {
   entityToDocument,
   pageUrlPath,
   parseHtmlPage,
+  sha256Hex,
 } from './parsing';
 import { pageSignature } from './pageSignature';
+import { PARSER_VERSION } from './parsing/parserVersion';
 import {
   printablePagePath,
   RefusedPagePathError,
@@ -38,6 +40,7 @@ import {
 import {
   EntitySource,
   TechDocsReader,
+  TechDocsSiteMetadata,
   TechDocsSiteNotFoundError,
 } from './sources';
 
@@ -98,6 +101,12 @@ export const emptyProgress = (): RunProgress => ({
   chunksReanalysed: 0,
   errors: [],
 });
+
+/** An entity's site key as this run read it (when it read the site's pages) and as stored. */
+interface SiteKey {
+  read?: string;
+  stored?: string;
+}
 
 /** What a run did; `failure` says why it stopped before the end (it is recorded as failed). */
 export interface RunResult extends RunProgress {
@@ -384,8 +393,19 @@ export class Ingester {
       undefined,
       { runId },
     );
+    const errors = () =>
+      progress.errors.filter(e => e.entityRef === row.entityRef).length;
+    const errorsBefore = errors();
+    let siteKey: SiteKey;
     try {
-      await this.ingestPages(entity, row, states, keep, writer, progress);
+      siteKey = await this.ingestPages(
+        entity,
+        row,
+        states,
+        keep,
+        writer,
+        progress,
+      );
     } catch (e) {
       await writer.flush();
       throw e;
@@ -394,11 +414,44 @@ export class Ingester {
     const finished = writer.flush().then(async () => {
       const stale = [...states.keys()].filter(id => !keep.has(id));
       progress.chunksDeleted += await store.deleteDocuments(stale, { runId });
+      // Only a whole site read and written without an error lets the next run skip it.
+      if (siteKey.read) {
+        const whole = errors() === errorsBefore && !this.signal?.aborted;
+        if (whole || siteKey.stored !== undefined)
+          await store.setTechDocsSiteKey(
+            row.entityRef,
+            whole ? siteKey.read : undefined,
+          );
+      }
     });
     return { finished };
   }
 
-  /** The entity's catalog document and TechDocs pages, handed to `writer`. */
+  /**
+   * What a site's pages are ingested from: its build and everything that makes chunks, keys and
+   * vectors of them. Undefined for a site whose metadata names no build.
+   */
+  private siteKey(site: TechDocsSiteMetadata): string | undefined {
+    if (!site.build) return undefined;
+    return sha256Hex(
+      JSON.stringify({
+        build: site.build,
+        siteName: site.siteName,
+        pages: site.pages,
+        parser: PARSER_VERSION,
+        maxChunkChars: this.o.maxChunkChars ?? null,
+        maxPageChars: this.o.maxPageChars ?? null,
+        analysis: this.signature,
+        model: this.o.embedder.modelId,
+        legacyPaths: this.o.legacyUseCaseSensitiveTripletPaths ?? false,
+      }),
+    );
+  }
+
+  /**
+   * The entity's catalog document and TechDocs pages, handed to `writer`. A site whose key is
+   * the one its last whole ingestion recorded is not read: its pages are kept as they are.
+   */
   private async ingestPages(
     entity: Entity,
     row: EntityRow,
@@ -406,7 +459,7 @@ export class Ingester {
     keep: Set<string>,
     writer: PageWriter,
     progress: RunProgress,
-  ) {
+  ): Promise<SiteKey> {
     // "Payments service (Component)": distinct from the title of the entity's TechDocs home page,
     // so the two can be cited separately (decision record 0003).
     const catalogDoc = entityToDocument(entity, {
@@ -447,6 +500,21 @@ export class Ingester {
       }
       for (const [id, _] of states) keep.add(id);
       site = undefined;
+    }
+    const read = site && this.siteKey(site);
+    const stored = site && (await this.o.store.techDocsSiteKey(row.entityRef));
+    const catalogId = documentIdFor(row.entityRef, 'catalog', '');
+    const pagesStored = [...states.keys()].filter(id => id !== catalogId);
+    if (site && read !== undefined && read === stored && pagesStored.length) {
+      for (const id of pagesStored) {
+        keep.add(id);
+        // Still titles of this index, for the duplicate warning of other entities' pages.
+        const titleKey = states.get(id)!.title.trim().toLocaleLowerCase();
+        if (!this.titles.has(titleKey)) this.titles.set(titleKey, id);
+      }
+      progress.pagesSkipped += pagesStored.length;
+      progress.pagesDone += pagesStored.length;
+      return { stored };
     }
     if (site) {
       await Promise.all(
@@ -506,6 +574,7 @@ export class Ingester {
         ),
       );
     }
+    return { read, stored };
   }
 
   /** Records a page's failed write (a catalog document's without a page). */

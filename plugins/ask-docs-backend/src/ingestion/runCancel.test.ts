@@ -22,13 +22,23 @@ const PAGES = ['index.html', 'a/index.html', 'b/index.html', 'c/index.html'];
 
 /** Called with the path of every page the server serves (before it answers). */
 let onServe: (path: string) => void = () => {};
+let builds = 0;
 
 function startServer() {
   return http.createServer((req, res) => {
     const path = new URL(req.url ?? '/', 'http://x').pathname;
     const file = path.replace(/^.*\/component\/[^/]+\//, '');
     if (file === 'techdocs_metadata.json') {
-      res.end(JSON.stringify({ site_name: 'S', etag: 'e', files: PAGES }));
+      // A new build each time: the runs below read pages (unchangedSites.test.ts).
+      builds += 1;
+      res.end(
+        JSON.stringify({
+          site_name: 'S',
+          etag: 'e',
+          build_timestamp: builds,
+          files: PAGES,
+        }),
+      );
     } else if (PAGES.includes(file)) {
       onServe(path);
       res.end(page(path.split('/component/')[1]));

@@ -72,11 +72,20 @@ function startServer() {
       res.writeHead(200).end(JSON.stringify({ docs: [] }));
     } else if (failure === 'storage-404' || !SITES[site]?.[file]) {
       res.writeHead(404).end('File Not Found');
+    } else if (file === 'techdocs_metadata.json') {
+      // Every run reads a new build: the outages below are of pages, which a run does not
+      // read again for the build it ingested whole (unchangedSites.test.ts).
+      builds += 1;
+      const metadata = JSON.parse(SITES[site][file]);
+      res
+        .writeHead(200)
+        .end(JSON.stringify({ ...metadata, build_timestamp: builds }));
     } else {
       res.writeHead(200).end(SITES[site][file]);
     }
   });
 }
+let builds = 0;
 
 describe('a TechDocs outage keeps what was indexed', () => {
   let ingestion: Awaited<ReturnType<typeof startTechDocsIngestion>>;

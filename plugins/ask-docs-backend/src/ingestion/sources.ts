@@ -10,6 +10,11 @@ export interface TechDocsSiteMetadata {
   siteName: string;
   /** Changes whenever the site is rebuilt: the revision of every page in it. */
   etag: string;
+  /**
+   * Names one build (its etag and build time); undefined when the metadata names neither. The
+   * same build again means the same pages: a run need not read them.
+   */
+  build?: string;
   /** Page paths relative to the site root, e.g. 'user-guide/index.html'. */
   pages: string[];
 }

@@ -84,6 +84,16 @@ export class TechDocsBackendReader implements TechDocsReader {
         metadata.site_name ?? entity.metadata.title ?? entity.metadata.name,
       ),
       etag: String(metadata.etag ?? metadata.build_timestamp ?? ''),
+      // The etag is the source's revision; a rebuild of the same source (another generator
+      // version) keeps it, but not its build time.
+      ...(metadata.etag || metadata.build_timestamp
+        ? {
+            build: JSON.stringify([
+              metadata.etag ?? null,
+              metadata.build_timestamp ?? null,
+            ]),
+          }
+        : {}),
       pages,
     };
   }
