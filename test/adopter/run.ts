@@ -626,6 +626,18 @@ async function main() {
         );
         const card = page.getByTestId('ask-docs-search-answer');
         await card.first().waitFor({ timeout: 120_000 });
+        // Nothing is asked before its button is clicked (each answer is a model call). The page
+        // settles its term from the URL while it starts, which shows the button again: click
+        // while it is there.
+        const ask = page.getByTestId('ask-docs-search-ask');
+        await ask.first().waitFor({ timeout: 120_000 });
+        for (let i = 0; i < 60 && (await ask.count()) > 0; i++) {
+          await ask
+            .first()
+            .click({ timeout: 5_000 })
+            .catch(() => {});
+          await page.waitForTimeout(2_000);
+        }
         const cardLinks = card.locator(
           '[data-testid="ask-docs-sources"] a, [data-testid="ask-docs-evidence"] a',
         );

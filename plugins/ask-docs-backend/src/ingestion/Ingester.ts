@@ -102,6 +102,9 @@ export const emptyProgress = (): RunProgress => ({
   errors: [],
 });
 
+/** Failed pages of a site none of whose pages was read, after which the rest is not tried. */
+export const SITE_DOWN_AFTER_FAILURES = 5;
+
 /** An entity's site key as this run read it (when it read the site's pages) and as stored. */
 interface SiteKey {
   read?: string;
@@ -517,6 +520,13 @@ export class Ingester {
       return { stored };
     }
     if (site) {
+      // A site whose first pages all fail is down (its storage hangs or refuses): the rest is
+      // not read, so one site cannot hold the run for hours; its pages keep what was indexed.
+      let pagesRead = 0;
+      let pagesFailed = 0;
+      let notTried = 0;
+      const siteDown = () =>
+        pagesRead === 0 && pagesFailed >= SITE_DOWN_AFTER_FAILURES;
       await Promise.all(
         site.pages.map(pagePath =>
           this.limit(async () => {
@@ -531,7 +541,18 @@ export class Ingester {
               keep.add(documentId);
               // Not read, but still listed: kept. The run stops before the next entity.
               if (this.signal?.aborted) return;
-              const html = await this.o.techdocs.getPage(entity, pagePath);
+              if (siteDown()) {
+                notTried += 1;
+                return;
+              }
+              let html: string;
+              try {
+                html = await this.o.techdocs.getPage(entity, pagePath);
+              } catch (e) {
+                pagesFailed += 1;
+                throw e;
+              }
+              pagesRead += 1;
               const page = parseHtmlPage(html, {
                 maxPageChars: this.o.maxPageChars,
                 siteName: site!.siteName,
@@ -573,6 +594,14 @@ export class Ingester {
           }),
         ),
       );
+      if (notTried > 0) {
+        progress.errors.push({
+          entityRef: row.entityRef,
+          message:
+            `TechDocs site unavailable: its first ${pagesFailed} pages failed, so its other ` +
+            `${notTried} were not read; the pages indexed before are kept`,
+        });
+      }
     }
     return { read, stored };
   }

@@ -63,6 +63,7 @@ function startServer() {
     );
     const [site, ...rest] = url.slice(prefix.length).split('/');
     const file = rest.join('/');
+    requested.push(`${site}/${file}`);
     const failure = failures[`${site}/${file}`] ?? failures[`${site}/*`];
     if (failure === 'redirect') {
       res.writeHead(302, { location: '/login' }).end();
@@ -86,6 +87,8 @@ function startServer() {
   });
 }
 let builds = 0;
+/** Every file asked for, as site/path. */
+let requested: string[] = [];
 
 describe('a TechDocs outage keeps what was indexed', () => {
   let ingestion: Awaited<ReturnType<typeof startTechDocsIngestion>>;
@@ -100,13 +103,16 @@ describe('a TechDocs outage keeps what was indexed', () => {
 
   /** When set, the catalog listing fails after the entities (a 503 on its next page). */
   let listingFails = false;
-  const run = () =>
-    ingestion.run({
-      async *listEntities() {
-        yield* catalog;
-        if (listingFails) throw new Error('catalog returned 503');
+  const run = (options?: { concurrency?: number }) =>
+    ingestion.run(
+      {
+        async *listEntities() {
+          yield* catalog;
+          if (listingFails) throw new Error('catalog returned 503');
+        },
       },
-    });
+      options,
+    );
   const pagesOf = async (name: string) =>
     (
       await ingestion.db
@@ -187,18 +193,62 @@ describe('a TechDocs outage keeps what was indexed', () => {
     expect(await pagesOf('guide')).toEqual([]);
   });
 
+  it('reads no more of a site whose first pages all fail, keeping its pages', async () => {
+    const files = Array.from({ length: 40 }, (_, i) => `p${i}/index.html`);
+    SITES.down = {
+      'techdocs_metadata.json': JSON.stringify({ site_name: 'Down', files }),
+      ...Object.fromEntries(files.map(f => [f, page(f, `Zebrafoo ${f}.`)])),
+    };
+    catalog = [withDocs('down')];
+    failures = {};
+    try {
+      expect((await run()).errors).toEqual([]);
+      expect(await pagesOf('down')).toHaveLength(40);
+      failures = Object.fromEntries(
+        files.map(f => [`down/${f}`, 'unavailable' as const]),
+      );
+      requested = [];
+      const progress = await run();
+      // The metadata, then the first failures (and those already under way: 4 at a time).
+      const pagesAsked = requested.filter(r => r.endsWith('index.html'));
+      expect(pagesAsked.length).toBeGreaterThanOrEqual(5);
+      expect(pagesAsked.length).toBeLessThanOrEqual(8);
+      expect(errorsFor(progress, 'down').at(-1)).toMatch(
+        new RegExp(
+          `first ${pagesAsked.length} pages failed, so its other ` +
+            `${
+              40 - pagesAsked.length
+            } were not read; the pages indexed before are kept`,
+        ),
+      );
+      expect(await pagesOf('down')).toHaveLength(40);
+      // One page read makes it no outage: the other pages are tried, one by one.
+      failures = Object.fromEntries(
+        files.slice(1).map(f => [`down/${f}`, 'unavailable' as const]),
+      );
+      requested = [];
+      await run({ concurrency: 1 });
+      expect(requested.filter(r => r.endsWith('index.html'))).toHaveLength(40);
+    } finally {
+      delete SITES.down;
+    }
+  });
+
   it('keeps the reason a run aborted after more page errors than a record holds', async () => {
-    const files = Array.from({ length: 250 }, (_, i) => `p${i}/index.html`);
+    // The first page is read (one at a time, it comes first), so the site is no outage and
+    // every other page is tried and fails.
+    const files = Array.from({ length: 251 }, (_, i) => `p${i}/index.html`);
     SITES.big = {
       'techdocs_metadata.json': JSON.stringify({ site_name: 'Big', files }),
+      [files[0]]: page('Big', 'The first page of a big site.'),
     };
     catalog = [withDocs('big')];
     failures = Object.fromEntries(
-      files.map(f => [`big/${f}`, 'unavailable' as const]),
+      files.slice(1).map(f => [`big/${f}`, 'unavailable' as const]),
     );
     listingFails = true;
     try {
-      const progress = await run();
+      const progress = await run({ concurrency: 1 });
       expect(progress.errors).toHaveLength(251);
     } finally {
       listingFails = false;
