@@ -8,7 +8,7 @@
 import http from 'http';
 import { HashingEmbedder } from '../embedding';
 import type { IngesterOptions } from './Ingester';
-import { catalogComponent } from '../testUtils/catalogComponent';
+import { oneSiteCatalog } from '../testUtils/catalogComponent';
 import { startTechDocsIngestion } from '../testUtils/techDocsServer';
 
 const BASE_PATH = '/api/techdocs';
@@ -57,18 +57,7 @@ describe('unchanged pages', () => {
   });
 
   const run = (options?: Partial<IngesterOptions>) =>
-    ingestion.run(
-      {
-        async *listEntities() {
-          yield catalogComponent('guide', {
-            owner: 'group:default/docs',
-            type: 'documentation',
-            annotations: { 'backstage.io/techdocs-ref': 'dir:.' },
-          });
-        },
-      },
-      options,
-    );
+    ingestion.run(oneSiteCatalog('guide'), options);
   const stored = async () => ({
     document: await ingestion.db
       .knex('ask_docs_documents')

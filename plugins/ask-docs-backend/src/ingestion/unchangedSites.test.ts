@@ -7,7 +7,7 @@ import http from 'http';
 import { HashingEmbedder } from '../embedding';
 import { createLanguageAnalyzers } from '../language';
 import type { IngesterOptions } from './Ingester';
-import { catalogComponent } from '../testUtils/catalogComponent';
+import { oneSiteCatalog } from '../testUtils/catalogComponent';
 import { startTechDocsIngestion } from '../testUtils/techDocsServer';
 
 const BASE_PATH = '/api/techdocs';
@@ -62,18 +62,7 @@ describe('unchanged sites', () => {
 
   const run = async (options?: Partial<IngesterOptions>) => {
     reads = [];
-    return ingestion.run(
-      {
-        async *listEntities() {
-          yield catalogComponent('guide', {
-            owner: 'group:default/docs',
-            type: 'documentation',
-            annotations: { 'backstage.io/techdocs-ref': 'dir:.' },
-          });
-        },
-      },
-      options,
-    );
+    return ingestion.run(oneSiteCatalog('guide'), options);
   };
   const chunkTexts = () =>
     ingestion.db

@@ -3,6 +3,7 @@ import {
   parseEntityRef,
   stringifyEntityRef,
 } from '@backstage/catalog-model';
+import type { EntitySource } from '../ingestion/sources';
 
 /** The ownedBy relation the catalog resolves from spec.owner: the only owner visibility reads. */
 export function ownedByRelations(owner: unknown, namespace: string) {
@@ -36,5 +37,18 @@ export function catalogComponent(
     metadata: { name, namespace: 'default', etag: `etag-${name}`, ...metadata },
     spec: { type, lifecycle: 'production', owner },
     relations: ownedByRelations(owner, 'default'),
+  };
+}
+
+/** A catalog of one documentation Component with a TechDocs site (served under its name). */
+export function oneSiteCatalog(name: string): EntitySource {
+  return {
+    async *listEntities() {
+      yield catalogComponent(name, {
+        owner: 'group:default/docs',
+        type: 'documentation',
+        annotations: { 'backstage.io/techdocs-ref': 'dir:.' },
+      });
+    },
   };
 }

@@ -55,6 +55,16 @@ function renderStockSearchPage(
   return api;
 }
 
+/** Waits for the grounded answer inside the card. */
+const groundedIn = (card: HTMLElement) =>
+  waitFor(
+    () =>
+      expect(
+        card.querySelector('[data-testid="ask-docs-state-grounded"]'),
+      ).not.toBeNull(),
+    { timeout: 10_000 },
+  );
+
 describe('the stock search page with the ask-docs plugin installed', () => {
   it('offers an answer for the search term beside the results, asked with a click', async () => {
     const api = renderStockSearchPage('/search?query=how%20to%20roll%20back');
@@ -68,13 +78,7 @@ describe('the stock search page with the ask-docs plugin installed', () => {
     expect(api.askStream).not.toHaveBeenCalled();
     fireEvent.click(button);
     const answer = screen.getByTestId('ask-docs-search-answer');
-    await waitFor(
-      () =>
-        expect(
-          answer.querySelector('[data-testid="ask-docs-state-grounded"]'),
-        ).not.toBeNull(),
-      { timeout: 10_000 },
-    );
+    await groundedIn(answer);
     expect(api.askStream).toHaveBeenCalledTimes(1);
     expect(api.askStream.mock.calls[0][0]).toEqual({
       question: 'how to roll back',
@@ -97,13 +101,7 @@ describe('the stock search page with the ask-docs plugin installed', () => {
       {},
       { timeout: 15_000 },
     );
-    await waitFor(
-      () =>
-        expect(
-          answer.querySelector('[data-testid="ask-docs-state-grounded"]'),
-        ).not.toBeNull(),
-      { timeout: 10_000 },
-    );
+    await groundedIn(answer);
     expect(screen.queryByTestId('ask-docs-search-ask')).toBeNull();
     expect(api.askStream).toHaveBeenCalledTimes(1);
     expect(api.askStream.mock.calls[0][0]).toEqual({
