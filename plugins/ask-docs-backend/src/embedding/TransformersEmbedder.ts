@@ -171,7 +171,8 @@ export class TransformersEmbedder implements Embedder {
   }
 
   async embedQuery(text: string): Promise<number[]> {
-    const [v] = await this.embedRaw([this.queryPrefix + text]);
+    // Someone waits for it: ahead of an ingestion run's queued passages.
+    const [v] = await this.embedRaw([this.queryPrefix + text], true);
     return v;
   }
 
@@ -179,11 +180,13 @@ export class TransformersEmbedder implements Embedder {
     await this.model.dispose?.();
   }
 
-  private async embedRaw(texts: string[]): Promise<number[][]> {
+  private async embedRaw(texts: string[], urgent = false): Promise<number[][]> {
     const out: number[][] = [];
     for (let i = 0; i < texts.length; i += this.batchSize) {
       const batch = texts.slice(i, i + this.batchSize);
-      out.push(...(await this.queue.run(() => this.runBatch(batch))));
+      out.push(
+        ...(await this.queue.run(() => this.runBatch(batch), { urgent })),
+      );
     }
     return out;
   }

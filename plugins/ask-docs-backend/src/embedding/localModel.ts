@@ -160,14 +160,33 @@ export function explainInferenceError(e: unknown): Error {
   return err;
 }
 
-/** One batch at a time per model, so concurrent requests do not oversubscribe the CPU. */
+/**
+ * One batch at a time per model, so concurrent requests do not oversubscribe the CPU. Urgent
+ * batches (a question someone waits for) go before queued ones (an ingestion run's passages,
+ * which can queue many): an ask during a run waits for one batch, not for the run's backlog.
+ */
 export class InferenceQueue {
-  private queue: Promise<unknown> = Promise.resolve();
+  private running = false;
+  private readonly urgent: Array<() => Promise<void>> = [];
+  private readonly waiting: Array<() => Promise<void>> = [];
 
-  run<T>(fn: () => Promise<T>): Promise<T> {
-    const run = this.queue.then(fn, fn);
-    this.queue = run.catch(() => undefined);
-    return run;
+  run<T>(fn: () => Promise<T>, options: { urgent?: boolean } = {}): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      const job = () => Promise.resolve().then(fn).then(resolve, reject);
+      (options.urgent ? this.urgent : this.waiting).push(job);
+      this.next();
+    });
+  }
+
+  private next(): void {
+    if (this.running) return;
+    const job = this.urgent.shift() ?? this.waiting.shift();
+    if (!job) return;
+    this.running = true;
+    job().finally(() => {
+      this.running = false;
+      this.next();
+    });
   }
 }
 
