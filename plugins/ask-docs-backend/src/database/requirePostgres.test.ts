@@ -19,7 +19,7 @@ function scriptedPostgres(answers: {
     if (sql.startsWith('SHOW server_version_num'))
       return { rows: [{ server_version_num: answers.version }] };
     if (sql.includes('to_regtype'))
-      return { rows: [{ found: true, schema: 'public', path: ['public'] }] };
+      return { rows: [{ found: true, schema: 'public', path: 'public' }] };
     if (sql.includes('FROM pg_extension'))
       return {
         rows: answers.installed

@@ -127,7 +127,7 @@ async function assertVectorOnSearchPath(knex: Knex) {
   const row = await firstRow<{
     found: boolean;
     schema: string | null;
-    path: string[] | string;
+    path: string;
     db: string;
   }>(
     knex,
@@ -135,17 +135,11 @@ async function assertVectorOnSearchPath(knex: Knex) {
             (SELECT n.nspname FROM pg_extension e
                JOIN pg_namespace n ON n.oid = e.extnamespace
               WHERE e.extname = 'vector') AS schema,
-            current_schemas(false) AS path,
+            array_to_string(current_schemas(false), ',') AS path,
             current_database() AS db`,
   );
   if (!row || row.found) return;
-  // node-postgres parses name[] as an array; an unparsed literal ("{a,b}") as text.
-  const path = Array.isArray(row.path)
-    ? row.path
-    : String(row.path ?? '')
-        .replace(/^\{|\}$/g, '')
-        .split(',')
-        .filter(Boolean);
+  const path = (row.path ?? '').split(',').filter(Boolean);
   const own = path[0];
   throw new DatabaseRequirementError(
     `ask-docs needs pgvector's types on its connection's search_path, but database ` +

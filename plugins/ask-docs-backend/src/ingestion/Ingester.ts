@@ -505,7 +505,10 @@ export class Ingester {
       site = undefined;
     }
     const read = site && this.siteKey(site);
-    const stored = site && (await this.o.store.techDocsSiteKey(row.entityRef));
+    const stored =
+      read === undefined
+        ? undefined
+        : await this.o.store.techDocsSiteKey(row.entityRef);
     const catalogId = documentIdFor(row.entityRef, 'catalog', '');
     const pagesStored = [...states.keys()].filter(id => id !== catalogId);
     if (site && read !== undefined && read === stored && pagesStored.length) {
