@@ -190,16 +190,18 @@ const ODD_INPUTS = [
 describe('hunspell reader ≡ hunspell (nodehun) on cs_CZ', () => {
   let ours: Speller;
   let theirs: Speller;
-  /** Another nodehun over the same files, asked again where the two disagree. */
-  let fresh: () => Speller;
 
   beforeAll(() => {
     const aff = readFileSync(DEFAULT_CZECH_DICTIONARY.affPath);
     const dic = readFileSync(DEFAULT_CZECH_DICTIONARY.dicPath);
+    // nodehun hands the buffers' bytes to hunspell as C strings: without a NUL at the end,
+    // hunspell reads on into whatever lies after them in memory and takes it for dictionary
+    // lines ("Si", "Typed" appeared as words in two gates). Each buffer ends in a NUL here.
+    const terminated = (bytes: Buffer) =>
+      Buffer.concat([bytes, Buffer.alloc(1)]);
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const { Nodehun } = require('nodehun');
-    theirs = new Nodehun(aff, dic);
-    fresh = () => new Nodehun(aff, dic);
+    theirs = new Nodehun(terminated(aff), terminated(dic));
     ours = createHunspellReader(aff.toString('utf8'), dic.toString('utf8'));
   });
 
@@ -209,16 +211,6 @@ describe('hunspell reader ≡ hunspell (nodehun) on cs_CZ', () => {
     expect(corpus.size).toBeGreaterThan(20_000);
 
     const mismatches: string[] = [];
-    // nodehun answered "Typed" as a word once in ~20 runs of this test (a gate under load) and
-    // never again, on the same files: where the two disagree, two more nodehun instances
-    // decide, and an answer they do not repeat is reported, not counted against ours.
-    const flukes: string[] = [];
-    const repeated = (word: string, stems: string[], spelled: boolean) =>
-      [fresh(), fresh()].every(
-        again =>
-          sameSet(again.stemSync(word), stems) &&
-          again.spellSync(word) === spelled,
-      );
     let accepted = 0;
     let stemmed = 0;
     for (const word of words) {
@@ -228,15 +220,7 @@ describe('hunspell reader ≡ hunspell (nodehun) on cs_CZ', () => {
       const expectedSpelled = theirs.spellSync(word);
       if (expectedSpelled) accepted++;
       if (expectedStems.length > 0) stemmed++;
-      if (
-        (!sameSet(stems, expectedStems) || spelled !== expectedSpelled) &&
-        !repeated(word, expectedStems, expectedSpelled)
-      ) {
-        flukes.push(JSON.stringify(word));
-      } else if (
-        !sameSet(stems, expectedStems) ||
-        spelled !== expectedSpelled
-      ) {
+      if (!sameSet(stems, expectedStems) || spelled !== expectedSpelled) {
         mismatches.push(
           `${JSON.stringify(word)}: stem ${JSON.stringify(
             stems,
@@ -250,13 +234,8 @@ describe('hunspell reader ≡ hunspell (nodehun) on cs_CZ', () => {
     console.log(
       `hunspell equivalence: ${words.length} inputs (${corpus.size} distinct corpus words ` +
         `and their case variants, ${ODD_INPUTS.length} odd inputs); hunspell accepts ` +
-        `${accepted} and stems ${stemmed}; mismatches: ${mismatches.length}` +
-        (flukes.length
-          ? `; nodehun did not repeat its answer for ${flukes.join(', ')}`
-          : ''),
+        `${accepted} and stems ${stemmed}; mismatches: ${mismatches.length}`,
     );
-    // A reference that contradicts itself often is no reference.
-    expect(flukes.length).toBeLessThanOrEqual(5);
     expect(mismatches.slice(0, 50)).toEqual([]);
     // Both sides really answered: a silent empty reader would not pass.
     expect(accepted).toBeGreaterThan(words.length / 4);
