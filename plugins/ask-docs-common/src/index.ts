@@ -6,3 +6,4 @@
 export * from './types';
 export * from './permissions';
 export * from './citations';
+export * from './scope';

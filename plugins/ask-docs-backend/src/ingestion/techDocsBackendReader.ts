@@ -1,5 +1,6 @@
 import { AuthService, DiscoveryService } from '@backstage/backend-plugin-api';
 import { Entity } from '@backstage/catalog-model';
+import { TECHDOCS_ANNOTATION } from '@backstage/plugin-techdocs-common';
 import { ResponseError } from '@backstage/errors';
 import {
   maxMarkupChars,
@@ -17,8 +18,6 @@ import {
   TechDocsSiteNotFoundError,
 } from './sources';
 import { techDocsTriplet } from './entityRow';
-
-export const TECHDOCS_REF_ANNOTATION = 'backstage.io/techdocs-ref';
 
 // A UTF-16 unit is at most 3 bytes of UTF-8: a page read to maxMarkupChars × 3 bytes gives the
 // parser all it would parse.
@@ -47,8 +46,7 @@ export class TechDocsBackendReader implements TechDocsReader {
   ) {}
 
   async getSite(entity: Entity): Promise<TechDocsSiteMetadata | undefined> {
-    if (!entity.metadata.annotations?.[TECHDOCS_REF_ANNOTATION])
-      return undefined;
+    if (!entity.metadata.annotations?.[TECHDOCS_ANNOTATION]) return undefined;
     const metadataRes = await this.fetch(entity, 'techdocs_metadata.json');
     if (metadataRes.status === 404) {
       await metadataRes.body?.cancel();

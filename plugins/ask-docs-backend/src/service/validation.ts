@@ -1,9 +1,9 @@
-import { parseEntityRef } from '@backstage/catalog-model';
 import { InputError } from '@backstage/errors';
 import {
   AnswerFeedback,
   AskRequest,
   isAnswerId,
+  normalizeScopeRef,
 } from '@askdocs/plugin-ask-docs-common';
 import { isStorableText } from '../database/storableText';
 import { spec } from '../schema/openapi';
@@ -53,25 +53,14 @@ export function parseAskRequest(
   };
 }
 
-/**
- * A scope's entity ref in full ("component:payments" is in namespace default), as typed
- * otherwise: the asker reads it back so, and retrieval compares refs without case. Without a kind
- * it names no entity: a 400, not a question answered from nothing.
- */
+/** A ref that names no entity is a 400, not a question answered from nothing. */
 function scopeRef(ref: string): string {
-  try {
-    const { kind, namespace, name } = parseEntityRef(ref, {
-      defaultNamespace: 'default',
-    });
-    return `${kind}:${namespace}/${name}`;
-  } catch {
-    throw new InputError(
-      `The scope's entity ref ${JSON.stringify(
-        ref.slice(0, 100),
-      )} is not one: ` +
-        'expected kind:namespace/name, e.g. component:default/payments',
-    );
-  }
+  const normalized = normalizeScopeRef(ref);
+  if (normalized) return normalized;
+  throw new InputError(
+    `The scope's entity ref ${JSON.stringify(ref.slice(0, 100))} is not one: ` +
+      'expected kind:namespace/name, e.g. component:default/payments',
+  );
 }
 
 /** A feedback body the store can hold. */

@@ -47,12 +47,14 @@ describe('entityScope', () => {
 });
 
 describe('followUpScope', () => {
-  it('keeps the refs the backend reads as entity refs, and nothing when none is left', () => {
+  it('keeps the refs the backend reads as entity refs (in full), nothing when none is left', () => {
     expect(
       followUpScope({
         entityRefs: ['component:default/payments', 'payments', 'api:ledger'],
       }),
-    ).toEqual({ entityRefs: ['component:default/payments', 'api:ledger'] });
+    ).toEqual({
+      entityRefs: ['component:default/payments', 'api:default/ledger'],
+    });
     expect(followUpScope({ entityRefs: ['payments'] })).toBeUndefined();
     expect(followUpScope({ entityRefs: [] })).toBeUndefined();
     expect(followUpScope(undefined)).toBeUndefined();

@@ -1,11 +1,11 @@
 import { parseEntityRef, stringifyEntityRef } from '@backstage/catalog-model';
 import type { CompoundEntityRef, Entity } from '@backstage/catalog-model';
+import { normalizeScopeRef } from '@askdocs/plugin-ask-docs-common';
 import type { AskScope } from '@askdocs/plugin-ask-docs-common';
-
-/** Names the entity whose TechDocs an entity's Docs tab shows (its pages are indexed there). */
-const TECHDOCS_EXTERNAL_ANNOTATION = 'backstage.io/techdocs-entity';
-/** Where an entity's own TechDocs are built from. */
-const TECHDOCS_REF_ANNOTATION = 'backstage.io/techdocs-ref';
+import {
+  TECHDOCS_ANNOTATION,
+  TECHDOCS_EXTERNAL_ANNOTATION,
+} from '@backstage/plugin-techdocs-common';
 
 /**
  * Whether the entity has docs to ask about, as the TechDocs plugin decides whether to show its
@@ -14,7 +14,7 @@ const TECHDOCS_REF_ANNOTATION = 'backstage.io/techdocs-ref';
 export function hasTechDocs(entity: Entity): boolean {
   const annotations = entity.metadata.annotations ?? {};
   return Boolean(
-    annotations[TECHDOCS_REF_ANNOTATION] ||
+    annotations[TECHDOCS_ANNOTATION] ||
       annotations[TECHDOCS_EXTERNAL_ANNOTATION],
   );
 }
@@ -38,14 +38,9 @@ export function entityScope(entity: Entity | CompoundEntityRef): AskScope {
  * undefined when none is left, as for an answer across all docs.
  */
 export function followUpScope(scope?: AskScope): AskScope | undefined {
-  const refs = (scope?.entityRefs ?? []).filter(ref => {
-    try {
-      parseEntityRef(ref, { defaultNamespace: 'default' });
-      return true;
-    } catch {
-      return false;
-    }
-  });
+  const refs = (scope?.entityRefs ?? []).flatMap(
+    ref => normalizeScopeRef(ref) ?? [],
+  );
   return refs.length ? { ...scope, entityRefs: refs } : undefined;
 }
 
