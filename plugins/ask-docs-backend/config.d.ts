@@ -177,6 +177,13 @@ export interface Config {
        * serves; an instance on the fallback keeps its configured model's too.
        */
       unusedModelDays?: number;
+      /**
+       * An entity the catalog no longer lists is hidden at once; its documents, chunks and
+       * vectors are deleted by the first ingestion run this many days later (default 1; 0: by
+       * the run that misses it). One that comes back within that time is not read and
+       * embedded again (a catalog provider's bad hour does not cost a re-index).
+       */
+      removedEntityDays?: number;
     };
     llm?: {
       /**

@@ -176,6 +176,7 @@ export const askDocsPlugin = createBackendPlugin({
           maxChunkChars: settings.ingestion.maxChunkChars,
           concurrency: settings.ingestion.concurrency,
           metrics,
+          removedEntityDays: settings.retention.removedEntityDays,
         });
         await store.failAbandonedRuns(defaultRunLease.staleAfterMs);
 

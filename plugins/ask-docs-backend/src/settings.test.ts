@@ -14,7 +14,7 @@ describe('visibility sync and retention settings', () => {
       'defaults: sync every 30 s, stale after 90 s, chunk versions kept 90 days',
       {},
       { enabled: true, frequency: { seconds: 30 }, maxStalenessSeconds: 90 },
-      { chunkVersionsDays: 90, unusedModelDays: 7 },
+      { chunkVersionsDays: 90, unusedModelDays: 7, removedEntityDays: 1 },
     ],
     [
       'reads configured values',
@@ -24,10 +24,14 @@ describe('visibility sync and retention settings', () => {
           maxStaleness: { minutes: 1 },
           enabled: false,
         },
-        retention: { chunkVersionsDays: 30, unusedModelDays: 2 },
+        retention: {
+          chunkVersionsDays: 30,
+          unusedModelDays: 2,
+          removedEntityDays: 0,
+        },
       },
       { enabled: false, frequency: { seconds: 10 }, maxStalenessSeconds: 60 },
-      { chunkVersionsDays: 30, unusedModelDays: 2 },
+      { chunkVersionsDays: 30, unusedModelDays: 2, removedEntityDays: 0 },
     ],
   ])('%s', (_name, askDocs, visibilitySync, retention) => {
     const settings = read(askDocs);
@@ -58,6 +62,10 @@ describe('visibility sync and retention settings', () => {
     for (const unusedModelDays of [-1, 0, 0.5])
       expect(() => read({ retention: { unusedModelDays } })).toThrow(
         /unusedModelDays: expected a number from 1 to 3650/,
+      );
+    for (const removedEntityDays of [-1, 3651])
+      expect(() => read({ retention: { removedEntityDays } })).toThrow(
+        /removedEntityDays: expected a number from 0 to 3650/,
       );
   });
 });
@@ -107,7 +115,11 @@ describe('readAskDocsConfig', () => {
         frequency: { seconds: 30 },
         maxStalenessSeconds: 90,
       },
-      retention: { chunkVersionsDays: 90, unusedModelDays: 7 },
+      retention: {
+        chunkVersionsDays: 90,
+        unusedModelDays: 7,
+        removedEntityDays: 1,
+      },
       llm: undefined,
       modelQuota: undefined,
       answer: {
@@ -705,7 +717,7 @@ const EVERY_KEY: JsonObject = {
     frequency: { seconds: 10, minutes: 1 },
     maxStaleness: { seconds: 30, minutes: 2 },
   },
-  retention: { chunkVersionsDays: 7, unusedModelDays: 3 },
+  retention: { chunkVersionsDays: 7, unusedModelDays: 3, removedEntityDays: 2 },
   llm: {
     baseUrl: 'http://x/v1',
     apiKey: 'k',

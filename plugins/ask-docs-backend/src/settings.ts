@@ -180,6 +180,8 @@ export interface AskDocsConfig {
     chunkVersionsDays: number;
     /** Vectors of a model no instance has run for this long are deleted. */
     unusedModelDays: number;
+    /** An entity no longer in the catalog is hidden at once and deleted after this long. */
+    removedEntityDays: number;
   };
   /** Undefined when no model is configured (section, model or apiKey missing). */
   llm: ChatModelOptions | undefined;
@@ -729,6 +731,8 @@ export function readAskDocsConfig(config: Config): AskDocsConfig {
       // delete the vectors a slow or briefly stopped instance still serves.
       unusedModelDays:
         inRange(config, 'retention.unusedModelDays', 1, 3650) ?? 7,
+      removedEntityDays:
+        inRange(config, 'retention.removedEntityDays', 0, 3650) ?? 1,
     },
     llm,
     modelQuota: readModelQuota(config, answer),

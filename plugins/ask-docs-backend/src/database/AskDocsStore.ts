@@ -187,6 +187,8 @@ export interface AskDocsStore {
   syncEntityAttributes(entities: EntityRow[], asOf: Date): Promise<number>;
   /** Hides stored entities missing from a complete listing started at `asOf`; returns how many. */
   hideEntitiesNotListed(listedRefs: string[], asOf: Date): Promise<number>;
+  /** Stored entities hidden since `noLaterThan` or earlier. */
+  entitiesHiddenSince(noLaterThan: Date): Promise<string[]>;
   /** Records a complete successful listing started at `asOf`. */
   recordVisibilitySync(asOf: Date): Promise<void>;
   /** Turns the freshness guard on with this bound, or off with undefined. */

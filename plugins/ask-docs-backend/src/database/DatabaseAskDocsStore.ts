@@ -143,6 +143,12 @@ export class DatabaseAskDocsStore implements AskDocsStore {
       });
   }
 
+  async entitiesHiddenSince(noLaterThan: Date): Promise<string[]> {
+    return this.db('ask_docs_entities')
+      .where('deleted_at', '<=', noLaterThan)
+      .pluck('entity_ref');
+  }
+
   async recordVisibilitySync(asOf: Date): Promise<void> {
     await this.db.raw(
       `INSERT INTO ask_docs_visibility_sync (id, last_success_at) VALUES (1, ?)

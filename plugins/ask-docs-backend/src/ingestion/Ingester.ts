@@ -61,6 +61,12 @@ export interface IngesterOptions {
   runLease?: RunLease;
   /** Counts each run of this instance that ends (outcome, duration, pages, chunks, errors). */
   metrics?: AskDocsMetrics;
+  /**
+   * Days an entity the catalog no longer lists stays in the index, hidden, before its chunks
+   * are deleted (`askDocs.retention.removedEntityDays`); unset: 0, deleted by the run that
+   * misses it.
+   */
+  removedEntityDays?: number;
 }
 
 /**
@@ -104,6 +110,8 @@ export const emptyProgress = (): RunProgress => ({
 
 /** Failed pages of a site none of whose pages was read, after which the rest is not tried. */
 export const SITE_DOWN_AFTER_FAILURES = 5;
+
+const DAY_MS = 86_400_000;
 
 /** An entity's site key as this run read it (when it read the site's pages) and as stored. */
 interface SiteKey {
@@ -316,10 +324,30 @@ export class Ingester {
         });
         logger.error(`ask-docs: ${progress.errors.at(-1)!.message}`);
       } else {
-        progress.chunksDeleted += await store.deleteEntities(gone, {
+        // Hidden at once; deleted once hidden for removedEntityDays, so that an entity a catalog
+        // provider drops for an hour comes back without its pages read and embedded again.
+        await store.hideEntitiesNotListed([...seen], listedAt);
+        const expired = new Set(
+          await store.entitiesHiddenSince(
+            new Date(
+              listedAt.getTime() - (this.o.removedEntityDays ?? 0) * DAY_MS,
+            ),
+          ),
+        );
+        const deleting = gone.filter(ref => expired.has(ref));
+        progress.chunksDeleted += await store.deleteEntities(deleting, {
           runId,
           listedAt,
         });
+        if (deleting.length < gone.length) {
+          logger.info(
+            `ask-docs: ${
+              gone.length - deleting.length
+            } entities the catalog no longer ` +
+              'lists are hidden; their chunks are deleted after ' +
+              `askDocs.retention.removedEntityDays (${this.o.removedEntityDays})`,
+          );
+        }
         if (!this.attributesFailed) await store.recordVisibilitySync(listedAt);
       }
       if (

@@ -20,7 +20,10 @@ export interface MaintenanceOptions {
   logger: LoggerService;
   settings: {
     answer: Pick<AnswerSettings, 'retentionDays'>;
-    retention: AskDocsConfig['retention'];
+    retention: Pick<
+      AskDocsConfig['retention'],
+      'chunkVersionsDays' | 'unusedModelDays'
+    >;
     embeddings: Pick<EmbeddingSettings, 'provider' | 'model'>;
   };
   /** The model this instance embeds with (the fallback's id when it fell back). */
