@@ -263,7 +263,9 @@ export type ModelFailureReason =
   | 'bad_response'
   | 'incomplete'
   | 'context_too_large'
-  | 'rejected';
+  | 'rejected'
+  /** Not called: it failed every call for a while, and is tried again after a pause. */
+  | 'circuit_open';
 
 /**
  * `GET /health`: only `status` for an anonymous caller (a load balancer's probe); the rest for a

@@ -412,4 +412,45 @@ describe('chat model against a fake OpenAI server', () => {
     expect(controller.signal.aborted).toBe(true);
     expect(fake.calls).toBe(1);
   });
+
+  it('stops calling a model that failed every call for a while, and tries it again', async () => {
+    let clock = 0;
+    const breaking = createChatModelFromOptions(
+      {
+        baseUrl: fake.baseUrl,
+        apiKey: 'test-key',
+        model: 'fake-model',
+        timeoutMs: 2000,
+        maxRetries: 0,
+        temperature: 0,
+      },
+      {
+        breaker: {
+          failures: 3,
+          minOutageMs: 30_000,
+          pauseMs: 60_000,
+          maxPauseMs: 60_000,
+        },
+        now: () => clock,
+      },
+    );
+    fake.setBehaviour(() => ({ status: 502 }));
+    for (let i = 0; i < 3; i++) {
+      await failure(breaking.complete(messages));
+      clock += 15_000;
+    }
+    expect(fake.calls).toBe(3);
+    const skipped = await failure(breaking.complete(messages));
+    expect(skipped.reason).toBe('circuit_open');
+    expect(skipped.details.attempts).toBe(0);
+    expect(fake.calls).toBe(3); // no request
+    // /health still names the failure that opened it.
+    expect(breaking.lastFailure?.()?.reason).toBe('server_error');
+
+    clock += 60_000;
+    fake.setBehaviour(() => 'Back again.');
+    await expect(breaking.complete(messages)).resolves.toBe('Back again.');
+    await expect(breaking.complete(messages)).resolves.toBe('Back again.');
+    expect(fake.calls).toBe(5);
+  });
 });

@@ -8,6 +8,11 @@ import type { ModelFailureReason } from '@askdocs/plugin-ask-docs-common';
 import type { LoggerService } from '@backstage/backend-plugin-api';
 import { CustomErrorBase } from '@backstage/errors';
 import { readAskDocsConfig } from '../settings';
+import {
+  DEFAULT_MODEL_BREAKER,
+  ModelBreaker,
+  ModelBreakerOptions,
+} from './modelBreaker';
 import type {
   ChatCompleteOptions,
   ChatMessage,
@@ -77,8 +82,19 @@ export function createChatModel(
 
 export function createChatModelFromOptions(
   options: ChatModelOptions,
-  deps: { logger?: LoggerService } = {},
+  deps: {
+    logger?: LoggerService;
+    /** When calls stop while the model is down (modelBreaker.ts); `now` for tests. */
+    breaker?: ModelBreakerOptions;
+    now?: () => number;
+  } = {},
 ): ChatModel {
+  const now = deps.now ?? Date.now;
+  const breaker = new ModelBreaker(
+    deps.breaker ?? DEFAULT_MODEL_BREAKER,
+    now,
+    deps.logger,
+  );
   const client = new OpenAI({
     apiKey: options.apiKey,
     baseURL: options.baseUrl,
@@ -197,54 +213,78 @@ export function createChatModelFromOptions(
       maxRetries: options.maxRetries,
     },
     lastFailure: () => lastFailure,
-    async complete(
-      messages: ChatMessage[],
-      { signal, onDelta }: ChatCompleteOptions = {},
-    ) {
-      let streamed = false;
-      const forward = onDelta
-        ? (text: string) => {
-            streamed = true;
-            onDelta(text);
-          }
-        : undefined;
-      for (let attemptNo = 1; ; attemptNo++) {
-        try {
-          const text = await attempt(messages, signal, forward);
-          lastFailure = undefined;
-          return text;
-        } catch (error) {
-          if (signal?.aborted) throw signal.reason ?? error;
-          const failure =
-            error instanceof ModelUnavailableError
-              ? error
-              : classifyModelError(error);
-          failure.details.attempts = attemptNo;
-          const { retryAfterMs } = failure.details;
-          const wait = Math.min(
-            retryAfterMs ?? 250 * 2 ** (attemptNo - 1),
-            MAX_BACKOFF_MS,
-          );
-          // Text already streamed to the asker cannot be taken back, so no retry after it; nor
-          // before a server's Retry-After longer than we wait (an early retry is refused again).
-          if (
-            !isRetryable(failure) ||
-            streamed ||
-            attemptNo > options.maxRetries ||
-            (retryAfterMs !== undefined && retryAfterMs > MAX_BACKOFF_MS)
-          ) {
-            lastFailure = { reason: failure.reason, at: new Date() };
-            throw failure;
-          }
-          deps.logger?.warn(
-            `Language model call failed (${failure.reason}: ${failure.message}); retrying in ` +
-              `${wait} ms`,
-          );
-          await sleep(wait, signal);
-        }
+    async complete(messages: ChatMessage[], callOptions?: ChatCompleteOptions) {
+      const admitted = breaker.admit();
+      if ('skipUntil' in admitted) {
+        // Not a failure of this call: lastFailure keeps the one that opened the breaker.
+        throw new ModelUnavailableError(
+          'Not called: the model failed its last calls; it is tried again after ' +
+            admitted.skipUntil.toISOString(),
+          'circuit_open',
+          { attempts: 0 },
+        );
+      }
+      const startedAt = now();
+      try {
+        const text = await completeWithRetries(messages, callOptions);
+        breaker.record(undefined, startedAt, admitted.probe);
+        return text;
+      } catch (error) {
+        if (error instanceof ModelUnavailableError)
+          breaker.record(error.reason, startedAt, admitted.probe);
+        else if (admitted.probe) breaker.abandoned(); // the asker left mid-probe
+        throw error;
       }
     },
   };
+
+  async function completeWithRetries(
+    messages: ChatMessage[],
+    { signal, onDelta }: ChatCompleteOptions = {},
+  ): Promise<string> {
+    let streamed = false;
+    const forward = onDelta
+      ? (text: string) => {
+          streamed = true;
+          onDelta(text);
+        }
+      : undefined;
+    for (let attemptNo = 1; ; attemptNo++) {
+      try {
+        const text = await attempt(messages, signal, forward);
+        lastFailure = undefined;
+        return text;
+      } catch (error) {
+        if (signal?.aborted) throw signal.reason ?? error;
+        const failure =
+          error instanceof ModelUnavailableError
+            ? error
+            : classifyModelError(error);
+        failure.details.attempts = attemptNo;
+        const { retryAfterMs } = failure.details;
+        const wait = Math.min(
+          retryAfterMs ?? 250 * 2 ** (attemptNo - 1),
+          MAX_BACKOFF_MS,
+        );
+        // Text already streamed to the asker cannot be taken back, so no retry after it; nor
+        // before a server's Retry-After longer than we wait (an early retry is refused again).
+        if (
+          !isRetryable(failure) ||
+          streamed ||
+          attemptNo > options.maxRetries ||
+          (retryAfterMs !== undefined && retryAfterMs > MAX_BACKOFF_MS)
+        ) {
+          lastFailure = { reason: failure.reason, at: new Date() };
+          throw failure;
+        }
+        deps.logger?.warn(
+          `Language model call failed (${failure.reason}: ${failure.message}); retrying in ` +
+            `${wait} ms`,
+        );
+        await sleep(wait, signal);
+      }
+    }
+  }
 }
 
 /** Whether each event stream fetchNotingDone passed on has sent its closing `data: [DONE]`. */

@@ -53,6 +53,7 @@ const UNSERVED_MODEL_CALLS: ModelFailureReason[] = [
   'rate_limited',
   'server_error',
   'connection',
+  'circuit_open',
 ];
 
 const NOT_NEWER_SQL =

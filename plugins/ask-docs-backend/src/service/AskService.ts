@@ -377,7 +377,8 @@ export class AskService {
         throw e;
       }
       const { retrieval, result } = run;
-      if (result.modelError) {
+      // Skipped calls are not logged one by one: the breaker logs when it opens and closes.
+      if (result.modelError && result.modelError.reason !== 'circuit_open') {
         // A refused request (bad key, unknown model) fails every question until an operator
         // acts; a prompt over the model's context window fails the long ones.
         const { reason, message } = result.modelError;

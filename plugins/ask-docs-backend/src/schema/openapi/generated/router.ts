@@ -1053,6 +1053,7 @@ export const spec = {
                       'incomplete',
                       'context_too_large',
                       'rejected',
+                      'circuit_open',
                     ],
                   },
                   at: {
