@@ -15,6 +15,8 @@ import {
 export interface EntityRow extends Omit<AskDocsEntityAttributes, 'spec'> {
   spec: Record<string, unknown>;
   etag: string;
+  /** The catalog's `metadata.uid`: another uid under the same ref is another entity. */
+  uid?: string;
 }
 
 export interface DocumentRow {
@@ -197,6 +199,17 @@ export interface AskDocsStore {
   ): Promise<void>;
   visibilitySyncState(): Promise<VisibilitySyncState>;
   listEntityRefs(): Promise<string[]>;
+  /**
+   * Deletes the stored entity under `entityRef` (documents, chunks, vectors, postings) when it
+   * has another catalog uid than `uid`: one deleted and registered again is another entity,
+   * whose owner must not see the old one's docs. Not a row a listing newer than `asOf` wrote;
+   * with `runId`, only while that run is running (as deleteEntities). Returns chunks deleted.
+   */
+  deleteReplacedEntity(
+    entityRef: string,
+    uid: string,
+    guard: { asOf: Date; runId?: number },
+  ): Promise<number>;
   /**
    * Deletes the entities with their documents, chunks, vectors and postings. With `guard`, only
    * while the run is still running (else RunTakenOverError, nothing deleted), and not an entity

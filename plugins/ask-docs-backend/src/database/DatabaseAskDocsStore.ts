@@ -104,13 +104,20 @@ export class DatabaseAskDocsStore implements AskDocsStore {
         'entity_ref',
         entities.map(e => e.entityRef),
       )
-      .select('entity_ref', 'attributes_hash', 'deleted_at');
+      .select('entity_ref', 'attributes_hash', 'deleted_at', 'entity_uid');
     const byRef = new Map(stored.map(r => [r.entity_ref, r]));
     let changed = 0;
     for (const e of entities) {
       const row = byRef.get(e.entityRef);
       if (!row) continue; // not indexed (yet): ingestion adds it with its documents
-      const { etag: _etag, ...columns } = entityColumns(e);
+      if (e.uid && row.entity_uid && e.uid !== row.entity_uid) {
+        // Another entity under the same ref: the old one's content goes, ingestion adds the new.
+        if (await this.deleteReplacedEntity(e.entityRef, e.uid, { asOf }))
+          changed += 1;
+        continue;
+      }
+      // The uid is ingestion's to write, with the documents it belongs to.
+      const { etag: _etag, entity_uid: _uid, ...columns } = entityColumns(e);
       if (
         row.attributes_hash === columns.attributes_hash &&
         row.deleted_at === null
@@ -187,6 +194,33 @@ export class DatabaseAskDocsStore implements AskDocsStore {
   async listEntityRefs(): Promise<string[]> {
     const rows = await this.db('ask_docs_entities').select('entity_ref');
     return rows.map(r => r.entity_ref);
+  }
+
+  async deleteReplacedEntity(
+    entityRef: string,
+    uid: string,
+    guard: { asOf: Date; runId?: number },
+  ): Promise<number> {
+    const replaced = (q: Knex.QueryBuilder) =>
+      q
+        .where('entity_ref', entityRef)
+        .whereNotNull('entity_uid')
+        .whereNot('entity_uid', uid);
+    // The common case, the same entity, costs one read and no transaction.
+    if (!(await replaced(this.db('ask_docs_entities')).first('entity_ref')))
+      return 0;
+    return this.deleteWithChunks(
+      'ask_docs_entities',
+      'entity_ref',
+      [entityRef],
+      async tx => {
+        if (guard.runId !== undefined)
+          await renewInTransaction(tx, guard.runId);
+        return replaced(tx('ask_docs_entities'))
+          .where(listedNoLaterThan(guard.asOf))
+          .pluck('entity_ref');
+      },
+    );
   }
 
   async deleteEntities(

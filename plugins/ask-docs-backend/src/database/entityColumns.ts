@@ -6,10 +6,10 @@ import { EntityRow } from './AskDocsStore';
 
 /**
  * Hash of everything visibility and the entity row show (not the etag, which changes with any
- * edit, a description too): the attribute sync rewrites a row only when this changes.
+ * edit, a description too; not the uid, which names the entity): the attribute sync rewrites a row only when this changes.
  */
 export function attributesHash(e: EntityRow): string {
-  const { etag: _etag, ...attributes } = e;
+  const { etag: _etag, uid: _uid, ...attributes } = e;
   return createHash('sha256').update(stableJson(attributes)).digest('hex');
 }
 
@@ -49,6 +49,7 @@ export function entityColumns(e: EntityRow) {
     annotations: JSON.stringify(e.annotations),
     spec: JSON.stringify(e.spec),
     etag: e.etag,
+    entity_uid: e.uid ?? null,
     ref_key: keys.refKey,
     kind_key: keys.kindKey,
     namespace_key: keys.namespaceKey,

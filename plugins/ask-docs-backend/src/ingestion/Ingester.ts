@@ -412,6 +412,13 @@ export class Ingester {
   ): Promise<{ finished: Promise<void> }> {
     const { store, embedder } = this.o;
     const row = entityRow(entity);
+    if (row.uid) {
+      progress.chunksDeleted += await store.deleteReplacedEntity(
+        row.entityRef,
+        row.uid,
+        { asOf: listedAt, runId },
+      );
+    }
     await store.upsertEntity(row, { asOf: listedAt }).catch(e => {
       this.attributesFailed = true;
       throw e;

@@ -29,6 +29,7 @@ export function entityRow(entity: Entity): EntityRow {
     annotations: entity.metadata.annotations ?? {},
     spec: (entity.spec as Record<string, unknown>) ?? {},
     etag: entity.metadata.etag ?? entity.metadata.uid ?? '',
+    ...(entity.metadata.uid ? { uid: entity.metadata.uid } : {}),
   };
 }
 

@@ -1,28 +1,34 @@
 /*
  * An entity the catalog no longer lists is hidden at once and deleted only after
  * `removedEntityDays`: one that comes back meanwhile (a catalog provider's bad hour) is visible
- * again without a page read or embedded anew.
+ * again without a page read or embedded anew. One registered again under the same ref (another
+ * uid) is another entity: the old one's content is deleted, never shown under the new one.
  */
 import http from 'http';
-import { mockCredentials } from '@backstage/backend-test-utils';
+import { mockCredentials, mockServices } from '@backstage/backend-test-utils';
 import { Entity } from '@backstage/catalog-model';
+import { DatabaseAskDocsStore } from '../database/DatabaseAskDocsStore';
 import { visibleChunks } from '../database/visibilityPredicate';
 import { resolveVisibility } from '../permissions';
 import { catalogComponent } from '../testUtils/catalogComponent';
-import { fakePermissions } from '../testUtils/fakePermissions';
+import { cond, fakePermissions } from '../testUtils/fakePermissions';
 import { startTechDocsIngestion } from '../testUtils/techDocsServer';
+import { EntityAttributeSync } from './attributeSync';
 import type { EntitySource } from './sources';
 
 const BASE_PATH = '/api/techdocs';
 const GUIDE = 'component:default/guide';
 const OTHER = 'component:default/other';
 
-const site = (name: string): Entity =>
-  catalogComponent(name, {
-    owner: 'group:default/docs',
+const site = (name: string, uid?: string, owner = 'group:default/docs') => {
+  const entity: Entity = catalogComponent(name, {
+    owner,
     type: 'documentation',
     annotations: { 'backstage.io/techdocs-ref': 'dir:.' },
   });
+  if (uid) entity.metadata.uid = uid;
+  return entity;
+};
 
 describe('entities removed from the catalog', () => {
   let ingestion: Awaited<ReturnType<typeof startTechDocsIngestion>>;
@@ -73,10 +79,20 @@ describe('entities removed from the catalog', () => {
     expect(progress.errors).toEqual([]);
     return progress;
   };
-  /** Entities whose chunks a user allowed everything sees. */
-  const visible = async () => {
+  /** Entities whose chunks a user sees: allowed everything, or what `owner` owns. */
+  const visible = async (owner?: string) => {
     const visibility = await resolveVisibility({
-      permissions: fakePermissions({}),
+      permissions: fakePermissions(
+        owner
+          ? {
+              catalog: {
+                conditions: cond('catalog-entity', 'IS_ENTITY_OWNER', {
+                  claims: [owner],
+                }),
+              },
+            }
+          : {},
+      ),
       credentials: mockCredentials.user('user:default/someone'),
     });
     const rows = await visibleChunks(ingestion.db.knex, visibility).distinct(
@@ -140,6 +156,49 @@ describe('entities removed from the catalog', () => {
     await run(1);
     expect(reads).toEqual(['guide/index.html']);
     expect(await visible()).toEqual([GUIDE, OTHER]);
+  });
+
+  it('deletes the content of an entity registered again under its ref, in the sync or a run', async () => {
+    const sync = new EntityAttributeSync({
+      store: new DatabaseAskDocsStore(ingestion.db.knex),
+      entities: catalog,
+      logger: mockServices.logger.mock(),
+    });
+    listed = [site('guide', 'uid-1', 'group:default/team-a'), site('other')];
+    await run(1);
+    expect(await visible('group:default/team-a')).toEqual([GUIDE]);
+    // The same entity again: nothing deleted, nothing read.
+    expect(await sync.run()).toMatchObject({ updated: 0, hidden: 0 });
+    await run(1);
+    expect(reads).toEqual([]);
+
+    // Deleted and registered again by another team: the sync deletes the old content at once,
+    // and the new owner sees none of it.
+    listed = [site('guide', 'uid-2', 'group:default/team-b'), site('other')];
+    expect(await sync.run()).toMatchObject({ updated: 1 });
+    expect(await stored()).toEqual([OTHER]);
+    expect(await visible('group:default/team-b')).toEqual([]);
+    await run(1);
+    expect(reads).toEqual(['guide/index.html']);
+    expect(await visible('group:default/team-b')).toEqual([GUIDE]);
+    expect(await visible('group:default/team-a')).toEqual([]);
+
+    // Without a sync in between (or with it off), the run finds the other uid itself.
+    listed = [site('guide', 'uid-3', 'group:default/team-c'), site('other')];
+    const progress = await run(1);
+    expect(progress.chunksDeleted).toBeGreaterThan(0);
+    expect(reads).toEqual(['guide/index.html']);
+    expect(await visible('group:default/team-b')).toEqual([]);
+    expect(await visible('group:default/team-c')).toEqual([GUIDE]);
+
+    // Hidden within the grace period, then registered again: read anew, not shown unread.
+    listed = [site('other')];
+    await run(1);
+    listed = [site('guide', 'uid-4', 'group:default/team-d'), site('other')];
+    await run(1);
+    expect(reads).toEqual(['guide/index.html']);
+    expect(await visible('group:default/team-c')).toEqual([]);
+    expect(await visible('group:default/team-d')).toEqual([GUIDE]);
   });
 
   it('deletes it in the run that misses it when no grace period is set', async () => {
