@@ -63,7 +63,7 @@ describe('ModelBreaker', () => {
     expect(call(breaker, undefined)).toBe('called');
   });
 
-  it('lets one probe through after the pause; its failure doubles the pause, its success closes', () => {
+  it('lets one probe through after the pause: failing doubles the pause, success closes', () => {
     const breaker = make();
     for (let i = 0; i < 3; i++) call(breaker, 'connection', 15_000);
     clock += 30_000;
@@ -85,7 +85,7 @@ describe('ModelBreaker', () => {
     expect(call(breaker, undefined)).toBe('called');
   });
 
-  it('lets another call probe when the probe is abandoned, and ignores calls admitted before', () => {
+  it('lets another call probe for an abandoned probe; ignores calls admitted before', () => {
     const breaker = make();
     const early = breaker.admit();
     for (let i = 0; i < 3; i++) call(breaker, 'timeout', 15_000);

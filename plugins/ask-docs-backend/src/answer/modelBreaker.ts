@@ -12,7 +12,7 @@ const DOWN: ReadonlySet<ModelFailureReason> = new Set([
 export interface ModelBreakerOptions {
   /** Calls in a row that failed as DOWN before the breaker opens. */
   failures: number;
-  /** ... and for at least this long (from the first one's start): a burst of errors is no outage. */
+  /** ... over at least this long (from the first one's start): a burst of errors is no outage. */
   minOutageMs: number;
   /** The first pause; each failed probe doubles it, up to maxPauseMs. */
   pauseMs: number;
@@ -106,7 +106,9 @@ export class ModelBreaker {
     const since = new Date(this.firstFailedStart ?? this.now()).toISOString();
     this.logger?.warn(
       `ask-docs: the language model is not serving (${reason}; calls failing since ${since}): ` +
-        `asks get the evidence without calling it for ${this.pause / 1000} s, then one call ` +
+        `asks get the evidence without calling it for ${
+          this.pause / 1000
+        } s, then one call ` +
         'tries it again',
     );
   }

@@ -6,7 +6,8 @@ import { EntityRow } from './AskDocsStore';
 
 /**
  * Hash of everything visibility and the entity row show (not the etag, which changes with any
- * edit, a description too; not the uid, which names the entity): the attribute sync rewrites a row only when this changes.
+ * edit, a description too; not the uid, which names the entity): the attribute sync rewrites a
+ * row only when this changes.
  */
 export function attributesHash(e: EntityRow): string {
   const { etag: _etag, uid: _uid, ...attributes } = e;

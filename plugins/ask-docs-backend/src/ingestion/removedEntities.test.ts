@@ -158,7 +158,7 @@ describe('entities removed from the catalog', () => {
     expect(await visible()).toEqual([GUIDE, OTHER]);
   });
 
-  it('deletes the content of an entity registered again under its ref, in the sync or a run', async () => {
+  it('deletes the content of an entity registered again under its ref (sync or run)', async () => {
     const sync = new EntityAttributeSync({
       store: new DatabaseAskDocsStore(ingestion.db.knex),
       entities: catalog,
