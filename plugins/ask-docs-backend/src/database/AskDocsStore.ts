@@ -225,8 +225,16 @@ export interface AskDocsStore {
   ): Promise<Map<string, StoredDocumentState>>;
   /** What the entity's TechDocs site was last ingested from in full (Ingester's site key). */
   techDocsSiteKey(entityRef: string): Promise<string | undefined>;
-  /** Records it after a run ingested the whole site without an error; undefined clears it. */
-  setTechDocsSiteKey(entityRef: string, key: string | undefined): Promise<void>;
+  /**
+   * Records it after a run ingested the whole site without an error; undefined clears it. With
+   * `guard`, only while the run is running (RunTakenOverError otherwise): a run taken over must
+   * not name its build for the pages a newer run wrote.
+   */
+  setTechDocsSiteKey(
+    entityRef: string,
+    key: string | undefined,
+    guard?: { runId: number },
+  ): Promise<void>;
   /** The content hashes of a document's current chunks, in page order (any model). */
   chunkContentHashes(documentId: string): Promise<string[]>;
   /** Chunk ids whose current text already has a vector of this model. */

@@ -254,10 +254,14 @@ export class DatabaseAskDocsStore implements AskDocsStore {
   async setTechDocsSiteKey(
     entityRef: string,
     key: string | undefined,
+    guard?: { runId: number },
   ): Promise<void> {
-    await this.db('ask_docs_entities')
-      .where('entity_ref', entityRef)
-      .update({ techdocs_site_key: key ?? null });
+    await this.db.transaction(async tx => {
+      if (guard) await renewInTransaction(tx, guard.runId);
+      await tx('ask_docs_entities')
+        .where('entity_ref', entityRef)
+        .update({ techdocs_site_key: key ?? null });
+    });
   }
 
   async documentStates(

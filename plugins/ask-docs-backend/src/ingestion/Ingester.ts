@@ -22,6 +22,8 @@ import {
 } from '../language';
 import { entityRow, entityUrl, techDocsUrl } from './entityRow';
 import {
+  DEFAULT_MAX_CHUNK_CHARS,
+  DEFAULT_MAX_PAGE_CHARS,
   ParsedPage,
   chunkSections,
   documentIdFor,
@@ -134,6 +136,8 @@ export class Ingester {
   private running: Promise<RunProgress> | undefined;
   /** Titles seen in the current run, to warn about duplicates (decision record 0003). */
   private titles = new Map<string, string>();
+  /** Pages embedded (before their batch is written): progress the lease counts. */
+  private pagesEmbedded = 0;
   /**
    * The analysis the postings are made with now; documents stored under another are re-analysed.
    */
@@ -238,6 +242,7 @@ export class Ingester {
       lease,
       logger,
       progress,
+      () => this.pagesEmbedded,
       this.signal,
     );
     try {
@@ -459,6 +464,7 @@ export class Ingester {
           await store.setTechDocsSiteKey(
             row.entityRef,
             whole ? siteKey.read : undefined,
+            { runId },
           );
       }
     });
@@ -469,19 +475,28 @@ export class Ingester {
    * What a site's pages are ingested from: its build and everything that makes chunks, keys and
    * vectors of them. Undefined for a site whose metadata names no build.
    */
-  private siteKey(site: TechDocsSiteMetadata): string | undefined {
+  private siteKey(
+    site: TechDocsSiteMetadata,
+    row: EntityRow,
+  ): string | undefined {
     if (!site.build) return undefined;
+    // The values in effect, defaults resolved: a release that changes a default re-reads.
     return sha256Hex(
       JSON.stringify({
         build: site.build,
         siteName: site.siteName,
         pages: site.pages,
         parser: PARSER_VERSION,
-        maxChunkChars: this.o.maxChunkChars ?? null,
-        maxPageChars: this.o.maxPageChars ?? null,
+        maxChunkChars: this.o.maxChunkChars ?? DEFAULT_MAX_CHUNK_CHARS,
+        maxPageChars: this.o.maxPageChars ?? DEFAULT_MAX_PAGE_CHARS,
         analysis: this.signature,
         model: this.o.embedder.modelId,
-        legacyPaths: this.o.legacyUseCaseSensitiveTripletPaths ?? false,
+        // The pages' portal links (an entity renamed in case only keeps its ref).
+        docsPath: techDocsUrl(
+          row,
+          '',
+          this.o.legacyUseCaseSensitiveTripletPaths,
+        ),
       }),
     );
   }
@@ -539,14 +554,26 @@ export class Ingester {
       for (const [id, _] of states) keep.add(id);
       site = undefined;
     }
-    const read = site && this.siteKey(site);
+    const read = site && this.siteKey(site, row);
     const stored =
       read === undefined
         ? undefined
         : await this.o.store.techDocsSiteKey(row.entityRef);
     const catalogId = documentIdFor(row.entityRef, 'catalog', '');
     const pagesStored = [...states.keys()].filter(id => id !== catalogId);
-    if (site && read !== undefined && read === stored && pagesStored.length) {
+    // And every page as this run would leave it (vectors of the model, postings of the analysis):
+    // a key that outlived a model's vectors (retired meanwhile) must not keep pages unsearchable.
+    const pagesCurrent = pagesStored.every(id => {
+      const state = states.get(id)!;
+      return state.embedded && state.analysisSignature === this.signature;
+    });
+    if (
+      site &&
+      read !== undefined &&
+      read === stored &&
+      pagesStored.length &&
+      pagesCurrent
+    ) {
       for (const id of pagesStored) {
         keep.add(id);
         // Still titles of this index, for the duplicate warning of other entities' pages.
@@ -763,6 +790,7 @@ export class Ingester {
         toEmbed.map(c => `${c.sectionPath}\n${c.text}`),
       );
       toEmbed.forEach((c, i) => vectors.set(c.chunkId, out[i]));
+      this.pagesEmbedded += 1;
     }
 
     // Written again with the same chunk texts (a renamed anchor, a new chunk size that cut the
@@ -857,15 +885,23 @@ class RunHeartbeat {
     lease: RunLease,
     private readonly logger: LoggerService,
     progress: RunProgress,
+    /** Work done that progress does not count yet (pages embedded, their batch not written). */
+    pending: () => number,
     private readonly signal?: AbortSignal,
   ) {
     this.timer = setInterval(() => {
       const activity =
-        progress.pagesDone + progress.entitiesDone + progress.errors.length;
+        progress.pagesDone +
+        progress.entitiesDone +
+        progress.errors.length +
+        pending();
       if (activity === this.lastActivity && !this.unconditional) return;
       this.lastActivity = activity;
-      // A lost lease shows at the next renew(), before the next entity.
-      this.renew().catch(() => {});
+      // A lost lease shows at the next renew(), before the next entity. The progress goes with
+      // it: a site of thousands of pages is one entity, and the panel would show it frozen.
+      this.renew()
+        .then(() => store.updateRun(runId, progress))
+        .catch(() => {});
     }, lease.heartbeatMs);
     this.timer.unref?.();
   }

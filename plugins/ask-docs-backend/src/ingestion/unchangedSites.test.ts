@@ -130,6 +130,26 @@ describe('unchanged sites', () => {
     expect(reads).toEqual([]);
   });
 
+  it('reads the site again for another analysis, or when a page lost its vectors', async () => {
+    buildTimestamp = 4000;
+    await run();
+    await run();
+    expect(reads).toEqual([]);
+    const analyzers = await createLanguageAnalyzers({
+      languages: ['en', 'cs'],
+    });
+    await run({ analyzers, languages: ['en', 'cs'] });
+    expect(reads).toHaveLength(2);
+    await run({ analyzers, languages: ['en', 'cs'] });
+    expect(reads).toEqual([]);
+    // The same key, but the vectors are gone (a model retired and back): the pages are read
+    // and embedded again instead of staying unsearchable.
+    await ingestion.db.knex('ask_docs_embeddings').delete();
+    const progress = await run({ analyzers, languages: ['en', 'cs'] });
+    expect(reads).toHaveLength(2);
+    expect(progress.chunksEmbedded).toBeGreaterThan(0);
+  });
+
   it('always reads a site whose metadata names no build', async () => {
     etag = undefined;
     buildTimestamp = undefined;
