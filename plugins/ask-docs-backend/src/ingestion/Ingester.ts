@@ -590,8 +590,10 @@ export class Ingester {
       let pagesRead = 0;
       let pagesFailed = 0;
       let notTried = 0;
+      // Once down, down for the run: a page in flight that succeeds late does not reopen it.
+      let down = false;
       const siteDown = () =>
-        pagesRead === 0 && pagesFailed >= SITE_DOWN_AFTER_FAILURES;
+        (down ||= pagesRead === 0 && pagesFailed >= SITE_DOWN_AFTER_FAILURES);
       await Promise.all(
         site.pages.map(pagePath =>
           this.limit(async () => {
@@ -663,8 +665,8 @@ export class Ingester {
         progress.errors.push({
           entityRef: row.entityRef,
           message:
-            `TechDocs site unavailable: its first ${pagesFailed} pages failed, so its other ` +
-            `${notTried} were not read; the pages indexed before are kept`,
+            `TechDocs site unavailable: ${pagesFailed} of its pages failed before one was ` +
+            `read, so its other ${notTried} were not read; the pages indexed before are kept`,
         });
       }
     }

@@ -215,7 +215,7 @@ describe('a TechDocs outage keeps what was indexed', () => {
       expect(pagesAsked.length).toBeLessThanOrEqual(8);
       expect(errorsFor(progress, 'down').at(-1)).toMatch(
         new RegExp(
-          `first ${pagesAsked.length} pages failed, so its other ` +
+          `${pagesAsked.length} of its pages failed before one was read, so its other ` +
             `${
               40 - pagesAsked.length
             } were not read; the pages indexed before are kept`,
