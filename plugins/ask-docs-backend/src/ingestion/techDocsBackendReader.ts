@@ -22,6 +22,10 @@ import { techDocsTriplet } from './entityRow';
 // A UTF-16 unit is at most 3 bytes of UTF-8: a page read to maxMarkupChars × 3 bytes gives the
 // parser all it would parse.
 const MAX_UTF8_BYTES_PER_CHAR = 3;
+// A page list of 100k paths is a few MB. MkDocs' search index holds every page's text too: a
+// site too big for this has to name its pages in the metadata's `files` (any recent publisher).
+const MAX_METADATA_BYTES = 32 * 1024 * 1024;
+const MAX_SEARCH_INDEX_BYTES = 128 * 1024 * 1024;
 
 export interface TechDocsBackendReaderOptions {
   timeoutMs?: number;
@@ -32,6 +36,8 @@ export interface TechDocsBackendReaderOptions {
    * entity's namespace, kind and name as spelled, not lower-cased (techDocsTriplet).
    */
   legacyUseCaseSensitiveTripletPaths?: boolean;
+  /** The largest search index read for a site whose metadata lists no `files` (128 MB). */
+  maxSearchIndexBytes?: number;
 }
 
 /**
@@ -56,7 +62,11 @@ export class TechDocsBackendReader implements TechDocsReader {
     }
     if (!metadataRes.ok)
       throw await ResponseError.fromResponse(metadataRes as any);
-    const metadata = await metadataRes.json();
+    const metadata = await readJson(
+      metadataRes,
+      MAX_METADATA_BYTES,
+      'techdocs_metadata.json',
+    );
     let pages = pageListFromMetadata(metadata);
     if (pages.length === 0) {
       // Older publishers wrote no `files` list; mkdocs' search index names every page too.
@@ -70,7 +80,13 @@ export class TechDocsBackendReader implements TechDocsReader {
         );
       }
       if (!indexRes.ok) throw await ResponseError.fromResponse(indexRes as any);
-      pages = pageListFromSearchIndex(await indexRes.json());
+      pages = pageListFromSearchIndex(
+        await readJson(
+          indexRes,
+          this.options.maxSearchIndexBytes ?? MAX_SEARCH_INDEX_BYTES,
+          'search_index.json',
+        ),
+      );
       // A site of no pages is a broken build, not a reason to delete the pages indexed before.
       if (pages.length === 0)
         throw new TechDocsSiteNotFoundError(
@@ -174,4 +190,30 @@ async function readText(res: Response, maxBytes: number): Promise<string> {
   }
   parts.push(decoder.decode());
   return parts.join('');
+}
+
+/** A JSON file of at most `maxBytes`, else an error: a file cut short would not parse anyway. */
+async function readJson(
+  res: Response,
+  maxBytes: number,
+  what: string,
+): Promise<any> {
+  if (!res.body) return JSON.parse('');
+  const reader = res.body.getReader();
+  const parts: Uint8Array[] = [];
+  let bytes = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    bytes += value.byteLength;
+    if (bytes > maxBytes) {
+      await reader.cancel().catch(() => {});
+      throw new Error(
+        `TechDocs ${what} is larger than ${maxBytes} bytes; not read (a site that large ` +
+          "lists its pages in the metadata's files)",
+      );
+    }
+    parts.push(value);
+  }
+  return JSON.parse(Buffer.concat(parts).toString('utf8'));
 }
