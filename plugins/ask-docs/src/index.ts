@@ -34,6 +34,9 @@ export type {
   CitationItem,
 } from './components/AnswerText';
 export { TechDocsAskAddon } from './components/TechDocsAskAddon';
+// For the legacy system's entity pages: `<EntitySwitch.Case if={hasTechDocs}>` around
+// EntityAskDocsCard, as the new system's entity card filter does.
+export { hasTechDocs } from './components/entityScope';
 export { IngestionProgressPanel } from './components/IngestionProgressPanel';
 export type { IngestionProgressPanelProps } from './components/IngestionProgressPanel';
 export { HistoryList } from './components/HistoryList';

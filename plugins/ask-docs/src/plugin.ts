@@ -51,6 +51,10 @@ export const AskDocsCard = askDocsPlugin.provide(
   }),
 );
 
+/**
+ * The panel scoped to the current entity, for the legacy entity page. It has no filter of its
+ * own: wrap it in `<EntitySwitch.Case if={hasTechDocs}>` so it shows only where there are docs.
+ */
 export const EntityAskDocsCard = askDocsPlugin.provide(
   createComponentExtension({
     name: 'EntityAskDocsCard',

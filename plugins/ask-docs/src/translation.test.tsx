@@ -24,7 +24,11 @@ import type {
   IngestionProgress,
 } from '@askdocs/plugin-ask-docs-common';
 import { askDocsApiRef } from './api/AskDocsApi';
-import { IncompleteStreamError } from './api/errors';
+import {
+  IncompleteStreamError,
+  InvalidAnswerIdError,
+  MalformedStreamError,
+} from './api/errors';
 import type { AskDocsApi } from './api/AskDocsApi';
 import askDocsPlugin from './alpha';
 import { AnswerView } from './components/AnswerView';
@@ -275,6 +279,46 @@ describe('ask-docs translations', () => {
     expect(
       await screen.findByText('Děkujeme za zpětnou vazbu.'),
     ).toBeInTheDocument();
+    expect(feedback).toHaveTextContent(
+      'Podle vašeho hodnocení odpověď nepomohla.',
+    );
+    expectNoEnglish();
+  });
+
+  it("shows the client's own errors in Czech, without what the stream sent", async () => {
+    const api = mockAskDocsApi({
+      askStream: jest.fn(
+        async function* garbled(): AsyncGenerator<AskStreamEvent> {
+          throw new MalformedStreamError();
+        },
+      ),
+      listAnswers: jest.fn(async () => [
+        recordOf(notInKbResponse, {
+          id: '..',
+          question: 'Kdo vlastní platby?',
+        }),
+      ]),
+      getAnswer: jest.fn(async (id: string) => {
+        throw new InvalidAnswerIdError(id);
+      }),
+    });
+    renderInCzech(<AskDocsPanel showHistory />, api);
+
+    await userEvent.type(
+      await screen.findByLabelText('Položte otázku k dokumentaci'),
+      'Jak vrátit vydání?',
+    );
+    await userEvent.click(screen.getByRole('button', { name: 'Zeptat se' }));
+    expect(await screen.findByTestId('ask-docs-state-error')).toHaveTextContent(
+      cs['errors.malformedStream'],
+    );
+    expectNoEnglish();
+
+    await userEvent.click(await screen.findByText('Kdo vlastní platby?'));
+    const history = screen.getByTestId('ask-docs-history');
+    expect(await within(history).findByRole('alert')).toHaveTextContent(
+      cs['errors.invalidAnswerId'],
+    );
     expectNoEnglish();
   });
 

@@ -12,7 +12,11 @@ import {
   UNCITED_ANSWER_NOTICE,
   UNSUPPORTED_ANSWER_NOTICE,
 } from '@askdocs/plugin-ask-docs-common';
-import { INCOMPLETE_STREAM_MESSAGE } from './api/errors';
+import {
+  INCOMPLETE_STREAM_MESSAGE,
+  INVALID_ANSWER_ID_MESSAGE,
+  MALFORMED_STREAM_MESSAGE,
+} from './api/errors';
 
 /**
  * The plugin's UI texts, with English defaults and a Czech translation that loads when the app's
@@ -95,6 +99,9 @@ answers leave that period. These are the most relevant passages from the documen
       thanks: 'Thanks for your feedback.',
       helpful: 'Helpful',
       notHelpful: 'Not helpful',
+      // Which rating the answer has, also for one reloaded from the history.
+      ratedHelpful: 'You rated this helpful.',
+      ratedNotHelpful: 'You rated this not helpful.',
       notSaved: 'Feedback was not saved: {{error}}',
     },
     historyList: {
@@ -149,6 +156,8 @@ answers leave that period. These are the most relevant passages from the documen
     errors: {
       requestFailed: 'Request failed ({{status}})',
       incompleteStream: INCOMPLETE_STREAM_MESSAGE,
+      malformedStream: MALFORMED_STREAM_MESSAGE,
+      invalidAnswerId: INVALID_ANSWER_ID_MESSAGE,
     },
   },
   translations: {

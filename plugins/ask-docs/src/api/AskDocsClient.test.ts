@@ -2,7 +2,14 @@ import type { AskStreamEvent } from '@askdocs/plugin-ask-docs-common';
 import { ResponseError } from '@backstage/errors';
 import { mockApis } from '@backstage/test-utils';
 import { AskDocsClient } from './AskDocsClient';
-import { describeError, isAbort, isForbidden } from './errors';
+import {
+  describeError,
+  InvalidAnswerIdError,
+  isAbort,
+  isForbidden,
+  isRetryable,
+  MalformedStreamError,
+} from './errors';
 import { groundedResponse } from '../testUtils/fixtures';
 import { untilAborted } from '../testUtils/mockApi';
 import { askDocsTranslationRef } from '../translation';
@@ -210,10 +217,38 @@ describe('AskDocsClient', () => {
     );
   });
 
-  it('rejects malformed event payloads', async () => {
-    const { client } = setup(() => sseResponse(['data: {not json\n\n']));
-    await expect(collect(client.askStream({ question: 'q' }))).rejects.toThrow(
-      /Malformed event/,
+  it('rejects malformed event payloads without quoting them', async () => {
+    const payload = '{not json <script>alert(1)</script>';
+    const { client } = setup(() => sseResponse([`data: ${payload}\n\n`]));
+    const error = await collect(client.askStream({ question: 'q' })).catch(
+      e => e,
+    );
+    expect(error).toBeInstanceOf(MalformedStreamError);
+    // What a proxy sent is not shown to the user.
+    expect(error.message).not.toContain('not json');
+    expect(error.message).not.toContain('script');
+    expect(describeError(error, t)).toBe(
+      'The answer stream sent an event that could not be read',
+    );
+    // A retry would read the same rewritten stream.
+    expect(isRetryable(error)).toBe(false);
+  });
+
+  it('skips a status event whose phase it has no text for, keeping the stream', async () => {
+    const done = JSON.stringify({ type: 'done', response: groundedResponse });
+    const { client } = setup(() =>
+      sseResponse([
+        'data: {"type":"status","phase":"generating"}\n\n',
+        'data: {"type":"status","phase":"reranking"}\n\n',
+        'data: {"type":"status"}\n\n',
+        `data: ${done}\n\n`,
+      ]),
+    );
+    await expect(collect(client.askStream({ question: 'q' }))).resolves.toEqual(
+      [
+        { type: 'status', phase: 'generating' },
+        { type: 'done', response: groundedResponse },
+      ],
     );
   });
 
@@ -281,6 +316,10 @@ describe('AskDocsClient', () => {
 
   it('refuses what is not an answer id instead of reading another endpoint', async () => {
     const { client, fetch } = setup(() => jsonResponse({ items: [] }));
+    const refused = await client.getAnswer('..').catch(e => e);
+    expect(refused).toBeInstanceOf(InvalidAnswerIdError);
+    // The UI's text (translated) does not repeat the id.
+    expect(describeError(refused, t)).toBe('Not an answer id');
     for (const id of ['', '.', '..', 'a/1']) {
       await expect(client.getAnswer(id)).rejects.toThrow(/Not an answer id/);
       await expect(client.sendFeedback(id, { rating: 'up' })).rejects.toThrow(

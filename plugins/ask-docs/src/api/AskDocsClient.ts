@@ -11,13 +11,18 @@ import type {
   IngestionRunStarted,
 } from '@askdocs/plugin-ask-docs-common';
 import { isAnswerId } from '@askdocs/plugin-ask-docs-common';
+import { isKnownPhase } from './streamPhase';
 import type {
   AskDocsApi,
   AskDocsRequestOptions,
   ListAnswersOptions,
 } from './AskDocsApi';
 import { readSseData, SseParser } from './sseParser';
-import { IncompleteStreamError } from './errors';
+import {
+  IncompleteStreamError,
+  InvalidAnswerIdError,
+  MalformedStreamError,
+} from './errors';
 
 const PLUGIN_ID = 'ask-docs';
 
@@ -151,21 +156,20 @@ function parseStreamEvent(payload: string): AskStreamEvent | undefined {
   try {
     value = JSON.parse(payload);
   } catch {
-    throw new Error(
-      `Malformed event in the answer stream: ${payload.slice(0, 80)}`,
-    );
+    throw new MalformedStreamError();
   }
   if (!value || typeof value !== 'object' || !('type' in value)) {
     return undefined;
   }
   // Unknown event types are skipped so that the backend can add new ones.
   const type = (value as { type: unknown }).type;
-  if (
-    type === 'status' ||
-    type === 'delta' ||
-    type === 'done' ||
-    type === 'error'
-  ) {
+  if (type === 'status') {
+    // A phase this UI has no text for (a newer backend's) is skipped: the last known one stays.
+    return isKnownPhase((value as { phase?: unknown }).phase)
+      ? (value as AskStreamEvent)
+      : undefined;
+  }
+  if (type === 'delta' || type === 'done' || type === 'error') {
     return value as AskStreamEvent;
   }
   return undefined;
@@ -173,6 +177,6 @@ function parseStreamEvent(payload: string): AskStreamEvent | undefined {
 
 /** An answer id for a path; anything else could name another endpoint ('', '.', '..'). */
 function answerId(id: string): string {
-  if (!isAnswerId(id)) throw new Error(`Not an answer id: "${id}"`);
+  if (!isAnswerId(id)) throw new InvalidAnswerIdError(id);
   return id;
 }

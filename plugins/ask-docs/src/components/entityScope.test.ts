@@ -60,3 +60,15 @@ describe('followUpScope', () => {
     expect(followUpScope(undefined)).toBeUndefined();
   });
 });
+
+describe('hasTechDocs', () => {
+  it('is exported for the legacy entity page, true only for entities with docs', async () => {
+    // Imported as an app does, for `<EntitySwitch.Case if={hasTechDocs}>`.
+    const { hasTechDocs } = await import('../index');
+    expect(hasTechDocs(entityWith('component:shared-docs'))).toBe(true);
+    const own = entityWith();
+    own.metadata.annotations = { 'backstage.io/techdocs-ref': 'dir:.' };
+    expect(hasTechDocs(own)).toBe(true);
+    expect(hasTechDocs(entityWith())).toBe(false);
+  });
+});

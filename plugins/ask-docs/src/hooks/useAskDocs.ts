@@ -7,7 +7,14 @@ import type {
   AskScope,
 } from '@askdocs/plugin-ask-docs-common';
 import { askDocsApiRef } from '../api/AskDocsApi';
-import { describeError, errorRequestId, isAbort } from '../api/errors';
+import {
+  describeError,
+  errorRequestId,
+  errorStatus,
+  isAbort,
+  isRetryable,
+} from '../api/errors';
+import { isKnownPhase } from '../api/streamPhase';
 import { askDocsTranslationRef } from '../translation';
 
 /** Where the panel is in answering one question. */
@@ -33,6 +40,13 @@ export type AskState =
       message: string;
       /** Where the backend logged the details of an internal error. */
       requestId?: string;
+      /** The HTTP status of a refused request; none for a network or stream failure. */
+      status?: number;
+      /**
+       * Whether asking again may succeed (a network error, a 5xx, a cut-off stream, an error
+       * event of the stream); a 4xx such as a question that is too long fails the same again.
+       */
+      retryable: boolean;
     };
 
 export interface UseAskDocs {
@@ -98,6 +112,8 @@ export function useAskDocs(): UseAskDocs {
           if (!isCurrent()) return;
           switch (event.type) {
             case 'status':
+              // Another AskDocsApi may pass on a phase without a text here: keep the last one.
+              if (!isKnownPhase(event.phase)) break;
               setState(s =>
                 s.phase === 'streaming' ? { ...s, step: event.phase } : s,
               );
@@ -123,6 +139,8 @@ export function useAskDocs(): UseAskDocs {
                 question,
                 message: event.message,
                 ...(event.requestId ? { requestId: event.requestId } : {}),
+                // The backend failed after accepting the question, as a 5xx would.
+                retryable: true,
               });
               return;
             default:
@@ -135,16 +153,20 @@ export function useAskDocs(): UseAskDocs {
             phase: 'error',
             question,
             message: translate.current('errors.incompleteStream'),
+            retryable: true,
           });
         }
       } catch (error) {
         if (isAbort(error) || !isCurrent()) return;
         const requestId = errorRequestId(error);
+        const status = errorStatus(error);
         setState({
           phase: 'error',
           question,
           message: describeError(error, translate.current),
           ...(requestId ? { requestId } : {}),
+          ...(status !== undefined ? { status } : {}),
+          retryable: isRetryable(error),
         });
       }
     },

@@ -69,6 +69,8 @@ export default {
   'feedback.thanks': 'Děkujeme za zpětnou vazbu.',
   'feedback.helpful': 'Pomohla',
   'feedback.notHelpful': 'Nepomohla',
+  'feedback.ratedHelpful': 'Podle vašeho hodnocení odpověď pomohla.',
+  'feedback.ratedNotHelpful': 'Podle vašeho hodnocení odpověď nepomohla.',
   'feedback.notSaved': 'Zpětnou vazbu se nepodařilo uložit: {{error}}',
   'historyList.title': 'Vaše předchozí otázky',
   'historyList.empty': 'Zatím žádné otázky.',
@@ -106,4 +108,7 @@ export default {
   'errors.requestFailed': 'Požadavek selhal ({{status}})',
   'errors.incompleteStream':
     'Přenos odpovědi skončil předčasně; odpověď není úplná',
+  'errors.malformedStream':
+    'Přenos odpovědi obsahoval událost, kterou nelze přečíst',
+  'errors.invalidAnswerId': 'Neplatné ID odpovědi',
 };

@@ -1,4 +1,4 @@
-import { cleanup, screen, within } from '@testing-library/react';
+import { act, cleanup, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { renderInTestApp, TestApiProvider } from '@backstage/test-utils';
 import type { TestAppOptions } from '@backstage/test-utils';
@@ -333,14 +333,118 @@ as sent`, async () => {
 
   it('sends thumbs-down feedback for this answer once', async () => {
     const api = await renderView(groundedResponse);
-    await userEvent.click(screen.getByRole('button', { name: 'Not helpful' }));
+    const up = screen.getByRole('button', { name: 'Helpful' });
+    const down = screen.getByRole('button', { name: 'Not helpful' });
+    expect(screen.getByTestId('ask-docs-feedback')).toHaveTextContent(
+      'Was this helpful?',
+    );
+    expect(up).toHaveAttribute('aria-pressed', 'false');
+    expect(up).toHaveAttribute('aria-disabled', 'false');
+
+    await userEvent.click(down);
     expect(api.sendFeedback).toHaveBeenCalledTimes(1);
     expect(api.sendFeedback).toHaveBeenCalledWith('a-1', { rating: 'down' });
     expect(
       await screen.findByText('Thanks for your feedback.'),
     ).toBeInTheDocument();
-    expect(screen.getByRole('button', { name: 'Helpful' })).toBeDisabled();
+    const feedback = screen.getByTestId('ask-docs-feedback');
+    expect(feedback).toHaveTextContent('You rated this not helpful.');
+    // The chosen one is shown as chosen (pressed, filled), the other not.
+    expect(down).toHaveAttribute('aria-pressed', 'true');
+    expect(up).toHaveAttribute('aria-pressed', 'false');
+    expect(within(down).getByTestId('ask-docs-rated')).toBeInTheDocument();
+    expect(within(up).queryByTestId('ask-docs-rated')).toBeNull();
+    // Marked unavailable but still focusable, so a keyboard user can read which was chosen.
+    for (const button of [up, down]) {
+      expect(button).not.toBeDisabled();
+      expect(button).toHaveAttribute('aria-disabled', 'true');
+      button.focus();
+      expect(button).toHaveFocus();
+    }
+    // Clicking again sends nothing more.
+    await userEvent.click(up);
+    await userEvent.click(down);
+    expect(api.sendFeedback).toHaveBeenCalledTimes(1);
+    expect(down).toHaveAttribute('aria-pressed', 'true');
   });
+
+  it("shows a reloaded answer's rating and sends no other", async () => {
+    const api = await renderView(
+      recordOf(groundedResponse, { feedback: { rating: 'up' } }),
+    );
+    const up = screen.getByRole('button', { name: 'Helpful' });
+    const down = screen.getByRole('button', { name: 'Not helpful' });
+    const feedback = screen.getByTestId('ask-docs-feedback');
+    expect(feedback).toHaveTextContent('You rated this helpful.');
+    // Thanks for a rating given now, not for one stored before.
+    expect(feedback).not.toHaveTextContent('Thanks');
+    expect(feedback).not.toHaveTextContent('Was this helpful?');
+    expect(up).toHaveAttribute('aria-pressed', 'true');
+    expect(within(up).getByTestId('ask-docs-rated')).toBeInTheDocument();
+    expect(down).toHaveAttribute('aria-pressed', 'false');
+    expect(down).toHaveAttribute('aria-disabled', 'true');
+    await userEvent.click(down);
+    expect(api.sendFeedback).not.toHaveBeenCalled();
+    expect(up).toHaveAttribute('aria-pressed', 'true');
+  });
+
+  it('does not send twice while the first rating is being sent', async () => {
+    let finish: () => void = () => {};
+    const api = mockAskDocsApi({
+      sendFeedback: jest.fn(
+        () =>
+          new Promise<void>(resolve => {
+            finish = resolve;
+          }),
+      ),
+    });
+    await renderView(groundedResponse, api);
+    const up = screen.getByRole('button', { name: 'Helpful' });
+    await userEvent.click(up);
+    expect(up).toHaveAttribute('aria-disabled', 'true');
+    await userEvent.click(up);
+    await userEvent.click(screen.getByRole('button', { name: 'Not helpful' }));
+    expect(api.sendFeedback).toHaveBeenCalledTimes(1);
+    await act(async () => finish());
+    expect(
+      await screen.findByText('You rated this helpful.', { exact: false }),
+    ).toBeInTheDocument();
+  });
+
+  it.each([
+    ['not in the knowledge base', notInKbResponse, 1],
+    ['evidence only', evidenceOnlyResponse, 1],
+    [
+      'outdated and redacted',
+      recordOf(
+        { ...groundedResponse, notice: REDACTED_NOTICE },
+        {
+          outdatedSources: [
+            {
+              documentId: 'doc-release',
+              title: 'Release process',
+              answeredRevision: 'r1',
+              currentRevision: 'r2',
+            },
+          ],
+          redacted: {
+            sources: 1,
+            evidence: 0,
+            corrections: 0,
+            answerText: false,
+          },
+        },
+      ),
+      2,
+    ],
+  ])(
+    'shows the notices of an answer %s as notes, not alerts that interrupt',
+    async (_, response, notes) => {
+      await renderView(response);
+      expect(screen.getAllByRole('note')).toHaveLength(notes);
+      expect(screen.queryByRole('alert')).toBeNull();
+    },
+  );
 
   it('keeps feedback buttons usable when sending fails', async () => {
     const api = mockAskDocsApi({

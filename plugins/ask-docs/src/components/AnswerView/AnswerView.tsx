@@ -88,7 +88,12 @@ export interface AnswerViewProps {
   hideFeedback?: boolean;
 }
 
-/** One finished answer in whichever state it came back in. */
+/**
+ * One finished answer in whichever state it came back in. Its notices are role="note", not
+ * MUI's default "alert": they are part of the answer, which the panel's polite status region
+ * announces, and an alert would interrupt the screen reader for every "Not in the knowledge
+ * base". Only failures (the panel's error) are alerts.
+ */
 export function AnswerView(props: AnswerViewProps) {
   const { response } = props;
   const { t } = useTranslationRef(askDocsTranslationRef);
@@ -134,7 +139,7 @@ export function AnswerView(props: AnswerViewProps) {
 
       {outdated.length > 0 && (
         <Box mb={2}>
-          <Alert severity="warning" data-testid="ask-docs-outdated">
+          <Alert severity="warning" role="note" data-testid="ask-docs-outdated">
             {t('answerView.outdated', {
               count: outdated.length,
               titles: outdated.map(o => o.title).join(', '),
@@ -146,7 +151,7 @@ export function AnswerView(props: AnswerViewProps) {
 
       {redacted && (
         <Box mb={2}>
-          <Alert severity="info" data-testid="ask-docs-redacted">
+          <Alert severity="info" role="note" data-testid="ask-docs-redacted">
             {t('answerView.redacted.notice')}
           </Alert>
         </Box>
@@ -166,7 +171,7 @@ export function AnswerView(props: AnswerViewProps) {
       )}
 
       {kind === 'not-in-kb' && (
-        <Alert severity="info">
+        <Alert severity="info" role="note">
           <AlertTitle>{t('answerView.notInKnowledgeBase.title')}</AlertTitle>
           {localized(
             response.answer,
@@ -187,7 +192,7 @@ export function AnswerView(props: AnswerViewProps) {
 
       {kind === 'evidence-only' && (
         <>
-          <Alert severity="warning">
+          <Alert severity="warning" role="note">
             {redacted?.answerText ? (
               // The text is REDACTED_ANSWER_TEXT: the answer exists, its reader may not see it.
               <>

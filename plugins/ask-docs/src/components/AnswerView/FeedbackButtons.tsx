@@ -2,8 +2,10 @@ import { useState } from 'react';
 import IconButton from '@material-ui/core/IconButton';
 import Tooltip from '@material-ui/core/Tooltip';
 import Typography from '@material-ui/core/Typography';
-import ThumbUpIcon from '@material-ui/icons/ThumbUpOutlined';
-import ThumbDownIcon from '@material-ui/icons/ThumbDownOutlined';
+import ThumbUpIcon from '@material-ui/icons/ThumbUp';
+import ThumbUpOutlinedIcon from '@material-ui/icons/ThumbUpOutlined';
+import ThumbDownIcon from '@material-ui/icons/ThumbDown';
+import ThumbDownOutlinedIcon from '@material-ui/icons/ThumbDownOutlined';
 import { useApi } from '@backstage/core-plugin-api';
 import { useTranslationRef } from '@backstage/frontend-plugin-api';
 import type { AnswerFeedback } from '@askdocs/plugin-ask-docs-common';
@@ -18,44 +20,69 @@ export interface FeedbackButtonsProps {
 }
 
 const RATINGS = [
-  { rating: 'up', label: 'feedback.helpful', Icon: ThumbUpIcon },
-  { rating: 'down', label: 'feedback.notHelpful', Icon: ThumbDownIcon },
+  {
+    rating: 'up',
+    label: 'feedback.helpful',
+    rated: 'feedback.ratedHelpful',
+    Icon: ThumbUpOutlinedIcon,
+    ChosenIcon: ThumbUpIcon,
+  },
+  {
+    rating: 'down',
+    label: 'feedback.notHelpful',
+    rated: 'feedback.ratedNotHelpful',
+    Icon: ThumbDownOutlinedIcon,
+    ChosenIcon: ThumbDownIcon,
+  },
 ] as const;
 
-/** Thumbs up/down for one answer; sent once, then shown as given. */
+/** Thumbs up/down for one answer; sent once, then shown as given (filled, and said in words). */
 export function FeedbackButtons(props: FeedbackButtonsProps) {
   const api = useApi(askDocsApiRef);
   const { t } = useTranslationRef(askDocsTranslationRef);
   const [given, setGiven] = useState<AnswerFeedback['rating'] | undefined>(
     props.initial?.rating,
   );
+  // Thanks only for a rating given here, not for one reloaded from the history.
+  const [thanked, setThanked] = useState(false);
   const { pending, error, run } = usePendingCall<AnswerFeedback['rating']>();
+  const locked = pending !== undefined || given !== undefined;
 
-  const send = (rating: AnswerFeedback['rating']) =>
+  const send = (rating: AnswerFeedback['rating']) => {
+    // aria-disabled, unlike disabled, does not stop clicks.
+    if (locked) return;
     run(rating, async () => {
       await api.sendFeedback(props.answerId, { rating });
       setGiven(rating);
+      setThanked(true);
     });
+  };
+
+  const chosen = RATINGS.find(r => r.rating === given);
 
   return (
     <div data-testid="ask-docs-feedback">
       <Typography variant="caption" color="textSecondary">
-        {given ? t('feedback.thanks') : t('feedback.question')}
+        {chosen ? t(chosen.rated) : t('feedback.question')}
+        {thanked && <span> {t('feedback.thanks')}</span>}
       </Typography>
-      {RATINGS.map(({ rating, label, Icon }) => (
+      {RATINGS.map(({ rating, label, Icon, ChosenIcon }) => (
         <Tooltip key={rating} title={t(label)}>
-          <span>
-            <IconButton
-              size="small"
-              aria-label={t(label)}
-              aria-pressed={given === rating}
-              color={given === rating ? 'primary' : 'default'}
-              disabled={pending !== undefined || given !== undefined}
-              onClick={() => send(rating)}
-            >
+          <IconButton
+            size="small"
+            aria-label={t(label)}
+            aria-pressed={given === rating}
+            color={given === rating ? 'primary' : 'default'}
+            // Not `disabled`: the buttons stay in the tab order, so the rating can still be read.
+            aria-disabled={locked}
+            onClick={() => send(rating)}
+          >
+            {given === rating ? (
+              <ChosenIcon fontSize="small" data-testid="ask-docs-rated" />
+            ) : (
               <Icon fontSize="small" />
-            </IconButton>
-          </span>
+            )}
+          </IconButton>
         </Tooltip>
       ))}
       {error && (

@@ -1,3 +1,4 @@
+import { useContext } from 'react';
 import List from '@material-ui/core/List';
 import ListItem from '@material-ui/core/ListItem';
 import Typography from '@material-ui/core/Typography';
@@ -5,6 +6,7 @@ import { makeStyles } from '@material-ui/core/styles';
 import { Link } from '@backstage/core-components';
 import type { AnswerSource } from '@askdocs/plugin-ask-docs-common';
 import { usePortalLink } from '../../hooks/usePortalLink';
+import { SectionHeadingLevel } from '../headingLevel';
 
 /** What the source and evidence lists need from a passage (a source or evidence chunk). */
 export type Passage = Pick<
@@ -44,10 +46,11 @@ export interface SourceListProps {
 export function SourceList(props: SourceListProps) {
   const classes = useStyles();
   const link = usePortalLink();
+  const heading = useContext(SectionHeadingLevel);
   if (props.passages.length === 0) return null;
   return (
     <div data-testid={props.testId}>
-      <Typography variant="subtitle2" component="h3">
+      <Typography variant="subtitle2" component={heading}>
         {props.heading}
       </Typography>
       <List dense disablePadding>

@@ -6,30 +6,40 @@ import { useTranslationRef } from '@backstage/frontend-plugin-api';
 import { askDocsTranslationRef } from '../../translation';
 import { AskDocsPanel } from '../AskDocsPanel';
 import { IngestionProgressPanel } from '../IngestionProgressPanel';
+import { SectionHeadingLevel } from '../headingLevel';
+import { asksOnArrival, withoutAskOnArrival } from '../askLink';
 
 /**
- * `?q=` lets other pages (e.g. search results) link straight to an answer. Each navigation that
- * brings one asks it once; it is then removed from the URL (replacing the history entry), since
- * every ask is an audited model call that a reload or Back must not repeat. The answer stays
+ * `?q=` lets other pages link to a question: it fills the question box. Every ask is an audited
+ * model call on the user's quota, and anyone can post such a URL, so the question is asked only
+ * when the navigation carries ASK_ON_ARRIVAL (the plugin's own search result link sets it; a URL
+ * cannot). Each navigation that brings one asks it once; `q` and the flag are then removed
+ * (replacing the history entry), so that a reload or Back does not ask again. The answer stays
  * in the asker's history.
  */
 function useLinkedQuestion() {
   const location = useLocation();
   const [params, setParams] = useSearchParams();
   const q = params.get('q')?.trim();
-  const [linked, setLinked] = useState(() =>
-    q ? { question: q, key: location.key } : undefined,
-  );
+  const linkOf = () => ({
+    question: q,
+    key: location.key,
+    ask: asksOnArrival(location.state),
+  });
+  const [linked, setLinked] = useState(() => (q ? linkOf() : undefined));
   // Set while rendering, so the panel mounts with the question instead of mounting twice.
   if (q && linked?.key !== location.key) {
-    setLinked({ question: q, key: location.key });
+    setLinked(linkOf());
   }
 
   useEffect(() => {
-    if (!params.has('q')) return;
+    if (!params.has('q') && !asksOnArrival(location.state)) return;
     const rest = new URLSearchParams(params);
     rest.delete('q');
-    setParams(rest, { replace: true, state: location.state });
+    setParams(rest, {
+      replace: true,
+      state: withoutAskOnArrival(location.state),
+    });
   }, [params, setParams, location.state]);
 
   return linked;
@@ -40,12 +50,16 @@ export function AskDocsPageContent() {
   const linked = useLinkedQuestion();
   return (
     <Content>
-      <AskDocsPanel
-        // A linked question starts afresh: its own box and thread, not a follow-up.
-        key={linked?.key}
-        showHistory
-        initialQuestion={linked?.question}
-      />
+      {/* Directly under the page's title (h1): Sources and History are h2. */}
+      <SectionHeadingLevel.Provider value="h2">
+        <AskDocsPanel
+          // A linked question starts afresh: its own box and thread, not a follow-up.
+          key={linked?.key}
+          showHistory
+          initialQuestion={linked?.question}
+          askOnMount={linked?.ask}
+        />
+      </SectionHeadingLevel.Provider>
       <Box mt={3}>
         <IngestionProgressPanel />
       </Box>

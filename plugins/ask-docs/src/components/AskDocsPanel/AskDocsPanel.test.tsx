@@ -1,4 +1,10 @@
-import { act, screen, waitFor, within } from '@testing-library/react';
+import {
+  act,
+  fireEvent,
+  screen,
+  waitFor,
+  within,
+} from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { renderInTestApp, TestApiProvider } from '@backstage/test-utils';
 import { ResponseError } from '@backstage/errors';
@@ -17,6 +23,9 @@ import {
   streamOf,
   untilAborted,
 } from '../../testUtils/mockApi';
+import { IncompleteStreamError } from '../../api/errors';
+import { useAskDocs } from '../../hooks/useAskDocs';
+import type { UseAskDocs } from '../../hooks/useAskDocs';
 import { AskDocsPanel } from './AskDocsPanel';
 import type { AskDocsPanelProps } from './AskDocsPanel';
 
@@ -33,6 +42,35 @@ const settle = () =>
   act(async () => {
     await new Promise(resolve => setTimeout(resolve, 0));
   });
+
+/** A refusal as AskDocsClient throws it: the backend's JSON error, or a proxy's page. */
+function refusal(status: number, message: string, json = true) {
+  const body = json
+    ? JSON.stringify({
+        error: { name: 'InputError', message },
+        response: { statusCode: status },
+      })
+    : `<html><body><h1>${message}</h1></body></html>`;
+  return ResponseError.fromResponse(
+    new Response(body, {
+      status,
+      ...(json ? {} : { statusText: message }),
+      headers: { 'Content-Type': json ? 'application/json' : 'text/html' },
+    }),
+  );
+}
+
+/** An api whose askStream fails with `failure` on the first ask and answers afterwards. */
+function failingOnce(failure: () => unknown) {
+  return mockAskDocsApi({
+    askStream: jest
+      .fn()
+      .mockImplementationOnce(async function* fails() {
+        throw await failure();
+      })
+      .mockImplementation(() => streamOf(groundedResponse)),
+  });
+}
 
 async function askQuestion(text: string) {
   await userEvent.type(screen.getByTestId('ask-docs-question'), text);
@@ -208,18 +246,17 @@ describe('AskDocsPanel', () => {
   it('sends a long question whole and shows why the backend refused it', async () => {
     const long = `${'Why does the release pipeline stall? '.repeat(70)}`.trim();
     expect(long.length).toBeGreaterThan(2000);
-    const api = mockAskDocsApi({
-      askStream: jest.fn(async function* refused() {
-        throw new Error('question is too long (2589 characters, at most 2000)');
-      }),
-    });
+    const api = failingOnce(() =>
+      refusal(400, 'question is too long (2589 characters, at most 2000)'),
+    );
     await renderPanel(api);
     await userEvent.click(screen.getByTestId('ask-docs-question'));
     await userEvent.paste(long);
     await userEvent.click(screen.getByTestId('ask-docs-submit'));
-    expect(await screen.findByTestId('ask-docs-state-error')).toHaveTextContent(
-      'too long',
-    );
+    const error = await screen.findByTestId('ask-docs-state-error');
+    expect(error).toHaveTextContent('too long');
+    // Asking the same again would be refused the same way.
+    expect(within(error).queryByRole('button')).toBeNull();
     // Not cut to fit: the backend's limit is configurable and its error explains it.
     expect(api.askStream.mock.calls[0][0].question).toBe(long);
   });
@@ -324,8 +361,129 @@ describe('AskDocsPanel', () => {
     const api = mockAskDocsApi();
     await renderPanel(api);
     expect(screen.getByTestId('ask-docs-submit')).toBeDisabled();
-    await userEvent.type(screen.getByTestId('ask-docs-question'), '   {enter}');
+    await userEvent.type(screen.getByTestId('ask-docs-question'), '   ');
+    // Submitted anyway (a disabled button does not submit; an assistive tool or script may).
+    fireEvent.submit(screen.getByTestId('ask-docs-form'));
+    await settle();
     expect(api.askStream).not.toHaveBeenCalled();
+    expect(screen.queryByTestId('ask-docs-streaming')).toBeNull();
+  });
+
+  it('puts focus on the question box after "New question", whose button goes away', async () => {
+    const api = mockAskDocsApi({
+      askStream: jest.fn(() => streamOf(groundedResponse)),
+    });
+    await renderPanel(api);
+    await askQuestion('How do I deploy?');
+    await screen.findByTestId('ask-docs-state-grounded');
+    await userEvent.click(screen.getByTestId('ask-docs-new-question'));
+    expect(screen.queryByTestId('ask-docs-new-question')).toBeNull();
+    expect(screen.getByTestId('ask-docs-question')).toHaveFocus();
+    expect(screen.getByTestId('ask-docs-question')).toHaveValue('');
+  });
+
+  it('puts focus on the question box after Retry, which the progress replaces', async () => {
+    const stream = controllableStream();
+    const api = mockAskDocsApi({
+      askStream: jest
+        .fn()
+        .mockImplementationOnce(async function* fails() {
+          yield { type: 'error', message: 'retrieval failed' };
+        })
+        .mockImplementationOnce(() => stream.iterable),
+    });
+    await renderPanel(api);
+    await askQuestion('How do I roll back?');
+    const error = await screen.findByTestId('ask-docs-state-error');
+    await userEvent.click(within(error).getByRole('button', { name: 'Retry' }));
+    expect(await screen.findByTestId('ask-docs-streaming')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Retry' })).toBeNull();
+    expect(screen.getByTestId('ask-docs-question')).toHaveFocus();
+  });
+
+  it.each([
+    ['a network error', () => new TypeError('Failed to fetch')],
+    [
+      'a 503 while the backend restarts',
+      () => refusal(503, 'Service Unavailable', false),
+    ],
+    ['a 500', () => refusal(500, 'Internal error')],
+    ['a cut-off stream', () => new IncompleteStreamError()],
+  ])('offers Retry after %s, and retrying asks again', async (_, failure) => {
+    const api = failingOnce(failure);
+    await renderPanel(api);
+    await askQuestion('How do I roll back?');
+    const error = await screen.findByTestId('ask-docs-state-error');
+    // A failure is the one alert of the panel.
+    expect(screen.getByRole('alert')).toBe(error);
+    await userEvent.click(within(error).getByRole('button', { name: 'Retry' }));
+    await screen.findByTestId('ask-docs-state-grounded');
+    expect(api.askStream).toHaveBeenCalledTimes(2);
+    expect(api.askStream.mock.calls[1][0]).toEqual({
+      question: 'How do I roll back?',
+    });
+  });
+
+  it.each([
+    [
+      '400, too many terms',
+      () => refusal(400, 'the question has too many terms'),
+    ],
+    ['403', () => refusal(403, 'not allowed to ask')],
+    ['413 from a proxy', () => refusal(413, 'Payload Too Large', false)],
+    ['415', () => refusal(415, 'unsupported media type')],
+  ])(
+    'offers no Retry after a %s, which would fail again',
+    async (_, failure) => {
+      const api = failingOnce(failure);
+      await renderPanel(api);
+      await askQuestion('How do I roll back?');
+      const error = await screen.findByTestId('ask-docs-state-error');
+      expect(within(error).queryByRole('button')).toBeNull();
+      expect(api.askStream).toHaveBeenCalledTimes(1);
+    },
+  );
+
+  it('keeps the status of a refused question in its error state', async () => {
+    const api = failingOnce(() => refusal(413, 'Payload Too Large', false));
+    let hook: UseAskDocs | undefined;
+    const Probe = () => {
+      hook = useAskDocs();
+      return null;
+    };
+    await renderInTestApp(
+      <TestApiProvider apis={[[askDocsApiRef, api]]}>
+        <Probe />
+      </TestApiProvider>,
+    );
+    await act(() => hook!.ask('How do I roll back?'));
+    expect(hook!.state).toEqual({
+      phase: 'error',
+      question: 'How do I roll back?',
+      status: 413,
+      retryable: false,
+      message: 'Request failed (413 Payload Too Large)',
+    });
+  });
+
+  it('keeps the last known progress text for a status phase it has no text for', async () => {
+    const stream = controllableStream();
+    const api = mockAskDocsApi({ askStream: jest.fn(() => stream.iterable) });
+    await renderPanel(api);
+    await askQuestion('How do I roll back?');
+    const progress = await screen.findByTestId('ask-docs-streaming');
+    act(() => stream.push({ type: 'status', phase: 'generating' }));
+    await waitFor(() =>
+      expect(progress).toHaveTextContent('Writing the answer'),
+    );
+    // A newer backend's phase, passed on by an AskDocsApi other than AskDocsClient.
+    act(() => stream.push({ type: 'status', phase: 'reranking' } as any));
+    await settle();
+    expect(progress).toHaveTextContent('Writing the answer');
+    expect(progress).not.toHaveTextContent('askState');
+    expect(screen.getByRole('progressbar')).toHaveAccessibleName(
+      /^Writing the answer/,
+    );
   });
 
   it('keeps a new question when a history answer clicked before it loads late', async () => {

@@ -1,4 +1,11 @@
-import { FormEvent, ReactNode, useEffect, useId, useState } from 'react';
+import {
+  FormEvent,
+  ReactNode,
+  useEffect,
+  useId,
+  useRef,
+  useState,
+} from 'react';
 import Box from '@material-ui/core/Box';
 import Button from '@material-ui/core/Button';
 import Grid from '@material-ui/core/Grid';
@@ -22,14 +29,20 @@ export interface AskDocsPanelProps {
   scope?: AskScope;
   /** Shows the caller's previous questions beside the answer. */
   showHistory?: boolean;
-  /** Asked on mount (e.g. from a `?q=` link). */
+  /** Fills the question box on mount (e.g. from a `?q=` link); asked only with askOnMount. */
   initialQuestion?: string;
+  /**
+   * Asks initialQuestion on mount. Only for a question the user chose in the app (the plugin's
+   * own search result link): each ask is an audited model call on the user's quota, so a
+   * question from a URL anyone can send must wait for the user's click.
+   */
+  askOnMount?: boolean;
   placeholder?: string;
 }
 
 /** Question box, streaming answer and (optionally) the asker's history. */
 export function AskDocsPanel(props: AskDocsPanelProps) {
-  const { scope, showHistory, initialQuestion } = props;
+  const { scope, showHistory, initialQuestion, askOnMount } = props;
   const { state, ask, open, reset } = useAskDocs();
   const { t } = useTranslationRef(askDocsTranslationRef);
   const [question, setQuestion] = useState(initialQuestion ?? '');
@@ -44,9 +57,12 @@ export function AskDocsPanel(props: AskDocsPanelProps) {
   const [threadScope, setThreadScope] = useState<AskScope>();
   // MUI 4 ties the label to the input only through an id.
   const inputId = useId();
+  // Where focus goes when the control that had it disappears (New question, Retry).
+  const input = useRef<HTMLInputElement>(null);
 
   useEffect(() => {
-    if (initialQuestion?.trim()) ask(initialQuestion.trim(), scope);
+    if (askOnMount && initialQuestion?.trim())
+      ask(initialQuestion.trim(), scope);
     // Only the first render's question is asked automatically.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
@@ -75,6 +91,7 @@ export function AskDocsPanel(props: AskDocsPanelProps) {
     setAsked(undefined);
     setQuestion('');
     reset();
+    input.current?.focus();
   };
   // Questions of the thread before the one shown (up to the id the shown one followed).
   const upTo = thread.findIndex(turn => turn.id === asked);
@@ -99,6 +116,7 @@ export function AskDocsPanel(props: AskDocsPanelProps) {
             placeholder={props.placeholder ?? t('askPanel.placeholder')}
             value={question}
             onChange={e => setQuestion(e.target.value)}
+            inputRef={input}
             // No maxLength: the browser would cut a pasted question silently; the backend's
             // limit (askDocs.answer.maxQuestionChars) answers with an error that says so.
             inputProps={{ 'data-testid': 'ask-docs-question' }}
@@ -141,13 +159,15 @@ export function AskDocsPanel(props: AskDocsPanelProps) {
       <Box mt={2}>
         <AskStateView
           state={state}
-          onRetry={() =>
+          onRetry={() => {
             ask(
               state.phase === 'error' ? state.question : question,
               scopeOf(asked),
               asked,
-            )
-          }
+            );
+            // The Retry button is replaced by the progress view.
+            input.current?.focus();
+          }}
         />
       </Box>
     </>
@@ -181,7 +201,7 @@ export function AskDocsPanel(props: AskDocsPanelProps) {
 
 export interface AskStateViewProps {
   state: AskState;
-  /** Offered as a Retry button on an error. */
+  /** Offered as a Retry button on an error that asking again may fix (`retryable`). */
   onRetry?: () => void;
   hideFeedback?: boolean;
 }
@@ -232,7 +252,8 @@ function phaseView(props: AskStateViewProps, t: AskDocsTranslate): ReactNode {
           severity="error"
           data-testid="ask-docs-state-error"
           action={
-            props.onRetry && (
+            props.onRetry &&
+            state.retryable && (
               <Button color="inherit" size="small" onClick={props.onRetry}>
                 {t('askState.retry')}
               </Button>

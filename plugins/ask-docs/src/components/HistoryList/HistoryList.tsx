@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useContext, useEffect, useRef, useState } from 'react';
 import Button from '@material-ui/core/Button';
 import List from '@material-ui/core/List';
 import ListItem from '@material-ui/core/ListItem';
@@ -14,6 +14,7 @@ import { askDocsApiRef } from '../../api/AskDocsApi';
 import { useLocaleFormat } from '../../hooks/useLocaleFormat';
 import { usePendingCall } from '../../hooks/usePendingCall';
 import { askDocsTranslationRef } from '../../translation';
+import { SectionHeadingLevel } from '../headingLevel';
 
 const STATUS_LABEL = {
   answered: 'historyList.status.answered',
@@ -41,6 +42,7 @@ export function HistoryList(props: HistoryListProps) {
   const api = useApi(askDocsApiRef);
   const { t } = useTranslationRef(askDocsTranslationRef);
   const format = useLocaleFormat();
+  const heading = useContext(SectionHeadingLevel);
   const [items, setItems] = useState<AnswerRecord[]>();
   // A full page may have older answers behind it.
   const [hasOlder, setHasOlder] = useState(false);
@@ -114,7 +116,7 @@ export function HistoryList(props: HistoryListProps) {
 
   return (
     <div data-testid="ask-docs-history">
-      <Typography variant="subtitle2" component="h3">
+      <Typography variant="subtitle2" component={heading}>
         {t('historyList.title')}
       </Typography>
       {error && (

@@ -1,4 +1,12 @@
-import { act, fireEvent, screen, waitFor } from '@testing-library/react';
+import {
+  act,
+  fireEvent,
+  screen,
+  waitFor,
+  within,
+} from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { ResponseError } from '@backstage/errors';
 import { renderInTestApp, TestApiProvider } from '@backstage/test-utils';
 import {
   MockSearchApi,
@@ -75,6 +83,80 @@ describe('AskDocsSearchAnswerCard', () => {
     await waitFor(() =>
       expect(screen.queryByTestId('ask-docs-search-ask')).toBeNull(),
     );
+  });
+
+  it('keeps its live region across the click and moves focus to the answer', async () => {
+    const stream = controllableStream();
+    await renderWithTerm(
+      'how to roll back',
+      mockAskDocsApi({ askStream: jest.fn(() => stream.iterable) }),
+      false,
+    );
+    const button = await screen.findByTestId('ask-docs-search-ask');
+    // The live region is in place, empty, beside the button: its content is announced.
+    const region = screen.getByRole('status');
+    expect(region).toBeEmptyDOMElement();
+
+    await userEvent.click(button);
+    expect(screen.queryByTestId('ask-docs-search-ask')).toBeNull();
+    expect(screen.getByRole('status')).toBe(region);
+    expect(region).toHaveTextContent('Searching the documentation…');
+    // Not lost with the button: on the answer's heading, read out as where the user is.
+    const title = screen.getByRole('heading', { name: 'Answer from the docs' });
+    expect(title).toHaveFocus();
+
+    act(() => stream.push({ type: 'done', response: groundedResponse }));
+    await screen.findByTestId('ask-docs-state-grounded');
+    expect(screen.getByRole('status')).toBe(region);
+  });
+
+  it('offers Retry after a server error, asks again and keeps focus on the answer', async () => {
+    const failure = await ResponseError.fromResponse(
+      new Response('<html>busy</html>', {
+        status: 503,
+        statusText: 'Service Unavailable',
+        headers: { 'Content-Type': 'text/html' },
+      }),
+    );
+    const api = mockAskDocsApi({
+      askStream: jest
+        .fn()
+        .mockImplementationOnce(async function* fails() {
+          throw failure;
+        })
+        .mockImplementation(() => streamOf(groundedResponse)),
+    });
+    await renderWithTerm('how to roll back', api, false);
+    await userEvent.click(await screen.findByTestId('ask-docs-search-ask'));
+    const error = await screen.findByTestId('ask-docs-state-error');
+    await userEvent.click(within(error).getByRole('button', { name: 'Retry' }));
+    await screen.findByTestId('ask-docs-state-grounded');
+    expect(api.askStream).toHaveBeenCalledTimes(2);
+    expect(
+      screen.getByRole('heading', { name: 'Answer from the docs' }),
+    ).toHaveFocus();
+  });
+
+  it('offers no Retry when the backend refused the question', async () => {
+    const failure = await ResponseError.fromResponse(
+      new Response(
+        JSON.stringify({
+          error: { name: 'InputError', message: 'question is too long' },
+          response: { statusCode: 400 },
+        }),
+        { status: 400, headers: { 'Content-Type': 'application/json' } },
+      ),
+    );
+    const api = mockAskDocsApi({
+      askStream: jest.fn(async function* fails() {
+        throw failure;
+      }),
+    });
+    await renderWithTerm('how to roll back', api, false);
+    await userEvent.click(await screen.findByTestId('ask-docs-search-ask'));
+    const error = await screen.findByTestId('ask-docs-state-error');
+    expect(error).toHaveTextContent('question is too long');
+    expect(within(error).queryByRole('button')).toBeNull();
   });
 
   it('with autoAsk, answers the current search term', async () => {

@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import Box from '@material-ui/core/Box';
 import Button from '@material-ui/core/Button';
 import Paper from '@material-ui/core/Paper';
@@ -44,6 +44,19 @@ export function AskDocsSearchAnswerCard(props: AskDocsSearchAnswerCardProps) {
   const { term } = useSearch();
   const { state, ask, reset } = useAskDocs();
   const question = term.trim();
+  // The clicked button (Ask, or Retry) is replaced by the answer's progress, so focus moves to
+  // the answer's title once it is shown, rather than falling back to the page.
+  const title = useRef<HTMLHeadingElement>(null);
+  const [focusTitle, setFocusTitle] = useState(false);
+  const askByClick = () => {
+    setFocusTitle(true);
+    ask(question);
+  };
+  useEffect(() => {
+    if (!focusTitle || state.phase === 'idle') return;
+    title.current?.focus();
+    setFocusTitle(false);
+  }, [focusTitle, state.phase]);
 
   useEffect(() => {
     // The previous term's answer (or its request in flight) would otherwise sit beside the
@@ -57,27 +70,37 @@ export function AskDocsSearchAnswerCard(props: AskDocsSearchAnswerCardProps) {
 
   if (question.length < minLength) return null;
   if (state.phase === 'idle' && autoAsk) return null;
-  const content =
-    state.phase === 'idle' ? (
-      <Button
-        variant="outlined"
-        color="primary"
-        size="small"
-        onClick={() => ask(question)}
-        data-testid="ask-docs-search-ask"
-      >
-        {t('searchAnswer.ask', { term: question })}
-      </Button>
-    ) : (
-      <>
-        <Typography variant="overline" color="textSecondary">
+  const content = (
+    <>
+      {state.phase === 'idle' ? (
+        <Button
+          variant="outlined"
+          color="primary"
+          size="small"
+          onClick={askByClick}
+          data-testid="ask-docs-search-ask"
+        >
+          {t('searchAnswer.ask', { term: question })}
+        </Button>
+      ) : (
+        <Typography
+          variant="overline"
+          color="textSecondary"
+          component="h2"
+          display="block"
+          tabIndex={-1}
+          ref={title}
+          data-testid="ask-docs-search-answer-title"
+        >
           {t('searchAnswer.title')}
         </Typography>
-        <Box>
-          <AskStateView state={state} onRetry={() => ask(question)} />
-        </Box>
-      </>
-    );
+      )}
+      <Box>
+        {/* Mounted with the button already: a live region announces changes, not arrivals. */}
+        <AskStateView state={state} onRetry={askByClick} />
+      </Box>
+    </>
+  );
   if (props.embedded) {
     return (
       <Box className={props.className} data-testid="ask-docs-search-answer">

@@ -119,8 +119,8 @@ describe('the stock search page with the ask-docs plugin installed', () => {
     expect(screen.queryByTestId('ask-docs-search-answer')).toBeNull();
   }, 40_000);
 
-  it('renders ask-docs results with their icon and a link to the page where it is', async () => {
-    renderStockSearchPage('/search?query=rollback', {
+  it('renders ask-docs results with their icon and a link to the page, which asks', async () => {
+    const api = renderStockSearchPage('/search?query=rollback', {
       results: [
         {
           type: 'ask-docs',
@@ -144,10 +144,18 @@ describe('the stock search page with the ask-docs plugin installed', () => {
     );
     // Not the sidebar item, which has the same text.
     const item = title.closest('li')!;
-    expect(within(item).getByText('Ask the docs').closest('a')).toHaveAttribute(
-      'href',
-      '/help/ask?q=Rollback%20checklist',
-    );
+    const link = within(item).getByText('Ask the docs').closest('a')!;
+    expect(link).toHaveAttribute('href', '/help/ask?q=Rollback%20checklist');
     expect(item.querySelector('.MuiListItemIcon-root svg')).not.toBeNull();
+
+    // The click is the user's: the page it opens asks (a pasted URL would only fill the box).
+    expect(api.askStream).not.toHaveBeenCalled();
+    fireEvent.click(link);
+    await waitFor(() => expect(api.askStream).toHaveBeenCalledTimes(1), {
+      timeout: 15_000,
+    });
+    expect(api.askStream.mock.calls[0][0]).toEqual({
+      question: 'Rollback checklist',
+    });
   }, 40_000);
 });

@@ -1,6 +1,11 @@
-import { screen } from '@testing-library/react';
-import { renderInTestApp } from '@backstage/test-utils';
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { renderInTestApp, TestApiProvider } from '@backstage/test-utils';
+import { askDocsApiRef } from '../../api/AskDocsApi';
 import { rootRouteRef } from '../../routes';
+import { groundedResponse } from '../../testUtils/fixtures';
+import { mockAskDocsApi, streamOf } from '../../testUtils/mockApi';
+import { AskDocsPageContent } from '../AskDocsPage';
 import { AskDocsSearchResultListItem } from './AskDocsSearchResultListItem';
 
 const result = {
@@ -22,6 +27,29 @@ describe('AskDocsSearchResultListItem', () => {
     expect(askLink()).toHaveAttribute(
       'href',
       '/help/ask?q=Rollback%20checklist',
+    );
+  });
+
+  it('asks the title on the page it opens: the user clicked the action', async () => {
+    const api = mockAskDocsApi({
+      askStream: jest.fn(() => streamOf(groundedResponse)),
+      getIngestionProgress: jest.fn(() => new Promise(() => {})),
+    });
+    await renderInTestApp(
+      <TestApiProvider apis={[[askDocsApiRef, api]]}>
+        <AskDocsSearchResultListItem result={result} />
+        <AskDocsPageContent />
+      </TestApiProvider>,
+      { mountedRoutes: { '/ask-docs': rootRouteRef } },
+    );
+    expect(api.askStream).not.toHaveBeenCalled();
+    await userEvent.click(askLink()!);
+    await waitFor(() => expect(api.askStream).toHaveBeenCalledTimes(1));
+    expect(api.askStream.mock.calls[0][0]).toEqual({
+      question: 'Rollback checklist',
+    });
+    expect(screen.getByTestId('ask-docs-question')).toHaveValue(
+      'Rollback checklist',
     );
   });
 

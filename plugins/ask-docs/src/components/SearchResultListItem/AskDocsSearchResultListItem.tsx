@@ -7,6 +7,7 @@ import { DefaultResultListItem } from '@backstage/plugin-search-react';
 import type { DefaultResultListItemProps } from '@backstage/plugin-search-react';
 import { rootRouteRef } from '../../routes';
 import { askDocsTranslationRef } from '../../translation';
+import { ASK_ON_ARRIVAL } from '../askLink';
 
 export interface AskDocsSearchResultListItemProps
   extends DefaultResultListItemProps {
@@ -25,8 +26,9 @@ function useAskPagePath(): string | undefined {
 }
 
 /**
- * A search result with an "Ask the docs" action that opens the panel with the
- * result's title as the question.
+ * A search result with an "Ask the docs" action that opens the panel and asks the result's
+ * title. The link's router state (ASK_ON_ARRIVAL) makes the page ask: the user clicked here,
+ * whereas the same `?q=` URL opened from elsewhere only fills the question box.
  */
 export function AskDocsSearchResultListItem(
   props: AskDocsSearchResultListItemProps,
@@ -48,6 +50,7 @@ export function AskDocsSearchResultListItem(
             size="small"
             component={Link}
             to={`${path}?q=${encodeURIComponent(title)}`}
+            state={ASK_ON_ARRIVAL}
             startIcon={<QuestionAnswerIcon fontSize="small" />}
           >
             {t('searchResult.ask')}
