@@ -105,6 +105,26 @@ describe('parseCitationMarkers', () => {
   it('ignores overly long bracket content', () => {
     expect(titles(`[${'word '.repeat(150)}]`)).toEqual([]);
   });
+
+  it('limits each citation of a bracket, not the bracket: several long ones all count', () => {
+    const long = (n: number) =>
+      `${'Title '.repeat(18)}${n} › ${'Section '.repeat(15)}${n}`;
+    const text = `Do this [${long(1)}; ${long(2)}; ${long(3)}].`;
+    expect(text.length).toBeGreaterThan(700);
+    expect(titles(text)).toHaveLength(3);
+    // One citation past the limit is prose, its short neighbour still a citation.
+    expect(titles(`[${'word '.repeat(120)}; FAQ]`)).toEqual(['FAQ']);
+  });
+
+  it('takes a line-start bracket and colon for a citation unless a destination follows', () => {
+    const text = [
+      '[Release process]: run the rollback script.',
+      '[ref]: https://example.com/x',
+      '[other]: ./guide.md "The guide"',
+      '[paths]: <docs/a b.md>',
+    ].join('\n');
+    expect(titles(text)).toEqual(['Release process']);
+  });
 });
 
 describe('normalizeTitle', () => {

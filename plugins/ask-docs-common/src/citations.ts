@@ -41,12 +41,12 @@ export interface CitationMarker {
   end: number;
 }
 
-// Longest bracket content considered; anything longer is prose, not a citation.
-const MAX_BRACKET_CONTENT = 500;
-const BRACKET = new RegExp(
-  `\\[([^\\[\\]\\n]{1,${MAX_BRACKET_CONTENT}})\\]`,
-  'g',
-);
+/**
+ * Longest citation considered, per `;`-separated part (a bracket may cite several documents);
+ * anything longer is prose. Cite-as markers in the prompt stay below it.
+ */
+export const MAX_CITATION_CHARS = 500;
+const BRACKET = /\[([^[\]\n]+)\]/g;
 /** What separates a title from its sections in a marker: '›', '»' or a spaced '>'. */
 export const SECTION_SEPARATOR_PATTERN = /\s*[›»]\s*|\s+>\s+/;
 const SEPARATOR = SECTION_SEPARATOR_PATTERN;
@@ -64,12 +64,15 @@ export function parseCitationMarkers(text: string): CitationMarker[] {
     if (start > 0 && text[start - 1] === '\\') continue;
     const next = text[end];
     if (next === '(') continue; // [text](url) and ![alt](src)
-    if (next === ':' && isLineStart(text, start)) continue; // [ref]: url
+    // [ref]: url, a reference definition; "[Release process]: run …" is a citation.
+    if (next === ':' && isLineStart(text, start) && isUrlAfter(text, end + 1))
+      continue;
     const inner = match[1];
     if (CHECKBOX.test(inner) || /^\s*\^/.test(inner)) continue;
     for (const part of inner.split(';')) {
       const label = part.trim();
-      if (!label || NUMERIC.test(label)) continue;
+      if (!label || label.length > MAX_CITATION_CHARS || NUMERIC.test(label))
+        continue;
       const pieces = label.split(SEPARATOR).map(p => p.trim());
       const title = pieces[0];
       if (!title) continue;
@@ -87,6 +90,18 @@ export function parseCitationMarkers(text: string): CitationMarker[] {
     }
   }
   return markers;
+}
+
+/**
+ * Whether the rest of the line is a reference definition's destination: one token (a URL, a
+ * path, an <angle> link), optionally with a quoted or parenthesised title; not a sentence.
+ */
+function isUrlAfter(text: string, from: number): boolean {
+  const lineEnd = text.indexOf('\n', from);
+  const rest = text.slice(from, lineEnd < 0 ? undefined : lineEnd);
+  return /^[ \t]*(?:<[^>]*>|\S+)(?:[ \t]+(?:"[^"]*"|'[^']*'|\([^)]*\)))?[ \t]*$/.test(
+    rest,
+  );
 }
 
 /** Splits a section path or cited section on any accepted separator. */

@@ -365,6 +365,57 @@ it`, async () => {
     expect(fake.calls).toBe(1);
   });
 
+  it('a refusal that also cites a document is still a refusal, escaped or not', async () => {
+    for (const reply of [
+      `${NOT_IN_DOCUMENTS_REPLY} [Release process › Rollback]`,
+      'NOT\\_IN\\_DOCUMENTS [Release process].',
+    ]) {
+      fake.setBehaviour(() => reply);
+      const result = await ask();
+      expect(result).toMatchObject({
+        status: 'not_in_knowledge_base',
+        reason: 'model_found_no_answer',
+        sources: [],
+      });
+    }
+    // Text besides the token and the marker: the model answered after all.
+    fake.setBehaviour(
+      () =>
+        `${NOT_IN_DOCUMENTS_REPLY} Run deploy rollback --to previous [Release process].`,
+    );
+    const answered = await ask();
+    expect(answered.status).toBe('answered');
+    expect(answered.answer).toBe(
+      'Run deploy rollback --to previous [Release process].',
+    );
+  });
+
+  it('cites every document of one bracket, however long their titles and sections', async () => {
+    const long = (name: string, rank: number) =>
+      chunk({
+        title: `${name} ${'handbook '.repeat(12)}`.trim(),
+        documentId: name,
+        sectionPath:
+          `${name} ${'handbook '.repeat(12)}`.trim() +
+          ` › ${'Operating procedures '.repeat(5)}`.trimEnd() +
+          ` › ${'Rollback steps '.repeat(6)}`.trimEnd(),
+        text: 'To roll back a release, run deploy rollback --to previous.',
+        rank,
+      });
+    const chunks = [long('alpha', 1), long('beta', 2), long('gamma', 3)];
+    fake.setBehaviour(req => {
+      const cites = citeAs(req).map(c => c.slice(1, -1));
+      return `Run deploy rollback --to previous [${cites.join('; ')}].`;
+    });
+    const result = await ask(chunks);
+    expect(result.status).toBe('answered');
+    expect(result.sources.map(x => x.documentId)).toEqual([
+      'alpha',
+      'beta',
+      'gamma',
+    ]);
+  });
+
   it('never turns a hallucinated title into a source', async () => {
     fake.setBehaviour(
       () =>

@@ -9,6 +9,7 @@ import {
   ModelQuota,
   NOT_IN_KNOWLEDGE_BASE_ANSWER,
   NoticeReason,
+  parseCitationMarkers,
 } from '@askdocs/plugin-ask-docs-common';
 import { CitationMatch, matchCitations, UnmatchedCitation } from './citations';
 import { classifyModelError, ModelFailureReason } from './llm';
@@ -256,11 +257,13 @@ export async function answerQuestion(
     });
   }
   const unmatchedCitations = selection.unmatched;
-  const saysNotInDocs = new RegExp(`\\b${NOT_IN_DOCUMENTS_REPLY}\\b`).test(
-    rawOutput,
-  );
+  const saysNotInDocs = NOT_IN_DOCUMENTS.test(rawOutput);
+  const answer = saysNotInDocs
+    ? rawOutput.replace(new RegExp(NOT_IN_DOCUMENTS.source, 'g'), ' ').trim()
+    : rawOutput.trim();
 
-  if (!sources.length) {
+  // "NOT_IN_DOCUMENTS [Release process]" cites, but answers nothing: no text besides markers.
+  if (!sources.length || (saysNotInDocs && !hasTextBesidesMarkers(answer))) {
     if (saysNotInDocs) {
       return {
         ...base,
@@ -284,14 +287,6 @@ export async function answerQuestion(
     });
   }
 
-  const answer = saysNotInDocs
-    ? rawOutput
-        .replace(
-          new RegExp(`\\s*\\b${NOT_IN_DOCUMENTS_REPLY}\\b\\s*`, 'g'),
-          ' ',
-        )
-        .trim()
-    : rawOutput.trim();
   return {
     ...base,
     ...audit,
@@ -302,6 +297,19 @@ export async function answerQuestion(
     unmatchedCitations,
     droppedSources,
   };
+}
+
+/** The reply token, also as a markdown renderer escapes it (NOT\\_IN\\_DOCUMENTS). */
+const NOT_IN_DOCUMENTS = new RegExp(
+  `\\s*\\b${NOT_IN_DOCUMENTS_REPLY.replace(/_/g, '\\\\?_')}\\b\\s*`,
+);
+
+/** Whether anything but citation markers, spaces and punctuation is left. */
+function hasTextBesidesMarkers(text: string): boolean {
+  let rest = text;
+  for (const m of [...parseCitationMarkers(text)].reverse())
+    rest = rest.slice(0, m.start) + rest.slice(m.end);
+  return /[\p{L}\p{N}]/u.test(rest);
 }
 
 function isSupported(

@@ -1,5 +1,6 @@
 import {
   normalizeTitle,
+  parseCitationMarkers,
   SECTION_SEPARATOR_PATTERN,
 } from '@askdocs/plugin-ask-docs-common';
 import type { RetrievedChunk } from './types';
@@ -37,7 +38,7 @@ export function citationLabels(chunks: RetrievedChunk[]): Map<string, string> {
   const labels = new Map<string, string>();
   for (const group of byTitle.values()) {
     if (group.length === 1) {
-      labels.set(group[0][0], group[0][1].title);
+      labels.set(group[0][0], citable(group[0][1]));
       continue;
     }
     const byName = groupBy(group, ([, d]) => entityName(d.entityRef));
@@ -51,9 +52,14 @@ export function citationLabels(chunks: RetrievedChunk[]): Map<string, string> {
   }
 
   // Whatever is still not unique (same entity, same title; or a label equal to another title)
-  // gets a counter, in rank order.
+  // gets a counter, in rank order; a document's own title first: the model may cite a title it
+  // read in the document, which must name that document, not one whose label was made up.
   const seen = new Set<string>();
-  for (const [id] of ordered) {
+  const own = ([id, d]: (typeof ordered)[number]) => labels.get(id) === d.title;
+  for (const [id] of [
+    ...ordered.filter(own),
+    ...ordered.filter(e => !own(e)),
+  ]) {
     const base = labels.get(id)!;
     let label = base;
     for (let n = 2; seen.has(normalizeTitle(label)); n++)
@@ -62,6 +68,24 @@ export function citationLabels(chunks: RetrievedChunk[]): Map<string, string> {
     labels.set(id, label);
   }
   return labels;
+}
+
+/**
+ * The title, unless the citation parser would not read `[title]` as citing it ("1.4.0" and
+ * other numbers, "x" a checkbox, "^1" a footnote): then the entity's name, or ref, is added.
+ */
+function citable(d: { title: string; entityRef: string }): string {
+  const reads = (label: string) => {
+    const markers = parseCitationMarkers(`[${label}]`);
+    return markers.length === 1 && markers[0].label === label;
+  };
+  for (const label of [
+    d.title,
+    `${d.title} (${entityName(d.entityRef)})`,
+    `${d.title} (${d.entityRef})`,
+  ])
+    if (reads(label)) return label;
+  return `“${d.title}”`;
 }
 
 const SEPARATORS = new RegExp(SECTION_SEPARATOR_PATTERN.source, 'g');

@@ -1,3 +1,4 @@
+import { matchCitations } from './citations';
 import { citationLabels } from './labels';
 import {
   buildPrompt,
@@ -192,6 +193,51 @@ describe('citationLabels', () => {
     expect(new Set([...labels.values()].map(l => l.toLowerCase())).size).toBe(
       4,
     );
+  });
+
+  it("keeps a document's own title when a made-up label of another would equal it", () => {
+    const docs = [
+      ...sameTitleChunks('Overview', [
+        ['b', 'component:default/payments'],
+        ['c', 'component:default/billing'],
+      ]),
+      chunk({
+        title: 'Overview (payments)',
+        documentId: 'a',
+        text: '.',
+        rank: 3,
+      }),
+    ];
+    const labels = citationLabels(docs);
+    // [Overview (payments)], as the model may read it in page a, names page a.
+    expect(labels.get('a')).toBe('Overview (payments)');
+    expect(labels.get('b')).toBe('Overview (payments) #2');
+    expect(labels.get('c')).toBe('Overview (billing)');
+  });
+
+  it('gives a title the parser would not read as a citation (a version, "x") its entity', () => {
+    const docs = ['1.4.0', '2024-05-01', 'X', '^1', 'Install'].map((title, i) =>
+      chunk({
+        title,
+        documentId: `d${i}`,
+        entityRef: 'component:default/payments',
+        text: '.',
+        rank: i + 1,
+      }),
+    );
+    const labels = citationLabels(docs);
+    expect([...labels.values()]).toEqual([
+      '1.4.0 (payments)',
+      '2024-05-01 (payments)',
+      'X (payments)',
+      '“^1”',
+      'Install',
+    ]);
+    // Each label, copied as the prompt shows it, cites its document.
+    for (const [id, label] of labels) {
+      const { sources } = matchCitations(`Do it [${label}].`, docs);
+      expect(sources.map(x => x.documentId)).toEqual([id]);
+    }
   });
 
   it('does not depend on input order', () => {

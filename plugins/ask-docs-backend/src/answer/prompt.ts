@@ -1,6 +1,7 @@
 import { createHash } from 'crypto';
 import {
   parseCitationMarkers,
+  MAX_CITATION_CHARS,
   SECTION_SEPARATOR,
 } from '@askdocs/plugin-ask-docs-common';
 import { chunkSections, citationLabels } from './labels';
@@ -136,8 +137,17 @@ export function buildPrompt(
   };
 }
 
+/**
+ * The marker the model copies; a section path that would make it longer than the parser reads
+ * (MAX_CITATION_CHARS) keeps its last section only, or none: the document is still cited.
+ */
 function citeAs(label: string, chunk: RetrievedChunk): string {
-  return `[${[label, ...chunkSections(chunk)].join(SECTION_SEPARATOR)}]`;
+  const sections = chunkSections(chunk);
+  for (const path of [sections, sections.slice(-1), []]) {
+    const cite = [label, ...path].join(SECTION_SEPARATOR);
+    if (cite.length <= MAX_CITATION_CHARS) return `[${cite}]`;
+  }
+  return `[${label}]`;
 }
 
 function renderBlock(

@@ -855,10 +855,15 @@ export class DatabaseAskDocsStore implements AskDocsStore {
       .where('user_ref', userRef)
       .whereNotNull('llm_model')
       // A call refused or never served generated nothing and costs nothing; a timed-out or
-      // cut-off one may have been generated, and billed, in full.
-      .whereRaw(
-        "coalesce(policy->'modelError'->>'reason', '') <> ALL(?::text[])",
-        [UNSERVED_MODEL_CALLS],
+      // cut-off one may have been generated, and billed, in full, and so was one that sent text
+      // before its connection dropped (raw_output holds what it sent).
+      .where(q =>
+        q
+          .whereRaw(
+            "coalesce(policy->'modelError'->>'reason', '') <> ALL(?::text[])",
+            [UNSERVED_MODEL_CALLS],
+          )
+          .orWhereRaw("coalesce(raw_output, '') <> ''"),
       )
       .where(
         'created_at',

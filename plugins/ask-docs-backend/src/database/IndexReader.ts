@@ -445,14 +445,20 @@ export function vectorQuery(
     'em',
     dimension,
   )} <=> ?::${VECTOR_TYPE}(${dimension})`;
-  return visibleEmbeddings(knex, visibility, {
-    modelId: options.modelId,
-    dimension,
-    selection: options.selection,
-  })
-    .select('em.chunk_id', knex.raw(`${distance} AS distance`, [literal]))
-    .orderByRaw(options.exact ? `(${distance}) + 0` : distance, [literal])
-    .limit(options.k);
+  return (
+    visibleEmbeddings(knex, visibility, {
+      modelId: options.modelId,
+      dimension,
+      selection: options.selection,
+    })
+      .select('em.chunk_id', knex.raw(`${distance} AS distance`, [literal]))
+      // Exact: ties (the same boilerplate in several entities) cut by chunk id, so the set a replay
+      // retrieves is the set recorded. The index walk takes ORDER BY distance alone.
+      .orderByRaw(options.exact ? `(${distance}) + 0, em.chunk_id` : distance, [
+        literal,
+      ])
+      .limit(options.k)
+  );
 }
 
 /** SET LOCAL in a savepoint: an older pgvector without the setting does not abort the search. */

@@ -13,6 +13,7 @@ describe('DatabaseAskDocsStore.countModelCalls', () => {
       secondsAgo: number;
       status?: string;
       modelError?: string;
+      rawOutput?: string;
     },
   ) {
     await db.knex('ask_docs_answers').insert({
@@ -30,6 +31,7 @@ describe('DatabaseAskDocsStore.countModelCalls', () => {
       embedding_model: 'm',
       llm_model: o.llmModel ?? null,
       answer: '',
+      raw_output: o.rawOutput ?? null,
       sources: '{}',
       created_at: db.knex.raw('now() - make_interval(secs => ?)', [
         o.secondsAgo,
@@ -47,6 +49,12 @@ describe('DatabaseAskDocsStore.countModelCalls', () => {
     await call(200, { status: 'abandoned' });
     await call(300, { status: 'evidence_only', modelError: 'timeout' });
     await call(50, { status: 'evidence_only', modelError: 'incomplete' });
+    // A stream that sent text before its connection dropped was generated (and billed).
+    await call(60, {
+      status: 'evidence_only',
+      modelError: 'connection',
+      rawOutput: 'Run deploy',
+    });
     // Not counted: calls that generated nothing, an ask without a model call, one outside the
     // window, another user's.
     for (const modelError of [
@@ -55,15 +63,16 @@ describe('DatabaseAskDocsStore.countModelCalls', () => {
       'rate_limited',
       'server_error',
       'connection',
+      'circuit_open',
     ])
       await call(5, { status: 'evidence_only', modelError });
     await answer(user, { secondsAgo: 5 });
     await call(4000);
     await answer('user:default/b', { llmModel: 'gpt', secondsAgo: 10 });
 
-    await expect(store.countModelCalls(user, 3600)).resolves.toBe(4);
-    // The window slides: only the calls of the last 100 seconds (10 and 50 s ago).
-    await expect(store.countModelCalls(user, 100)).resolves.toBe(2);
+    await expect(store.countModelCalls(user, 3600)).resolves.toBe(5);
+    // The window slides: only the calls of the last 100 seconds (10, 50 and 60 s ago).
+    await expect(store.countModelCalls(user, 100)).resolves.toBe(3);
     await expect(store.countModelCalls('user:default/b', 3600)).resolves.toBe(
       1,
     );

@@ -264,6 +264,60 @@ describe('vectorSearch', () => {
   });
 });
 
+describe('exact vector search at ties', () => {
+  const TIE_MODEL = 'tie-model';
+  beforeAll(async () => {
+    // The same boilerplate in six entities, written last id first.
+    const names = ['t6', 't5', 't4', 't3', 't2', 't1'];
+    await seedIndex(db.knex, {
+      entities: names.map(n => ({
+        entityRef: `component:ties/${n}`,
+        owners: ['group:ties/all'],
+      })),
+      documents: names.map(n => ({
+        entityRef: `component:ties/${n}`,
+        title: 'Contributing',
+        chunks: [
+          {
+            chunkId: `tie-${n}`,
+            text: 'x',
+            terms: {},
+            embeddings: { [TIE_MODEL]: [0.6, 0.8, 0, 0] },
+          },
+        ],
+      })),
+    });
+  });
+  afterAll(async () => {
+    await db.knex('ask_docs_entities').where('namespace', 'ties').delete();
+  });
+
+  it('cuts equal distances by chunk id: the same set on every search (and on replay)', async () => {
+    const reader = new IndexReader(db.knex, await visibilityFor('ALLOW'));
+    const ids = async () =>
+      (
+        await vectorSearch({
+          reader,
+          modelId: TIE_MODEL,
+          queryVector: [1, 0, 0, 0],
+          k: 3,
+          strategy: 'exact',
+        })
+      ).map(h => h.chunkId);
+    const first = await ids();
+    expect(first).toHaveLength(3);
+    expect(first).toEqual([...first].sort());
+    const all = (
+      await db
+        .knex('ask_docs_chunks')
+        .where('chunk_id', 'like', 'tie-%')
+        .pluck('chunk_id')
+    ).sort();
+    expect(first).toEqual(all.slice(0, 3));
+    expect(await ids()).toEqual(first);
+  });
+});
+
 describe('ensureVectorIndex', () => {
   it('quotes the model id in the partial index predicate, and queries use the index', async () => {
     const odd = "we'ird?model\\v2 -- ); DROP TABLE ask_docs_chunks; --";
@@ -742,6 +796,33 @@ describe('retrieve', () => {
     expect(result.chunks[1].rank).toBe(2);
     expect(result.candidatesConsidered).toBe(3);
     expect(result.filteredOut).toBe(1);
+  });
+
+  it('passes chunks by coverage share only when a question word is covered', async () => {
+    // A model that always answers, and thresholds no chunk meets: coverage alone decides.
+    const alwaysAnswers = {
+      features: ['coverageMax'] as const,
+      mean: [0],
+      scale: [1],
+      weights: [0],
+      bias: 10,
+      cutoff: 0.5,
+      fittedOn: 'unit test',
+    };
+    const retrieveWith = (...tokens: string[]) =>
+      retrieveAs(alice, {
+        k: 10,
+        thresholds: { minSimilarity: 2, minCoverage: 2 },
+        evidenceModel: alwaysAnswers,
+        queryVector: [1, 0, 0, 0],
+        queryTokens: q(...tokens),
+        mode: 'hybrid',
+      });
+    // No word of the question is in any chunk: half of no coverage lets nothing in.
+    expect((await retrieveWith('zanzibar')).chunks).toEqual([]);
+    // A covered word: the chunks covering at least half as much as the best one.
+    const covered = (await retrieveWith('refunds')).chunks;
+    expect(covered.map(c => c.chunkId)).toEqual(['p1']);
   });
 
   it('never returns a hidden chunk in any mode', async () => {

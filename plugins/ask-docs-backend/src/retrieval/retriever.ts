@@ -547,7 +547,9 @@ export async function retrieve(
     ? []
     : scored.filter(
         s =>
-          isRelevant(s, thresholds) || (!!model && (s.coverage ?? 0) >= enough),
+          isRelevant(s, thresholds) ||
+          // With no question word covered anywhere, a share of nothing lets nothing in.
+          (!!model && enough > 0 && (s.coverage ?? 0) >= enough),
       );
   const selected = relevant.slice(0, k);
   const evidence = {
