@@ -172,6 +172,8 @@ describe('follow-up questions in a thread', () => {
       turns: 1,
       redactedTurns: 0,
       searchedWithThread: true,
+      // What the vector side searched for, recorded: the earlier turn may be withheld later.
+      searchedText: expect.stringMatching(/zebrafoo[\s\S]*roll/i),
     });
   });
 

@@ -491,6 +491,10 @@ export class AskService {
                 turns: thread.turns.length,
                 redactedTurns: thread.redactedTurns,
                 searchedWithThread: thread.searchAs !== undefined,
+                // What the vector side searched for: earlier turns may later be withheld.
+                ...(thread.searchAs
+                  ? { searchedText: thread.searchAs.vectorText }
+                  : {}),
               },
             }
           : {}),

@@ -220,6 +220,25 @@ describe('QuestionPipeline', () => {
     expect(ids(wide)).toContain('secret');
   });
 
+  it("reads a follow-up's evidence from its own words, earlier ones steer vectors", async () => {
+    const p = pipeline();
+    const followUp = p.analyse('and what about the ledger bookkeeping');
+    const combined = p.analyse(
+      'How do I move the ledger to Kafka?\nand what about the ledger bookkeeping',
+    );
+    const searchAs = Object.freeze({
+      ...followUp,
+      vectorText: combined.vectorText,
+    });
+    const { retrieval } = await p.run(followUp, payOnly, { searchAs });
+    expect(embedded.at(-1)).toBe(combined.vectorText);
+    // No passage names Kafka, which only the earlier question does: not missing from this one.
+    expect(retrieval.evidence?.features.nameMissing).toBe(0);
+    // The control: asked as one question, the name is missing.
+    const whole = await p.retrieve(await p.embed(combined), payOnly);
+    expect(whole.evidence?.features.nameMissing).toBe(1);
+  });
+
   it('offers single-retriever modes and overrides, leaving the product settings', async () => {
     const p = pipeline();
     const q = await p.embed(p.analyse('ledger'));

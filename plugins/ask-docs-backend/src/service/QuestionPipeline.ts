@@ -109,6 +109,11 @@ export interface PipelineRetrieveOptions {
   settings?: Partial<RetrievalSettings>;
   /** Apply the configured reranker (default true); comparisons of single retrievers skip it. */
   rerank?: boolean;
+  /**
+   * The question the evidence decision reads (its names, identifiers, language), when the
+   * vector side searches with more (a follow-up with the earlier questions it leans on).
+   */
+  evidenceText?: string;
 }
 
 export interface PipelineRunOptions {
@@ -204,7 +209,7 @@ export class QuestionPipeline {
       passageWordKeys: analyzerWordKeys(this.o.analyzers),
       correctedWordKeys: analyzerCorrectedWordKeys(this.o.analyzers),
       // With restored diacritics: the question's language is one of the evidence features.
-      question: vectorText,
+      question: options.evidenceText ?? vectorText,
       mode: options.mode ?? 'hybrid',
       ...settings,
       ...(reranker
@@ -275,6 +280,9 @@ export class QuestionPipeline {
     signal?.throwIfAborted();
     const searched = await this.retrieve(embedded, visibility, {
       scope: call.scope,
+      // Earlier questions steer the vector side only: a name they mention that the passages
+      // lack must not count against the follow-up's own evidence.
+      ...(call.searchAs ? { evidenceText: question.vectorText } : {}),
     });
     const retrieval: PipelineRetrieval = call.searchAs
       ? {
