@@ -242,7 +242,7 @@ audit`, async () => {
     ).toBe(true);
   });
 
-  it('removes a deleted entity with all its chunks, vectors and posting lists', async () => {
+  it('removes a deleted entity a day later: its chunks, vectors and posting lists', async () => {
     const index = entities.findIndex(e => e.metadata.name === 'pyvec-docs');
     const { entity_no: entityNo } = await db
       .knex('ask_docs_entities')
@@ -260,10 +260,23 @@ audit`, async () => {
       );
     expect(await lists()).toBeGreaterThan(0);
     entities.splice(index, 1);
+    const ref = 'component:default/pyvec-docs';
+    // Hidden at once (askDocs.retention.removedEntityDays, default 1), kept for a day.
+    const hiding = await runIngestion();
+    expect(hiding.status).toBe('succeeded');
+    expect(hiding.chunksDeleted).toBe(0);
+    expect(
+      await db.knex('ask_docs_entities').where('entity_ref', ref).first(),
+    ).toMatchObject({ deleted_at: expect.any(Date) });
+    expect(await lists()).toBeGreaterThan(0);
+    // A day later (its hiding moved back a day): the next run deletes it.
+    await db
+      .knex('ask_docs_entities')
+      .where('entity_ref', ref)
+      .update({ deleted_at: db.knex.raw("deleted_at - interval '1 day'") });
     const run = await runIngestion();
     expect(run.status).toBe('succeeded');
     expect(run.chunksDeleted).toBeGreaterThan(0);
-    const ref = 'component:default/pyvec-docs';
     expect(await lists()).toBe(0);
     for (const table of ['ask_docs_chunks', 'ask_docs_documents']) {
       expect(
