@@ -200,16 +200,18 @@ export interface AskDocsStore {
   visibilitySyncState(): Promise<VisibilitySyncState>;
   listEntityRefs(): Promise<string[]>;
   /**
-   * Deletes the stored entity under `entityRef` (documents, chunks, vectors, postings) when it
-   * has another catalog uid than `uid`: one deleted and registered again is another entity,
-   * whose owner must not see the old one's docs. Not a row a listing newer than `asOf` wrote;
-   * with `runId`, only while that run is running (as deleteEntities). Returns chunks deleted.
+   * Deletes the stored entity under `e`'s ref (documents, chunks, vectors, postings) when the
+   * catalog now lists another entity there: another uid and other visibility attributes (one
+   * deleted and registered again by another owner must not see the old one's docs). Not a row a
+   * listing newer than `asOf` wrote; with `runId`, only while that run is running (as
+   * deleteEntities). Returns the chunks deleted.
    */
   deleteReplacedEntity(
-    entityRef: string,
-    uid: string,
+    e: EntityRow,
     guard: { asOf: Date; runId?: number },
   ): Promise<number>;
+  /** Whether the row stored under `e`'s ref is another entity's (as deleteReplacedEntity). */
+  storesAnotherEntity(e: EntityRow): Promise<boolean>;
   /**
    * Deletes the entities with their documents, chunks, vectors and postings. With `guard`, only
    * while the run is still running (else RunTakenOverError, nothing deleted), and not an entity

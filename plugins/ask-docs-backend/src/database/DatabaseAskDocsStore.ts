@@ -56,6 +56,28 @@ const UNSERVED_MODEL_CALLS: ModelFailureReason[] = [
   'circuit_open',
 ];
 
+/**
+ * Whether the catalog lists another entity under a stored row's ref: another uid and other
+ * visibility attributes (another owner, say). A provider that drops and adds an entity again
+ * gives it a new uid with the same attributes: the same entity, kept with its content. A row
+ * without a uid (written before migration 0012) is compared with nothing.
+ */
+function isReplacement(
+  row:
+    | { entity_uid: string | null; attributes_hash: string | null }
+    | undefined,
+  uid: string | undefined,
+  attributesHash: string,
+): boolean {
+  return (
+    !!row &&
+    !!uid &&
+    !!row.entity_uid &&
+    row.entity_uid !== uid &&
+    row.attributes_hash !== attributesHash
+  );
+}
+
 const NOT_NEWER_SQL =
   'ask_docs_entities.attributes_at IS NULL ' +
   'OR ask_docs_entities.attributes_at <= excluded.attributes_at';
@@ -110,14 +132,18 @@ export class DatabaseAskDocsStore implements AskDocsStore {
     for (const e of entities) {
       const row = byRef.get(e.entityRef);
       if (!row) continue; // not indexed (yet): ingestion adds it with its documents
-      if (e.uid && row.entity_uid && e.uid !== row.entity_uid) {
-        // Another entity under the same ref: the old one's content goes, ingestion adds the new.
-        if (await this.deleteReplacedEntity(e.entityRef, e.uid, { asOf }))
-          changed += 1;
-        continue;
-      }
       // The uid is ingestion's to write, with the documents it belongs to.
       const { etag: _etag, entity_uid: _uid, ...columns } = entityColumns(e);
+      if (isReplacement(row, e.uid, columns.attributes_hash)) {
+        // Another entity under the same ref: the old one's content stays hidden, under its own
+        // attributes, until an ingestion run deletes it (the sync writes no content).
+        changed += await this.db('ask_docs_entities')
+          .where('entity_ref', e.entityRef)
+          .whereNull('deleted_at')
+          .where(listedNoLaterThan(asOf))
+          .update({ deleted_at: asOf, updated_at: this.db.fn.now() });
+        continue;
+      }
       if (
         row.attributes_hash === columns.attributes_hash &&
         row.deleted_at === null
@@ -197,30 +223,36 @@ export class DatabaseAskDocsStore implements AskDocsStore {
   }
 
   async deleteReplacedEntity(
-    entityRef: string,
-    uid: string,
+    e: EntityRow,
     guard: { asOf: Date; runId?: number },
   ): Promise<number> {
-    const replaced = (q: Knex.QueryBuilder) =>
-      q
-        .where('entity_ref', entityRef)
-        .whereNotNull('entity_uid')
-        .whereNot('entity_uid', uid);
     // The common case, the same entity, costs one read and no transaction.
-    if (!(await replaced(this.db('ask_docs_entities')).first('entity_ref')))
-      return 0;
+    if (!(await this.storesAnotherEntity(e))) return 0;
+    const hash = entityColumns(e).attributes_hash;
     return this.deleteWithChunks(
       'ask_docs_entities',
       'entity_ref',
-      [entityRef],
+      [e.entityRef],
       async tx => {
         if (guard.runId !== undefined)
           await renewInTransaction(tx, guard.runId);
-        return replaced(tx('ask_docs_entities'))
+        // Locked: what is deleted is the row checked here, not one written meanwhile.
+        const row = await tx('ask_docs_entities')
+          .where('entity_ref', e.entityRef)
           .where(listedNoLaterThan(guard.asOf))
-          .pluck('entity_ref');
+          .forUpdate()
+          .first('entity_uid', 'attributes_hash');
+        return isReplacement(row, e.uid, hash) ? [e.entityRef] : [];
       },
     );
+  }
+
+  async storesAnotherEntity(e: EntityRow): Promise<boolean> {
+    if (!e.uid) return false;
+    const row = await this.db('ask_docs_entities')
+      .where('entity_ref', e.entityRef)
+      .first('entity_uid', 'attributes_hash');
+    return isReplacement(row, e.uid, entityColumns(e).attributes_hash);
   }
 
   async deleteEntities(

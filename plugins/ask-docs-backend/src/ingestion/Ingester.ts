@@ -417,17 +417,21 @@ export class Ingester {
   ): Promise<{ finished: Promise<void> }> {
     const { store, embedder } = this.o;
     const row = entityRow(entity);
-    if (row.uid) {
-      progress.chunksDeleted += await store.deleteReplacedEntity(
-        row.entityRef,
-        row.uid,
-        { asOf: listedAt, runId },
-      );
-    }
+    progress.chunksDeleted += await store.deleteReplacedEntity(row, {
+      asOf: listedAt,
+      runId,
+    });
     await store.upsertEntity(row, { asOf: listedAt }).catch(e => {
       this.attributesFailed = true;
       throw e;
     });
+    // A newer listing wrote the row (the upsert left it): if it is another entity's, this one's
+    // pages must not go under its attributes. The next run reads it.
+    if (await store.storesAnotherEntity(row))
+      throw new Error(
+        'a newer catalog listing wrote another entity under this ref (another uid); ' +
+          'the next run reads this one',
+      );
     const states = await store.documentStates(row.entityRef, embedder.modelId);
     const keep = new Set<string>();
     const writer = new PageWriter(

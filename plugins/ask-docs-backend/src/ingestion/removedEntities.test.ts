@@ -172,20 +172,42 @@ describe('entities removed from the catalog', () => {
     await run(1);
     expect(reads).toEqual([]);
 
-    // Deleted and registered again by another team: the sync deletes the old content at once,
-    // and the new owner sees none of it.
+    // Deleted and registered again by another team: the sync hides the old content at once
+    // (the new owner sees none of it), the next run deletes it and reads the new entity.
     listed = [site('guide', 'uid-2', 'group:default/team-b'), site('other')];
     expect(await sync.run()).toMatchObject({ updated: 1 });
-    expect(await stored()).toEqual([OTHER]);
     expect(await visible('group:default/team-b')).toEqual([]);
-    await run(1);
+    expect(await visible('group:default/team-a')).toEqual([]);
+    expect(await sync.run()).toMatchObject({ updated: 0 }); // and it stays hidden
+    expect(await visible('group:default/team-b')).toEqual([]);
+    let progress = await run(1);
+    expect(progress.chunksDeleted).toBeGreaterThan(0);
     expect(reads).toEqual(['guide/index.html']);
     expect(await visible('group:default/team-b')).toEqual([GUIDE]);
     expect(await visible('group:default/team-a')).toEqual([]);
 
+    // Dropped and added again by its provider: a new uid, the same attributes. The same
+    // entity: shown again by the sync, kept by the run with nothing read (the grace period's
+    // point), and its new uid recorded.
+    listed = [site('other')];
+    await run(1);
+    expect(await visible('group:default/team-b')).toEqual([]);
+    listed = [site('guide', 'uid-2b', 'group:default/team-b'), site('other')];
+    await sync.run();
+    expect(await visible('group:default/team-b')).toEqual([GUIDE]);
+    progress = await run(1);
+    expect(reads).toEqual([]);
+    expect(progress.chunksDeleted).toBe(0);
+    expect(
+      await ingestion.db
+        .knex('ask_docs_entities')
+        .where('entity_ref', GUIDE)
+        .first('entity_uid'),
+    ).toEqual({ entity_uid: 'uid-2b' });
+
     // Without a sync in between (or with it off), the run finds the other uid itself.
     listed = [site('guide', 'uid-3', 'group:default/team-c'), site('other')];
-    const progress = await run(1);
+    progress = await run(1);
     expect(progress.chunksDeleted).toBeGreaterThan(0);
     expect(reads).toEqual(['guide/index.html']);
     expect(await visible('group:default/team-b')).toEqual([]);
