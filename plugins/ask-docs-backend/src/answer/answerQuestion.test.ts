@@ -13,7 +13,7 @@ import {
   startFakeOpenAI,
 } from '../../../../test/fake-openai';
 import { answerQuestion, AnswerResult } from './answerQuestion';
-import { createChatModelFromOptions } from './llm';
+import { createChatModelFromOptions, ModelUnavailableError } from './llm';
 import { NOT_IN_DOCUMENTS_REPLY } from './prompt';
 import { chunk, sameTitleChunks } from './testChunks';
 import type { ChatModel } from './types';
@@ -80,12 +80,13 @@ describe('answerQuestion with a real client and fake server', () => {
     chunks = [rollback, canary, faq],
     options = {},
     m: ChatModel = model,
+    onModelCall?: () => void,
   ) =>
     answerQuestion({
       question: 'How do I roll back a release?',
       chunks,
       model: m,
-      options,
+      options: { ...options, ...(onModelCall ? { onModelCall } : {}) },
     });
 
   it('answers with sources for the cited, sent documents', async () => {
@@ -277,6 +278,27 @@ retrieved`, async () => {
       expect(result.sent).toHaveLength(3);
     });
 
+    it('paused while down: no "generating" phase, evidence at once', async () => {
+      const paused: ChatModel = {
+        model: 'fake-model',
+        skipping: () => true,
+        complete: async () => {
+          throw new ModelUnavailableError('Not called', 'circuit_open');
+        },
+      };
+      const phases: string[] = [];
+      const result = await ask(undefined, {}, paused, () =>
+        phases.push('generating'),
+      );
+      expectEvidenceOnly(result, EVIDENCE_ONLY_NOTICE, 'model_failed');
+      expect(result.modelError?.reason).toBe('circuit_open');
+      expect(phases).toEqual([]);
+      // The control: a model that is not paused announces the call.
+      fake.setBehaviour(() => ({ status: 500 }));
+      await ask(undefined, {}, model, () => phases.push('generating'));
+      expect(phases).toEqual(['generating']);
+    });
+
     it('timeout', async () => {
       fake.setBehaviour(() => ({ hang: true }));
       const result = await ask(undefined, {}, makeModel(150, 0));
@@ -378,7 +400,7 @@ it`, async () => {
         sources: [],
       });
     }
-    // Text besides the token and the marker: the model answered after all.
+    // Text besides the token and the markers: the model answered after all.
     fake.setBehaviour(
       () =>
         `${NOT_IN_DOCUMENTS_REPLY} Run deploy rollback --to previous [Release process].`,
@@ -388,6 +410,11 @@ it`, async () => {
     expect(answered.answer).toBe(
       'Run deploy rollback --to previous [Release process].',
     );
+    fake.setBehaviour(
+      () =>
+        `${NOT_IN_DOCUMENTS_REPLY} [Release process; Deployment] Run deploy rollback.`,
+    );
+    expect((await ask()).status).toBe('answered');
   });
 
   it('cites every document of one bracket, however long their titles and sections', async () => {

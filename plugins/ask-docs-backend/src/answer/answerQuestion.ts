@@ -204,7 +204,8 @@ export async function answerQuestion(
   let rawOutput: string;
   let streamed = '';
   const onDelta = options.onDelta;
-  options.onModelCall?.();
+  // Not while the model is paused: the asker would see "generating" flash for nothing.
+  if (!model.skipping?.()) options.onModelCall?.();
   try {
     rawOutput = await model.complete(prompt.messages, {
       signal: options.signal,
@@ -307,8 +308,10 @@ const NOT_IN_DOCUMENTS = new RegExp(
 /** Whether anything but citation markers, spaces and punctuation is left. */
 function hasTextBesidesMarkers(text: string): boolean {
   let rest = text;
-  for (const m of [...parseCitationMarkers(text)].reverse())
-    rest = rest.slice(0, m.start) + rest.slice(m.end);
+  // The citations of one bracket share its span: it is cut once.
+  const spans = new Map(parseCitationMarkers(text).map(m => [m.start, m.end]));
+  for (const [start, end] of [...spans].reverse())
+    rest = rest.slice(0, start) + rest.slice(end);
   return /[\p{L}\p{N}]/u.test(rest);
 }
 

@@ -440,6 +440,7 @@ describe('chat model against a fake OpenAI server', () => {
       clock += 15_000;
     }
     expect(fake.calls).toBe(3);
+    expect(breaking.skipping?.()).toBe(true);
     const skipped = await failure(breaking.complete(messages));
     expect(skipped.reason).toBe('circuit_open');
     expect(skipped.details.attempts).toBe(0);

@@ -213,6 +213,7 @@ export function createChatModelFromOptions(
       maxRetries: options.maxRetries,
     },
     lastFailure: () => lastFailure,
+    skipping: () => breaker.skipping(),
     async complete(messages: ChatMessage[], callOptions?: ChatCompleteOptions) {
       const admitted = breaker.admit();
       if ('skipUntil' in admitted) {

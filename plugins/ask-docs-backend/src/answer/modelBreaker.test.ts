@@ -85,6 +85,20 @@ describe('ModelBreaker', () => {
     expect(call(breaker, undefined)).toBe('called');
   });
 
+  it('is closed only by the probe, not by a long call that started before it opened', () => {
+    const breaker = make();
+    const longCall = { startedAt: clock, admitted: breaker.admit() };
+    for (let i = 0; i < 3; i++) call(breaker, 'timeout', 15_000);
+    expect(breaker.skipping()).toBe(true);
+    // The stream begun before the outage ends well: the model still counts as down.
+    breaker.record(undefined, longCall.startedAt, false);
+    expect(breaker.skipping()).toBe(true);
+    clock += 30_000;
+    expect(breaker.skipping()).toBe(false);
+    expect(call(breaker, undefined)).toBe('called'); // the probe
+    expect(breaker.skipping()).toBe(false);
+  });
+
   it('lets another call probe for an abandoned probe; ignores calls admitted before', () => {
     const breaker = make();
     const early = breaker.admit();

@@ -38,6 +38,8 @@ export class ModelBreaker {
   private firstFailedStart: number | undefined;
   /** Set while open: no call before this time, and then only the probe. */
   private pausedUntil: number | undefined;
+  /** When it opened: calls started before then say nothing about the model since. */
+  private openedAt = 0;
   private pause: number;
   private probing = false;
 
@@ -58,6 +60,14 @@ export class ModelBreaker {
     return { probe: true };
   }
 
+  /** Whether a call now would be skipped (admit() without taking the probe). */
+  skipping(): boolean {
+    return (
+      this.pausedUntil !== undefined &&
+      (this.now() < this.pausedUntil || this.probing)
+    );
+  }
+
   /** The probe ended without a verdict (its asker left): the next call probes. */
   abandoned(): void {
     this.probing = false;
@@ -72,6 +82,10 @@ export class ModelBreaker {
     startedAt: number,
     probe: boolean,
   ): void {
+    // A long call that started before it opened (a stream begun before the outage) neither
+    // closes it nor extends it: only the probe decides.
+    if (!probe && this.pausedUntil !== undefined && startedAt < this.openedAt)
+      return;
     if (reason === undefined || !DOWN.has(reason)) {
       if (this.pausedUntil !== undefined)
         this.logger?.info('ask-docs: the language model answers again');
@@ -88,7 +102,7 @@ export class ModelBreaker {
       this.open(reason);
       return;
     }
-    if (this.pausedUntil !== undefined) return; // a call admitted before it opened
+    if (this.pausedUntil !== undefined) return; // started while open: the probe decides
     this.failed += 1;
     this.firstFailedStart = Math.min(
       this.firstFailedStart ?? startedAt,
@@ -102,7 +116,8 @@ export class ModelBreaker {
   }
 
   private open(reason: ModelFailureReason) {
-    this.pausedUntil = this.now() + this.pause;
+    this.openedAt = this.now();
+    this.pausedUntil = this.openedAt + this.pause;
     const since = new Date(this.firstFailedStart ?? this.now()).toISOString();
     this.logger?.warn(
       `ask-docs: the language model is not serving (${reason}; calls failing since ${since}): ` +

@@ -43,6 +43,8 @@ export interface ChatModel {
    * models that do not track it.
    */
   lastFailure?(): ModelFailure | undefined;
+  /** Whether a call now would not reach the model (it is paused while down: modelBreaker.ts). */
+  skipping?(): boolean;
   /** Resolves to the full answer text; rejects with ModelUnavailableError on any model failure. */
   complete(
     messages: ChatMessage[],

@@ -8,6 +8,7 @@ const SITE = `${BASE_PATH}/static/docs/default/component/wiki/`;
 describe('TechDocsBackendReader page lists', () => {
   let server: http.Server;
   let searchIndex = '';
+  let chunked = false;
   const entity = catalogComponent('wiki', {
     owner: 'group:default/docs',
     type: 'documentation',
@@ -19,8 +20,13 @@ describe('TechDocsBackendReader page lists', () => {
       const file = (req.url ?? '').slice(SITE.length);
       if (file === 'techdocs_metadata.json')
         res.end(JSON.stringify({ site_name: 'Wiki', etag: 'w1' }));
-      else if (file === 'search/search_index.json') res.end(searchIndex);
-      else res.writeHead(404).end();
+      else if (file === 'search/search_index.json') {
+        // Chunked (no Content-Length) when asked: the size is known only as it is read.
+        if (chunked) {
+          res.write(searchIndex.slice(0, 10));
+          res.end(searchIndex.slice(10));
+        } else res.end(searchIndex);
+      } else res.writeHead(404).end();
     });
   });
   afterAll(async () => {
@@ -43,8 +49,10 @@ describe('TechDocsBackendReader page lists', () => {
     searchIndex = JSON.stringify({
       docs: [{ location: '' }, { location: 'x'.repeat(300) }],
     });
-    await expect(reader.getSite(entity)).rejects.toThrow(
-      /search_index\.json is larger than 200 bytes; not read/,
-    );
+    for (chunked of [false, true]) {
+      await expect(reader.getSite(entity)).rejects.toThrow(
+        /search_index\.json is larger than 200 bytes; not read/,
+      );
+    }
   });
 });

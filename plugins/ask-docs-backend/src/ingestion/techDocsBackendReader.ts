@@ -198,6 +198,16 @@ async function readJson(
   maxBytes: number,
   what: string,
 ): Promise<any> {
+  const tooLarge = () =>
+    new Error(
+      `TechDocs ${what} is larger than ${maxBytes} bytes; not read (a site that large ` +
+        "lists its pages in the metadata's files)",
+    );
+  // Announced: refused without a download (the next run would fetch it again).
+  if (Number(res.headers.get('content-length')) > maxBytes) {
+    await res.body?.cancel().catch(() => {});
+    throw tooLarge();
+  }
   if (!res.body) return JSON.parse('');
   const reader = res.body.getReader();
   const parts: Uint8Array[] = [];
@@ -208,10 +218,7 @@ async function readJson(
     bytes += value.byteLength;
     if (bytes > maxBytes) {
       await reader.cancel().catch(() => {});
-      throw new Error(
-        `TechDocs ${what} is larger than ${maxBytes} bytes; not read (a site that large ` +
-          "lists its pages in the metadata's files)",
-      );
+      throw tooLarge();
     }
     parts.push(value);
   }
