@@ -9,9 +9,13 @@ import {
   ModelQuota,
   NOT_IN_KNOWLEDGE_BASE_ANSWER,
   NoticeReason,
-  parseCitationMarkers,
 } from '@askdocs/plugin-ask-docs-common';
-import { CitationMatch, matchCitations, UnmatchedCitation } from './citations';
+import {
+  CitationMatch,
+  matchCitations,
+  stripMarkers,
+  UnmatchedCitation,
+} from './citations';
 import { classifyModelError, ModelFailureReason } from './llm';
 import {
   buildPrompt,
@@ -307,12 +311,7 @@ const NOT_IN_DOCUMENTS = new RegExp(
 
 /** Whether anything but citation markers, spaces and punctuation is left. */
 function hasTextBesidesMarkers(text: string): boolean {
-  let rest = text;
-  // The citations of one bracket share its span: it is cut once.
-  const spans = new Map(parseCitationMarkers(text).map(m => [m.start, m.end]));
-  for (const [start, end] of [...spans].reverse())
-    rest = rest.slice(0, start) + rest.slice(end);
-  return /[\p{L}\p{N}]/u.test(rest);
+  return /[\p{L}\p{N}]/u.test(stripMarkers(text));
 }
 
 function isSupported(

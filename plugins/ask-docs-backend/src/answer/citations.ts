@@ -229,7 +229,8 @@ function claimFor(text: string, marker: CitationMarker): string {
   return claim;
 }
 
-function stripMarkers(text: string): string {
+/** The text without its citation markers (the citations of one bracket share its span). */
+export function stripMarkers(text: string): string {
   let out = text;
   const spans = new Map(parseCitationMarkers(text).map(m => [m.start, m.end]));
   for (const [start, end] of [...spans].reverse())

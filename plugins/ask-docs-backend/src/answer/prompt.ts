@@ -1,9 +1,9 @@
 import { createHash } from 'crypto';
 import {
-  parseCitationMarkers,
   MAX_CITATION_CHARS,
   SECTION_SEPARATOR,
 } from '@askdocs/plugin-ask-docs-common';
+import { stripMarkers } from './citations';
 import { chunkSections, citationLabels } from './labels';
 import type { ChatMessage, ConversationTurn, RetrievedChunk } from './types';
 
@@ -179,27 +179,13 @@ function renderConversation(turns: ConversationTurn[]): string[] {
   const line = (text: string) => neutralise(text.replace(/\s+/g, ' ').trim());
   const lines = turns.flatMap((t, i) => {
     const answer =
-      t.answer &&
-      line(withoutMarkers(t.answer)).slice(0, MAX_TURN_ANSWER_CHARS);
+      t.answer && line(stripMarkers(t.answer)).slice(0, MAX_TURN_ANSWER_CHARS);
     return [
       `Earlier question ${i + 1}: ${line(t.question)}`,
       ...(answer ? [`Earlier answer ${i + 1}: ${answer}`] : []),
     ];
   });
   return ['<conversation>', ...lines, '</conversation>', ''];
-}
-
-function withoutMarkers(text: string): string {
-  const cuts = [
-    ...new Map(parseCitationMarkers(text).map(m => [m.start, m])).values(),
-  ];
-  let out = '';
-  let at = 0;
-  for (const m of cuts) {
-    out += text.slice(at, m.start);
-    at = m.end;
-  }
-  return out + text.slice(at);
 }
 
 /** Quoted text cannot close its own data fence or open a fake one. */

@@ -164,32 +164,39 @@ export class TechDocsBackendReader implements TechDocsReader {
 }
 
 /**
- * The body as UTF-8 text, as Response#text() reads it, but no further than `maxBytes`: the whole
- * of a huge page would be held in memory, only for the parser to cut it. What is read is all the
- * parser would use, so the page is indexed as before, cut and noted as truncated.
+ * The body's bytes, no further than `maxBytes`; `cut` when it had more (the rest is not read).
+ * What was read stands even when the cancel of the rest fails.
  */
-async function readText(res: Response, maxBytes: number): Promise<string> {
-  if (!res.body) return '';
+async function readUpTo(
+  res: Response,
+  maxBytes: number,
+): Promise<{ data: Buffer; cut: boolean }> {
+  if (!res.body) return { data: Buffer.alloc(0), cut: false };
   const reader = res.body.getReader();
-  const decoder = new TextDecoder();
-  const parts: string[] = [];
+  const parts: Uint8Array[] = [];
   let bytes = 0;
   for (;;) {
     const { done, value } = await reader.read();
-    if (done) break;
+    if (done) return { data: Buffer.concat(parts), cut: false };
     const room = maxBytes - bytes;
-    bytes += value.byteLength;
-    if (value.byteLength >= room) {
-      // A character split at the cut decodes to U+FFFD, past where the parser cuts anyway.
-      parts.push(decoder.decode(value.subarray(0, room)));
-      // What was read is the page either way: a failing cancel must not lose it.
+    if (value.byteLength > room) {
+      parts.push(value.subarray(0, room));
       await reader.cancel().catch(() => {});
-      return parts.join('');
+      return { data: Buffer.concat(parts), cut: true };
     }
-    parts.push(decoder.decode(value, { stream: true }));
+    parts.push(value);
+    bytes += value.byteLength;
   }
-  parts.push(decoder.decode());
-  return parts.join('');
+}
+
+/**
+ * The body as UTF-8 text, as Response#text() reads it, but no further than `maxBytes`: the whole
+ * of a huge page would be held in memory, only for the parser to cut it. What is read is all the
+ * parser would use, so the page is indexed as before, cut and noted as truncated. A character
+ * split at the cut decodes to U+FFFD, past where the parser cuts anyway.
+ */
+async function readText(res: Response, maxBytes: number): Promise<string> {
+  return new TextDecoder().decode((await readUpTo(res, maxBytes)).data);
 }
 
 /** A JSON file of at most `maxBytes`, else an error: a file cut short would not parse anyway. */
@@ -208,19 +215,7 @@ async function readJson(
     await res.body?.cancel().catch(() => {});
     throw tooLarge();
   }
-  if (!res.body) return JSON.parse('');
-  const reader = res.body.getReader();
-  const parts: Uint8Array[] = [];
-  let bytes = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    bytes += value.byteLength;
-    if (bytes > maxBytes) {
-      await reader.cancel().catch(() => {});
-      throw tooLarge();
-    }
-    parts.push(value);
-  }
-  return JSON.parse(Buffer.concat(parts).toString('utf8'));
+  const { data, cut } = await readUpTo(res, maxBytes);
+  if (cut) throw tooLarge();
+  return JSON.parse(data.toString('utf8'));
 }
